@@ -1,0 +1,106 @@
+//! The emitters: plain functions from a [`Robot`] to the files the ROS 2, ros2_control and MuJoCo
+//! worlds consume. Output is deterministic (declaration order, one float format, one XML writer),
+//! so checked-in copies can be compared byte for byte.
+
+use crate::backend::Backend;
+use crate::model::Robot;
+
+mod controllers;
+#[cfg(test)]
+pub(crate) mod fixture;
+mod format;
+mod mjcf;
+mod ros2_control;
+mod schema;
+mod urdf;
+mod xml;
+
+pub use format::{header_comment, number};
+pub use schema::{config_schema, robot_schema};
+
+/// The command that regenerates every checked-in emitted file.
+pub const REGENERATE_COMMAND: &str = "cargo run -p robots -- emit --checked-in";
+
+/// Something went wrong writing a file (in practice only the XML writer can fail).
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    /// The XML writer failed.
+    #[error("writing XML: {0}")]
+    Xml(#[from] std::io::Error),
+    /// JSON or YAML serialization failed.
+    #[error("serializing {what}: {message}")]
+    Serialize {
+        /// What was being serialized.
+        what: &'static str,
+        /// The serializer's message.
+        message: String,
+    },
+}
+
+/// One emitted file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    /// File name, e.g. `lite_biped.urdf.xacro`.
+    pub file_name: String,
+    /// Full contents.
+    pub contents: String,
+}
+
+/// `<robot>.urdf.xacro`: links, joints and the `<ros2_control>` blocks of every backend, selected
+/// by the `sim_mujoco` and `use_mock_hardware` args.
+pub fn urdf_xacro(robot: &Robot) -> Result<String, EmitError> {
+    urdf::document(robot, urdf::Target::Xacro)
+}
+
+/// `<robot>.<backend>.urdf`: what xacro gives for the args that select `backend`.
+pub fn urdf(robot: &Robot, backend: Backend) -> Result<String, EmitError> {
+    urdf::document(robot, urdf::Target::Expanded(backend))
+}
+
+/// `<robot>.controllers.yaml`: controller_manager and its controllers.
+pub fn controllers_yaml(robot: &Robot) -> Result<String, EmitError> {
+    controllers::yaml(robot)
+}
+
+/// `<robot>.mjcf.xml`: a MuJoCo model of the same kinematics and inertias.
+pub fn mjcf(robot: &Robot) -> Result<String, EmitError> {
+    mjcf::document(robot)
+}
+
+/// `<robot>.json`: the definition itself, valid against `schema/robot.schema.json`.
+pub fn robot_json(robot: &Robot) -> Result<String, EmitError> {
+    let mut text = serde_json::to_string_pretty(robot).map_err(|e| EmitError::Serialize {
+        what: "robot JSON",
+        message: e.to_string(),
+    })?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Every per-robot file, in a fixed order.
+pub fn all(robot: &Robot) -> Result<Vec<Artifact>, EmitError> {
+    let name = &robot.name;
+    let mut files = vec![Artifact {
+        file_name: format!("{name}.urdf.xacro"),
+        contents: urdf_xacro(robot)?,
+    }];
+    for backend in Backend::ALL {
+        files.push(Artifact {
+            file_name: format!("{name}.{backend}.urdf"),
+            contents: urdf(robot, backend)?,
+        });
+    }
+    files.push(Artifact {
+        file_name: format!("{name}.controllers.yaml"),
+        contents: controllers_yaml(robot)?,
+    });
+    files.push(Artifact {
+        file_name: format!("{name}.mjcf.xml"),
+        contents: mjcf(robot)?,
+    });
+    files.push(Artifact {
+        file_name: format!("{name}.json"),
+        contents: robot_json(robot)?,
+    });
+    Ok(files)
+}

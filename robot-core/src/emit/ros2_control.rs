@@ -1,0 +1,683 @@
+//! The `<ros2_control>` blocks of the URDF, as tree nodes (seed `000`).
+//!
+//! Each `<joint>` and IMU `<sensor>` element is written once, in a parameterless macro: one macro
+//! per bus holding that bus's joints, one per IMU. Both layouts call them:
+//!
+//! * MuJoCo and mock share one `<Robot>Hardware` system block, whose plugin is switched on
+//!   `sim_mujoco`, as is the IMU `<sensor>` (only MuJoCo can back it);
+//! * real hardware gets one RobstrideSystem block per bus and a `type="sensor"` block per IMU.
+//!
+//! The layout switch nests the two plain args (`sim_mujoco` wins, real is the fallback) rather
+//! than writing a `${…}` expression: xacro's coercion of arg strings in expressions is a trap.
+//! Joint elements are backend-agnostic: every backend ignores the params it does not know.
+
+use std::collections::HashSet;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+use super::EmitError;
+use super::format::number;
+use super::xml::{Element, Node};
+use crate::backend::{Backend, SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG};
+use crate::fourbar::FourBar;
+use crate::interface::{IMU_STATE_INTERFACES, InterfaceKind};
+use crate::model::{Interface, Joint, Robot, Sensor, SensorKind};
+
+/// The macro definitions and the layout switch, to be placed in `<robot>` after the joints.
+pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
+    let mut names = MacroNames::default();
+    let mut out = Vec::new();
+
+    // Joint groups, one per bus with joints, in bus order; a controlled joint that no declared bus
+    // owns (only in an invalid robot) still reaches the combined block through its own group.
+    let mut groups: Vec<(Option<&str>, String)> = Vec::new();
+    for bus in robot.buses.iter() {
+        let joints: Vec<&Joint> = robot.joints_on_bus(&bus.name).collect();
+        if joints.is_empty() {
+            continue;
+        }
+        let name = names.unique(format!("{}_{}_joints", robot.name, bus.name));
+        out.push(Node::Macro {
+            name: name.clone(),
+            children: joint_elements(&joints)?,
+        });
+        groups.push((Some(&bus.name), name));
+    }
+    let orphans: Vec<&Joint> = robot
+        .controlled_joints()
+        .filter(|j| robot.bus_of(j).is_none_or(|bus| robot.bus(bus).is_none()))
+        .collect();
+    if !orphans.is_empty() {
+        let name = names.unique(format!("{}_other_joints", robot.name));
+        out.push(Node::Macro {
+            name: name.clone(),
+            children: joint_elements(&orphans)?,
+        });
+        groups.push((None, name));
+    }
+
+    let imus: Vec<&Sensor> = robot
+        .sensors
+        .iter()
+        .filter(|s| matches!(s.kind, SensorKind::Imu))
+        .collect();
+    let mut imu_macros = Vec::new();
+    for sensor in &imus {
+        let name = names.unique(format!("{}_{}_sensor", robot.name, sensor.name));
+        out.push(Node::Macro {
+            name: name.clone(),
+            children: vec![imu_element(sensor)],
+        });
+        imu_macros.push(name);
+    }
+
+    // MuJoCo and mock: one block, plugin and IMU chosen by `sim_mujoco`.
+    let combined = names.unique(format!("{}_hardware", robot.name));
+    let mock = robot.mock;
+    let mock_params = [
+        ("calculate_dynamics", boolean(mock.calculate_dynamics)),
+        (
+            "position_state_following_offset",
+            number(mock.position_state_following_offset),
+        ),
+        ("mock_sensor_commands", boolean(mock.mock_sensor_commands)),
+        ("disable_commands", boolean(mock.disable_commands)),
+    ];
+    let hardware = Element::new("hardware")
+        .child(Node::when(
+            SIM_MUJOCO_ARG,
+            true,
+            vec![plugin(Backend::Mujoco.plugin())],
+        ))
+        .child(Node::when(
+            SIM_MUJOCO_ARG,
+            false,
+            params_after(plugin(Backend::Mock.plugin()), mock_params),
+        ));
+    let mut body: Vec<Node> = groups.iter().map(|(_, name)| call(name)).collect();
+    if !imu_macros.is_empty() {
+        body.push(Node::when(
+            SIM_MUJOCO_ARG,
+            true,
+            imu_macros.iter().map(|m| call(m)).collect(),
+        ));
+    }
+    let block = ros2_control(
+        format!("{}Hardware", robot.type_name),
+        "system",
+        hardware,
+        body,
+    );
+    out.push(Node::Macro {
+        name: combined.clone(),
+        children: vec![block],
+    });
+
+    // Real hardware: a RobstrideSystem per bus, then the IMUs' own plugins.
+    let mut real = Vec::new();
+    for (bus, group) in &groups {
+        let Some(bus) = bus.and_then(|b| robot.bus(b)) else {
+            continue;
+        };
+        let params = [
+            ("bus", bus.name.to_string()),
+            ("bitrate", bus.kind.bitrate().to_string()),
+        ];
+        let hardware =
+            Element::new("hardware").children(params_after(plugin(Backend::Real.plugin()), params));
+        let name = format!("{}{}", robot.type_name, bus.name.to_upper_camel_case());
+        real.push(ros2_control(name, "system", hardware, vec![call(group)]));
+    }
+    for (sensor, imu_macro) in imus.iter().zip(&imu_macros) {
+        // One IMU keeps the customary `<Robot>IMU`; several get a block each, as each has its own driver.
+        let name = match imus.len() {
+            1 => format!("{}IMU", robot.type_name),
+            _ => format!("{}{}", robot.type_name, sensor.name.to_upper_camel_case()),
+        };
+        let params = sensor
+            .params
+            .iter()
+            .map(|p| (p.name.as_ref(), p.value.to_string()));
+        let hardware =
+            Element::new("hardware").children(params_after(plugin(&sensor.plugin), params));
+        real.push(ros2_control(
+            name,
+            "sensor",
+            hardware,
+            vec![call(imu_macro)],
+        ));
+    }
+
+    out.push(Node::when(SIM_MUJOCO_ARG, true, vec![call(&combined)]));
+    out.push(Node::when(
+        SIM_MUJOCO_ARG,
+        false,
+        vec![
+            Node::when(USE_MOCK_HARDWARE_ARG, true, vec![call(&combined)]),
+            Node::when(USE_MOCK_HARDWARE_ARG, false, real),
+        ],
+    ));
+    Ok(out)
+}
+
+/// Macro names become tag names: snake case keeps them plain XML names, and a suffix keeps two
+/// buses whose names differ only in punctuation apart.
+#[derive(Default)]
+struct MacroNames(HashSet<String>);
+
+impl MacroNames {
+    fn unique(&mut self, wanted: String) -> String {
+        let base = wanted.to_snake_case();
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.0.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+}
+
+fn joint_elements(joints: &[&Joint]) -> Result<Vec<Node>, EmitError> {
+    joints.iter().map(|j| joint_element(j)).collect()
+}
+
+/// One `<joint>`: interfaces in declaration order, then the hardware params.
+fn joint_element(joint: &Joint) -> Result<Node, EmitError> {
+    let mut element = Element::new("joint").attr("name", joint.name.as_ref());
+    let limits = joint.limits.as_ref();
+    let bounds = limits
+        .and_then(|l| l.lower.zip(l.upper))
+        .filter(|_| joint.kind.is_bounded());
+    if joint.mimic.is_some() {
+        // ros2_control exports only the states of a mimic joint.
+        element = element.attr("mimic", "true");
+    } else {
+        for interface in joint.command_interfaces.iter() {
+            // Position commands carry the URDF limits, as the Lucy generator does.
+            let range = bounds.filter(|_| interface.kind == InterfaceKind::Position);
+            element = element.child(interface_element("command_interface", interface, range));
+        }
+    }
+    for interface in joint.state_interfaces.iter() {
+        element = element.child(interface_element("state_interface", interface, None));
+    }
+    let mut params: Vec<(&str, String)> = Vec::new();
+    if let Some(actuator) = &joint.actuator {
+        params.push(("bus", actuator.bus.to_string()));
+        params.push(("can_id", actuator.can_id.to_string()));
+        params.push(("model", actuator.model.plugin_name().to_string()));
+        params.push(("direction", i8::from(actuator.direction).to_string()));
+        params.push(("zero_offset", number(actuator.zero_offset)));
+        if let Some((lower, upper)) = bounds {
+            params.push(("lower_limit", number(lower)));
+            params.push(("upper_limit", number(upper)));
+        }
+        if let Some(limits) = limits {
+            params.push(("velocity_limit", number(limits.velocity)));
+            params.push(("torque_limit", number(limits.effort)));
+            if let Some(current) = limits.current {
+                params.push(("current_limit", number(current)));
+            }
+        }
+        if let Some(four_bar) = &actuator.four_bar {
+            params.extend(four_bar_params(four_bar)?);
+        }
+    }
+    if let Some(mimic) = &joint.mimic {
+        // What MujocoSystem reads; the URDF `<mimic>` element says the same.
+        params.push(("mimic", mimic.joint.to_string()));
+        params.push(("multiplier", number(mimic.multiplier)));
+    }
+    Ok(element
+        .children(params.into_iter().map(|(name, value)| param(name, value)))
+        .into())
+}
+
+fn four_bar_params(four_bar: &FourBar) -> Result<[(&'static str, String); 8], EmitError> {
+    // The branch is spelt as in `<robot>.json`.
+    let branch = match serde_json::to_value(four_bar.branch) {
+        Ok(serde_json::Value::String(text)) => text,
+        Ok(other) => other.to_string(),
+        Err(e) => {
+            return Err(EmitError::Serialize {
+                what: "four-bar branch",
+                message: e.to_string(),
+            });
+        }
+    };
+    Ok([
+        ("four_bar_ground_x", number(four_bar.ground[0])),
+        ("four_bar_ground_z", number(four_bar.ground[1])),
+        ("four_bar_input_crank", number(four_bar.input_crank)),
+        ("four_bar_coupler", number(four_bar.coupler)),
+        ("four_bar_output_crank", number(four_bar.output_crank)),
+        ("four_bar_alpha_zero", number(four_bar.alpha_zero)),
+        ("four_bar_sign", number(four_bar.sign)),
+        ("four_bar_branch", branch),
+    ])
+}
+
+fn interface_element(tag: &'static str, interface: &Interface, range: Option<(f64, f64)>) -> Node {
+    let mut element = Element::new(tag).attr("name", interface.kind.name());
+    if let Some((min, max)) = range {
+        element = element
+            .child(param("min", number(min)))
+            .child(param("max", number(max)));
+    }
+    if let Some(initial) = interface.initial_value {
+        element = element.child(param("initial_value", number(initial)));
+    }
+    element.into()
+}
+
+fn imu_element(sensor: &Sensor) -> Node {
+    Element::new("sensor")
+        .attr("name", sensor.name.as_ref())
+        .children(
+            IMU_STATE_INTERFACES
+                .iter()
+                .map(|name| Element::new("state_interface").attr("name", *name)),
+        )
+        .child(param("frame_id", sensor.link.to_string()))
+        .into()
+}
+
+fn ros2_control(name: String, kind: &'static str, hardware: Element, body: Vec<Node>) -> Node {
+    Element::new("ros2_control")
+        .attr("name", name)
+        .attr("type", kind)
+        .child(hardware)
+        .children(body)
+        .into()
+}
+
+fn plugin(name: &str) -> Node {
+    Element::new("plugin").text(name).into()
+}
+
+/// The plugin, then its hardware params.
+fn params_after<'a>(
+    plugin: Node,
+    params: impl IntoIterator<Item = (&'a str, String)>,
+) -> Vec<Node> {
+    std::iter::once(plugin)
+        .chain(params.into_iter().map(|(name, value)| param(name, value)))
+        .collect()
+}
+
+fn param(name: &str, value: String) -> Node {
+    Element::new("param").attr("name", name).text(value).into()
+}
+
+fn call(name: &str) -> Node {
+    Node::Call {
+        name: name.to_string(),
+    }
+}
+
+fn boolean(value: bool) -> String {
+    if value { "true" } else { "false" }.to_string()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use crate::backend::Backend;
+    use crate::emit::{fixture, urdf};
+
+    /// One `<ros2_control>` block: name, type, plugin, hardware params, joints, sensors.
+    #[derive(Debug, PartialEq)]
+    struct Block {
+        name: String,
+        kind: String,
+        plugin: String,
+        params: Vec<(String, String)>,
+        joints: Vec<String>,
+        sensors: Vec<String>,
+    }
+
+    fn params(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
+        node.children()
+            .filter(|c| c.has_tag_name("param"))
+            .map(|p| {
+                (
+                    p.attribute("name").unwrap().to_string(),
+                    p.text().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+
+    fn named(node: roxmltree::Node<'_, '_>, tag: &str) -> Vec<String> {
+        node.children()
+            .filter(|c| c.has_tag_name(tag))
+            .map(|c| c.attribute("name").unwrap().to_string())
+            .collect()
+    }
+
+    fn blocks(backend: Backend) -> Vec<Block> {
+        let text = urdf(&fixture::robot(), backend).unwrap();
+        let document = roxmltree::Document::parse(&text).unwrap();
+        let blocks = document
+            .root_element()
+            .children()
+            .filter(|c| c.has_tag_name("ros2_control"));
+        blocks
+            .map(|block| {
+                let hardware = block
+                    .children()
+                    .find(|c| c.has_tag_name("hardware"))
+                    .unwrap();
+                let plugins: Vec<_> = hardware
+                    .children()
+                    .filter(|c| c.has_tag_name("plugin"))
+                    .collect();
+                assert_eq!(plugins.len(), 1, "one plugin per block");
+                Block {
+                    name: block.attribute("name").unwrap().to_string(),
+                    kind: block.attribute("type").unwrap().to_string(),
+                    plugin: plugins[0].text().unwrap().to_string(),
+                    params: params(hardware),
+                    joints: named(block, "joint"),
+                    sensors: named(block, "sensor"),
+                }
+            })
+            .collect()
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+        items
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn real_hardware_has_a_block_per_bus_and_one_for_the_imu() {
+        let robstride = Backend::Real.plugin().to_string();
+        let bus = |name: &str| pairs(&[("bus", name), ("bitrate", "1000000")]);
+        assert_eq!(
+            blocks(Backend::Real),
+            [
+                Block {
+                    name: "TestBotFront".into(),
+                    kind: "system".into(),
+                    plugin: robstride.clone(),
+                    params: bus("front"),
+                    joints: strings(&["ankle", "wheel", "follower"]),
+                    sensors: vec![],
+                },
+                Block {
+                    name: "TestBotRear".into(),
+                    kind: "system".into(),
+                    plugin: robstride,
+                    params: bus("rear"),
+                    joints: strings(&["slider"]),
+                    sensors: vec![],
+                },
+                Block {
+                    name: "TestBotIMU".into(),
+                    kind: "sensor".into(),
+                    plugin: "test_devices/SerialImu".into(),
+                    params: pairs(&[("port", "/dev/ttyUSB0")]),
+                    joints: vec![],
+                    sensors: strings(&["base_imu"]),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn mujoco_and_mock_have_one_block_with_every_controlled_joint() {
+        let robot = fixture::robot();
+        let mut controlled: Vec<String> = robot
+            .controlled_joints()
+            .map(|j| j.name.to_string())
+            .collect();
+        controlled.sort();
+        for (backend, params, sensors) in [
+            (Backend::Mujoco, vec![], strings(&["base_imu"])),
+            (
+                Backend::Mock,
+                pairs(&[
+                    ("calculate_dynamics", "true"),
+                    ("position_state_following_offset", "0"),
+                    ("mock_sensor_commands", "false"),
+                    ("disable_commands", "false"),
+                ]),
+                vec![],
+            ),
+        ] {
+            let [block] = blocks(backend).try_into().unwrap();
+            let mut joints = block.joints.clone();
+            joints.sort();
+            assert_eq!(joints, controlled, "{backend}");
+            assert_eq!(block.joints.len(), 4);
+            assert_eq!(
+                (block.name.as_str(), block.kind.as_str()),
+                ("TestBotHardware", "system")
+            );
+            assert_eq!(block.plugin, backend.plugin());
+            assert_eq!(
+                (block.params, block.sensors),
+                (params, sensors),
+                "{backend}"
+            );
+        }
+    }
+
+    /// The `<joint>` and `<sensor>` elements of every block, by name, as text.
+    fn elements(backend: Backend) -> Vec<(String, String)> {
+        let text = urdf(&fixture::robot(), backend).unwrap();
+        let document = roxmltree::Document::parse(&text).unwrap();
+        let mut out: Vec<(String, String)> = document
+            .descendants()
+            .filter(|n| n.parent().is_some_and(|p| p.has_tag_name("ros2_control")))
+            .filter(|n| n.has_tag_name("joint") || n.has_tag_name("sensor"))
+            .map(|n| {
+                (
+                    n.attribute("name").unwrap().to_string(),
+                    text[n.range()].to_string(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn joint_elements_are_the_same_on_every_backend() {
+        let real = elements(Backend::Real);
+        assert_eq!(real.len(), 5);
+        assert_eq!(elements(Backend::Mujoco), real);
+        let mock = elements(Backend::Mock);
+        assert_eq!(
+            mock,
+            real.into_iter()
+                .filter(|(name, _)| name != "base_imu")
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn each_joint_element_is_written_once_in_the_xacro() {
+        let text = crate::emit::urdf_xacro(&fixture::robot()).unwrap();
+        for name in ["ankle", "slider", "wheel"] {
+            assert_eq!(
+                text.matches(&format!("<joint name=\"{name}\">")).count(),
+                1,
+                "{name}"
+            );
+        }
+        assert_eq!(
+            text.matches("<joint name=\"follower\" mimic=\"true\">")
+                .count(),
+            1
+        );
+        assert_eq!(text.matches("<sensor name=\"base_imu\">").count(), 1);
+        assert!(!text.contains("${"), "no xacro expressions");
+    }
+
+    type Params = Vec<(String, String)>;
+
+    /// A ros2_control `<joint>`: its params, and each interface (`tag:name`) with its params.
+    fn ros2_control_joint(text: &str, name: &str) -> (Params, Vec<(String, Params)>) {
+        let document = roxmltree::Document::parse(text).unwrap();
+        let joint = document
+            .descendants()
+            .find(|n| {
+                n.has_tag_name("joint")
+                    && n.attribute("name") == Some(name)
+                    && n.attribute("type").is_none()
+            })
+            .unwrap();
+        let interfaces = joint
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name().ends_with("_interface"))
+            .map(|c| {
+                (
+                    format!("{}:{}", c.tag_name().name(), c.attribute("name").unwrap()),
+                    params(c),
+                )
+            })
+            .collect();
+        (params(joint), interfaces)
+    }
+
+    #[test]
+    fn a_four_bar_joint_carries_its_hardware_params_and_position_limits() {
+        let text = urdf(&fixture::robot(), Backend::Mujoco).unwrap();
+        let (params, interfaces) = ros2_control_joint(&text, "ankle");
+        let lower = crate::emit::number((-30.0_f64).to_radians());
+        let upper = crate::emit::number(50.0_f64.to_radians());
+        let alpha = crate::emit::number(338.82213_f64.to_radians());
+        assert_eq!(
+            params,
+            pairs(&[
+                ("bus", "front"),
+                ("can_id", "11"),
+                ("model", "rs-00"),
+                ("direction", "1"),
+                ("zero_offset", "0.25"),
+                ("lower_limit", &lower),
+                ("upper_limit", &upper),
+                ("velocity_limit", "10"),
+                ("torque_limit", "5"),
+                ("current_limit", "16"),
+                ("four_bar_ground_x", "-0.012"),
+                ("four_bar_ground_z", "0.16"),
+                ("four_bar_input_crank", "0.04"),
+                ("four_bar_coupler", "0.15"),
+                ("four_bar_output_crank", "0.04"),
+                ("four_bar_alpha_zero", &alpha),
+                ("four_bar_sign", "1"),
+                ("four_bar_branch", "counter_clockwise"),
+            ])
+        );
+        let position = pairs(&[("min", &lower), ("max", &upper), ("initial_value", "0")]);
+        let names: Vec<&str> = interfaces.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "command_interface:position",
+                "command_interface:velocity",
+                "command_interface:effort",
+                "command_interface:stiffness",
+                "command_interface:damping",
+                "state_interface:position",
+                "state_interface:velocity",
+                "state_interface:effort",
+            ]
+        );
+        assert_eq!(interfaces[0].1, position);
+        assert!(interfaces[1..].iter().all(|(_, params)| params.is_empty()));
+
+        let (params, interfaces) = ros2_control_joint(&text, "slider");
+        assert_eq!(
+            interfaces[0].1,
+            pairs(&[("min", "-0.05"), ("max", "0.05"), ("initial_value", "0.01")])
+        );
+        assert_eq!(interfaces[1].1, pairs(&[("initial_value", "0.01")]));
+        assert!(params.contains(&("current_limit".to_string(), "14".to_string())));
+    }
+
+    #[test]
+    fn a_continuous_joint_has_no_position_bounds() {
+        let text = urdf(&fixture::robot(), Backend::Real).unwrap();
+        let (params, interfaces) = ros2_control_joint(&text, "wheel");
+        let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "bus",
+                "can_id",
+                "model",
+                "direction",
+                "zero_offset",
+                "velocity_limit",
+                "torque_limit"
+            ]
+        );
+        assert_eq!(params[3].1, "-1");
+        assert!(
+            interfaces.iter().all(|(_, params)| params.is_empty()),
+            "{interfaces:?}"
+        );
+    }
+
+    #[test]
+    fn a_mimic_joint_has_states_only_and_names_its_target() {
+        let text = urdf(&fixture::robot(), Backend::Mock).unwrap();
+        let document = roxmltree::Document::parse(&text).unwrap();
+        let follower = document
+            .descendants()
+            .find(|n| {
+                n.has_tag_name("joint")
+                    && n.attribute("name") == Some("follower")
+                    && n.attribute("type").is_none()
+            })
+            .unwrap();
+        assert_eq!(follower.attribute("mimic"), Some("true"));
+        assert!(
+            !follower
+                .children()
+                .any(|c| c.has_tag_name("command_interface"))
+        );
+        let (params, interfaces) = ros2_control_joint(&text, "follower");
+        assert_eq!(params, pairs(&[("mimic", "ankle"), ("multiplier", "-0.5")]));
+        assert_eq!(interfaces.len(), 2);
+    }
+
+    #[test]
+    fn the_imu_has_its_ten_states_and_frame() {
+        let text = urdf(&fixture::robot(), Backend::Real).unwrap();
+        let document = roxmltree::Document::parse(&text).unwrap();
+        let imu = document
+            .descendants()
+            .find(|n| n.has_tag_name("sensor"))
+            .unwrap();
+        assert_eq!(
+            named(imu, "state_interface"),
+            crate::interface::IMU_STATE_INTERFACES
+        );
+        assert_eq!(params(imu), pairs(&[("frame_id", "imu_link")]));
+    }
+
+    #[test]
+    fn no_param_is_named_like_a_pid_gain() {
+        for backend in Backend::ALL {
+            let text = urdf(&fixture::robot(), backend).unwrap();
+            for gain in ["kp", "kd", "p", "d", "i"] {
+                assert!(
+                    !text.contains(&format!("name=\"{gain}\"")),
+                    "{backend}: {gain}"
+                );
+            }
+        }
+    }
+}

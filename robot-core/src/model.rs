@@ -1,0 +1,645 @@
+//! The definition model: everything a `robot!` invocation can say, as plain data.
+//!
+//! The macro expands to a `static` [`Robot`] built from borrowed data; a description read back from
+//! `<robot>.json` holds owned data. Both are the same type thanks to [`Str`] and [`List`], so every
+//! emitter, validator and backend works on one model.
+//!
+//! Units are SI throughout: metres, radians, kilograms, seconds, newton-metres, amperes.
+
+use std::borrow::Cow;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::actuator::RobstrideModel;
+use crate::fourbar::FourBar;
+use crate::interface::InterfaceKind;
+
+/// A name or other text: borrowed in a generated `static`, owned when deserialized.
+pub type Str = Cow<'static, str>;
+/// A sequence: borrowed in a generated `static`, owned when deserialized.
+pub type List<T> = Cow<'static, [T]>;
+
+/// One robot variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Robot {
+    /// The Rust type name of the variant, e.g. `LiteBiped`; block names derive from it.
+    pub type_name: Str,
+    /// The ROS name, the snake case of `type_name`, e.g. `lite_biped`.
+    pub name: Str,
+    /// Controller-manager update rate, in Hz.
+    pub update_rate: u32,
+    /// Links, in declaration order.
+    pub links: List<Link>,
+    /// Joints, in declaration order.
+    pub joints: List<Joint>,
+    /// Field buses the actuators sit on.
+    pub buses: List<Bus>,
+    /// Sensors (IMUs) mounted on links.
+    pub sensors: List<Sensor>,
+    /// Parameters of the mock backend (`mock_components/GenericSystem`), emitted on its block.
+    #[serde(default)]
+    pub mock: MockParams,
+}
+
+/// A rigid body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    /// Link name, unique in the robot.
+    pub name: Str,
+    /// Mass properties; a link without them is a massless frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertial: Option<Inertial>,
+    /// Shapes drawn by viewers.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub visuals: List<Shape>,
+    /// Shapes used for contact.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub collisions: List<Shape>,
+}
+
+fn is_empty<T: Clone>(list: &List<T>) -> bool {
+    list.is_empty()
+}
+
+/// Mass, centre of mass and inertia tensor of a link.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Inertial {
+    /// Mass, kg.
+    pub mass: f64,
+    /// Centre of mass (and frame of the inertia tensor) in the link frame.
+    #[serde(default)]
+    pub origin: Pose,
+    /// Inertia tensor about the centre of mass, kg·m².
+    pub inertia: Inertia,
+}
+
+/// The six independent entries of a symmetric inertia tensor, kg·m².
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct Inertia {
+    pub ixx: f64,
+    pub ixy: f64,
+    pub ixz: f64,
+    pub iyy: f64,
+    pub iyz: f64,
+    pub izz: f64,
+}
+
+/// A frame relative to its parent: translation, then fixed-axis roll-pitch-yaw (URDF convention).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pose {
+    /// Translation, m.
+    #[serde(default)]
+    pub xyz: [f64; 3],
+    /// Roll, pitch, yaw about the parent's fixed x, y, z axes, rad.
+    #[serde(default)]
+    pub rpy: [f64; 3],
+}
+
+impl Pose {
+    /// The identity pose.
+    pub const IDENTITY: Pose = Pose {
+        xyz: [0.0; 3],
+        rpy: [0.0; 3],
+    };
+}
+
+/// A placed geometry, used for visuals and collisions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Shape {
+    /// Placement of the geometry in the link frame.
+    #[serde(default)]
+    pub origin: Pose,
+    /// The geometry itself.
+    pub geometry: Geometry,
+}
+
+/// Geometry primitives and meshes. Cylinders and capsules lie along their local z axis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Geometry {
+    /// A box with the given full edge lengths, m.
+    Box {
+        /// Edge lengths along x, y, z, m.
+        size: [f64; 3],
+    },
+    /// A cylinder.
+    Cylinder {
+        /// Radius, m.
+        radius: f64,
+        /// Full length, m.
+        length: f64,
+    },
+    /// A sphere.
+    Sphere {
+        /// Radius, m.
+        radius: f64,
+    },
+    /// A capsule: a cylinder of `length` capped by two hemispheres. URDF has no capsule, so URDF
+    /// output approximates it by a cylinder of the same radius and overall length; MJCF keeps it.
+    Capsule {
+        /// Radius, m.
+        radius: f64,
+        /// Length of the cylindrical part, m.
+        length: f64,
+    },
+    /// A mesh file.
+    Mesh {
+        /// Path or `package://` URI of the mesh.
+        filename: Str,
+        /// Scale along x, y, z.
+        #[serde(default = "unit_scale")]
+        scale: [f64; 3],
+    },
+}
+
+fn unit_scale() -> [f64; 3] {
+    [1.0; 3]
+}
+
+/// The kinds of joint URDF knows, minus `floating` and `planar`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum JointKind {
+    /// Rotation about the axis between lower and upper limits.
+    Revolute,
+    /// Unbounded rotation about the axis.
+    Continuous,
+    /// Translation along the axis between lower and upper limits.
+    Prismatic,
+    /// No motion.
+    Fixed,
+}
+
+impl JointKind {
+    /// The URDF `type` attribute.
+    pub const fn urdf_name(self) -> &'static str {
+        match self {
+            JointKind::Revolute => "revolute",
+            JointKind::Continuous => "continuous",
+            JointKind::Prismatic => "prismatic",
+            JointKind::Fixed => "fixed",
+        }
+    }
+
+    /// Whether the joint moves at all.
+    pub const fn is_movable(self) -> bool {
+        !matches!(self, JointKind::Fixed)
+    }
+
+    /// Whether URDF requires lower and upper position limits.
+    pub const fn is_bounded(self) -> bool {
+        matches!(self, JointKind::Revolute | JointKind::Prismatic)
+    }
+}
+
+/// A joint between a parent and a child link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Joint {
+    /// Joint name, unique in the robot; also the ros2_control and MJCF joint name.
+    pub name: Str,
+    /// Joint type.
+    pub kind: JointKind,
+    /// Parent link.
+    pub parent: Str,
+    /// Child link.
+    pub child: Str,
+    /// Joint frame in the parent link frame.
+    #[serde(default)]
+    pub origin: Pose,
+    /// Motion axis in the joint frame (unit vector; ignored for fixed joints).
+    #[serde(default = "z_axis")]
+    pub axis: [f64; 3],
+    /// Position, velocity, effort and current limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    /// Passive dynamics: viscous damping and dry friction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamics: Option<Dynamics>,
+    /// The RobStride actuator driving the joint, for actuated joints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actuator: Option<Actuator>,
+    /// This joint follows another one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mimic: Option<Mimic>,
+    /// Command interfaces, in declaration order.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub command_interfaces: List<Interface>,
+    /// State interfaces, in declaration order.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub state_interfaces: List<Interface>,
+}
+
+fn z_axis() -> [f64; 3] {
+    [0.0, 0.0, 1.0]
+}
+
+impl Joint {
+    /// Whether ros2_control exposes the joint: it has interfaces of any kind.
+    pub fn is_controlled(&self) -> bool {
+        !self.command_interfaces.is_empty() || !self.state_interfaces.is_empty()
+    }
+
+    /// The declared command interface of that kind, if any.
+    pub fn command_interface(&self, kind: InterfaceKind) -> Option<&Interface> {
+        self.command_interfaces.iter().find(|i| i.kind == kind)
+    }
+
+    /// The declared state interface of that kind, if any.
+    pub fn state_interface(&self, kind: InterfaceKind) -> Option<&Interface> {
+        self.state_interfaces.iter().find(|i| i.kind == kind)
+    }
+}
+
+/// Joint limits. Position limits are required for revolute and prismatic joints and forbidden for
+/// continuous ones (MuJoCo would otherwise limit a continuous joint).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Lower position limit, rad or m.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower: Option<f64>,
+    /// Upper position limit, rad or m.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper: Option<f64>,
+    /// Velocity limit, rad/s or m/s.
+    pub velocity: f64,
+    /// Effort (torque or force) limit, N·m or N.
+    pub effort: f64,
+    /// Motor current limit, A.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<f64>,
+}
+
+/// Passive joint dynamics.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dynamics {
+    /// Viscous damping, N·m·s/rad.
+    #[serde(default)]
+    pub damping: f64,
+    /// Dry (Coulomb) friction, N·m.
+    #[serde(default)]
+    pub friction: f64,
+    /// Reflected rotor inertia, kg·m² (MJCF `armature`).
+    #[serde(default)]
+    pub armature: f64,
+}
+
+/// The RobStride actuator behind an actuated joint, and how it is wired to the joint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Actuator {
+    /// The bus the actuator is on, by name.
+    pub bus: BusName,
+    /// CAN id of the actuator on its bus.
+    pub can_id: CanId,
+    /// The RobStride model, which fixes the protocol scaling and what the motor can do.
+    pub model: RobstrideModel,
+    /// `1` when positive motor rotation is positive joint motion, `-1` when mounted opposite.
+    pub direction: Direction,
+    /// Motor angle, rad, at which the joint (or the four-bar's input crank at `alpha_zero`) is at zero.
+    #[serde(default)]
+    pub zero_offset: f64,
+    /// The linkage between motor and joint, where the joint is not driven directly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub four_bar: Option<FourBar>,
+}
+
+/// The name of a bus, as a joint's actuator refers to it.
+pub type BusName = Str;
+
+/// A CAN id of an actuator: RobStride ids are 8 bits; 0 is reserved for broadcast and ids above
+/// 127 are not assignable with the private protocol's type-7 frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "u16", into = "u16")]
+pub struct CanId(u8);
+
+impl CanId {
+    /// The smallest assignable id.
+    pub const MIN: u8 = 1;
+    /// The largest assignable id.
+    pub const MAX: u8 = 127;
+
+    /// A validated id.
+    pub const fn new(raw: u16) -> Result<Self, CanIdError> {
+        if raw >= Self::MIN as u16 && raw <= Self::MAX as u16 {
+            Ok(CanId(raw as u8))
+        } else {
+            Err(CanIdError(raw))
+        }
+    }
+
+    /// The id as a byte.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+
+    #[doc(hidden)]
+    /// Used by `robot!` after the id was validated at expansion time.
+    pub const fn __validated(raw: u8) -> Self {
+        CanId(raw)
+    }
+}
+
+/// A CAN id outside `1..=127`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("CAN id {0} is out of range {min}..={max}", min = CanId::MIN, max = CanId::MAX)]
+pub struct CanIdError(pub u16);
+
+impl TryFrom<u16> for CanId {
+    type Error = CanIdError;
+    fn try_from(raw: u16) -> Result<Self, CanIdError> {
+        CanId::new(raw)
+    }
+}
+
+impl From<CanId> for u16 {
+    fn from(id: CanId) -> u16 {
+        u16::from(id.0)
+    }
+}
+
+impl JsonSchema for CanId {
+    fn schema_name() -> Cow<'static, str> {
+        "CanId".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "CAN id of an actuator on its bus",
+            "type": "integer",
+            "minimum": CanId::MIN,
+            "maximum": CanId::MAX,
+        })
+    }
+}
+
+impl std::fmt::Display for CanId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Mounting sense of a motor relative to its joint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "i8", into = "i8")]
+pub enum Direction {
+    /// Positive motor rotation is positive joint motion (`1`).
+    Forward,
+    /// Positive motor rotation is negative joint motion (`-1`).
+    Reversed,
+}
+
+impl Direction {
+    /// `1.0` or `-1.0`.
+    pub const fn sign(self) -> f64 {
+        match self {
+            Direction::Forward => 1.0,
+            Direction::Reversed => -1.0,
+        }
+    }
+}
+
+impl TryFrom<i8> for Direction {
+    type Error = String;
+    fn try_from(raw: i8) -> Result<Self, String> {
+        match raw {
+            1 => Ok(Direction::Forward),
+            -1 => Ok(Direction::Reversed),
+            other => Err(format!("direction must be 1 or -1, not {other}")),
+        }
+    }
+}
+
+impl From<Direction> for i8 {
+    fn from(d: Direction) -> i8 {
+        match d {
+            Direction::Forward => 1,
+            Direction::Reversed => -1,
+        }
+    }
+}
+
+impl JsonSchema for Direction {
+    fn schema_name() -> Cow<'static, str> {
+        "Direction".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "1 when positive motor rotation is positive joint motion, -1 when mounted opposite",
+            "type": "integer",
+            "enum": [1, -1],
+        })
+    }
+}
+
+/// This joint's position is `multiplier · q(joint) + offset`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mimic {
+    /// The joint followed.
+    pub joint: Str,
+    /// Gain on the followed joint's position.
+    #[serde(default = "one")]
+    pub multiplier: f64,
+    /// Offset added after the gain, rad or m.
+    #[serde(default)]
+    pub offset: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// A declared command or state interface of a joint.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Interface {
+    /// Which interface.
+    pub kind: InterfaceKind,
+    /// Value before the first read or command (ros2_control `initial_value`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_value: Option<f64>,
+}
+
+/// A field bus.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Bus {
+    /// Bus name, unique in the robot. The OS interface (`can0`) is runtime configuration.
+    pub name: Str,
+    /// What kind of bus.
+    pub kind: BusKind,
+}
+
+/// Kinds of field bus.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum BusKind {
+    /// Classic CAN 2.0.
+    Can {
+        /// Bit rate, bit/s.
+        #[serde(default = "default_bitrate")]
+        bitrate: u32,
+    },
+}
+
+impl BusKind {
+    /// The bus bit rate, bit/s.
+    pub const fn bitrate(self) -> u32 {
+        match self {
+            BusKind::Can { bitrate } => bitrate,
+        }
+    }
+}
+
+/// 1 Mbit/s, the RobStride factory default.
+pub const DEFAULT_CAN_BITRATE: u32 = 1_000_000;
+
+fn default_bitrate() -> u32 {
+    DEFAULT_CAN_BITRATE
+}
+
+/// A sensor mounted on a link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sensor {
+    /// Sensor name, unique in the robot; also the ros2_control `<sensor>` name.
+    pub name: Str,
+    /// What the sensor measures.
+    pub kind: SensorKind,
+    /// The link the sensor is fixed to.
+    pub link: Str,
+    /// The ros2_control plugin that drives the sensor on real hardware.
+    pub plugin: Str,
+    /// Hardware parameters of that plugin.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub params: List<Param>,
+}
+
+impl Sensor {
+    /// Prefix of the MJCF sensor names (`<prefix>_quat`, `<prefix>_gyro`, `<prefix>_accel`): the
+    /// sensor name without a trailing `_imu`, so `base_imu` reads `base_quat`, as MujocoSystem expects.
+    pub fn mujoco_prefix(&self) -> &str {
+        self.name.strip_suffix("_imu").unwrap_or(&self.name)
+    }
+}
+
+/// Kinds of sensor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SensorKind {
+    /// Orientation quaternion, angular velocity and linear acceleration.
+    Imu,
+}
+
+/// A named hardware parameter, emitted as `<param name="...">value</param>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// Parameter name.
+    pub name: Str,
+    /// Parameter value, as ros2_control reads it: text.
+    pub value: Str,
+}
+
+/// Parameters of `mock_components/GenericSystem`, as its source reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MockParams {
+    /// Integrate the highest commanded derivative into the lower states (`calculate_dynamics`).
+    #[serde(default)]
+    pub calculate_dynamics: bool,
+    /// Added to a mirrored position command to give the position state
+    /// (`position_state_following_offset`).
+    #[serde(default)]
+    pub position_state_following_offset: f64,
+    /// Sensor states take their values from same-named command interfaces
+    /// (`mock_sensor_commands`).
+    #[serde(default)]
+    pub mock_sensor_commands: bool,
+    /// States are not updated from commands at all (`disable_commands`).
+    #[serde(default)]
+    pub disable_commands: bool,
+}
+
+impl Default for MockParams {
+    fn default() -> Self {
+        MockParams::DEFAULT
+    }
+}
+
+impl MockParams {
+    /// GenericSystem's defaults.
+    pub const DEFAULT: MockParams = MockParams {
+        calculate_dynamics: false,
+        position_state_following_offset: 0.0,
+        mock_sensor_commands: false,
+        disable_commands: false,
+    };
+}
+
+impl Robot {
+    /// The link of that name.
+    pub fn link(&self, name: &str) -> Option<&Link> {
+        self.links.iter().find(|l| l.name == name)
+    }
+
+    /// The joint of that name.
+    pub fn joint(&self, name: &str) -> Option<&Joint> {
+        self.joints.iter().find(|j| j.name == name)
+    }
+
+    /// The bus of that name.
+    pub fn bus(&self, name: &str) -> Option<&Bus> {
+        self.buses.iter().find(|b| b.name == name)
+    }
+
+    /// Joints exposed to ros2_control, in declaration order.
+    pub fn controlled_joints(&self) -> impl Iterator<Item = &Joint> {
+        self.joints.iter().filter(|j| j.is_controlled())
+    }
+
+    /// Joints with an actuator, in declaration order.
+    pub fn actuated_joints(&self) -> impl Iterator<Item = &Joint> {
+        self.joints.iter().filter(|j| j.actuator.is_some())
+    }
+
+    /// The joints ros2_control places in a bus's block: the bus's actuated joints and the mimic
+    /// joints that follow them, in declaration order.
+    pub fn joints_on_bus<'a>(&'a self, bus: &'a str) -> impl Iterator<Item = &'a Joint> + 'a {
+        self.joints
+            .iter()
+            .filter(move |j| self.bus_of(j) == Some(bus))
+    }
+
+    /// The bus a controlled joint belongs to: its actuator's, or for a mimic joint, the bus of the
+    /// joint it follows.
+    pub fn bus_of<'a>(&'a self, joint: &'a Joint) -> Option<&'a str> {
+        let mut current = joint;
+        // A mimic chain is at most as long as the joint list; the bound keeps a bad (unvalidated)
+        // description from looping.
+        for _ in 0..=self.joints.len() {
+            if let Some(actuator) = &current.actuator {
+                return Some(&actuator.bus);
+            }
+            current = self.joint(&current.mimic.as_ref()?.joint)?;
+        }
+        None
+    }
+
+    /// The root link: the one link that is no joint's child, when the tree is valid.
+    pub fn root_link(&self) -> Option<&Link> {
+        self.links
+            .iter()
+            .find(|l| !self.joints.iter().any(|j| j.child == l.name))
+    }
+}

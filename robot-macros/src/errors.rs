@@ -1,0 +1,32 @@
+//! Collects every error of an invocation so the user sees them all at once (serde_derive's
+//! `Ctxt`, without the panic on drop: it is passed explicitly and consumed at the end).
+
+use proc_macro2::{Span, TokenStream};
+
+#[derive(Default)]
+pub struct Errors {
+    combined: Option<syn::Error>,
+}
+
+impl Errors {
+    pub fn push(&mut self, error: syn::Error) {
+        match &mut self.combined {
+            Some(existing) => existing.combine(error),
+            None => self.combined = Some(error),
+        }
+    }
+
+    pub fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.push(syn::Error::new(span, message));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.combined.is_none()
+    }
+
+    pub fn into_compile_error(self) -> TokenStream {
+        self.combined
+            .map(|e| e.into_compile_error())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,422 @@
+//! The typed code: state and command structs with one field per declared interface, interface
+//! names as constants, per-bus views, the flat-slot layout for generic backends, and the static
+//! description.
+//!
+//! For `robot LiteBiped { .. }` this generates, in the invoking module:
+//! * `LiteBiped`: a marker type implementing `::robot_core::RobotTypes`, with the constants
+//!   `LiteBiped::DESCRIPTION` and `LiteBiped::LEFT_KNEE_PITCH.POSITION == "left_knee_pitch/position"`;
+//! * `LiteBipedState` and `LiteBipedCommand`: one field per joint (and per IMU, for the state);
+//! * a module `lite_biped` holding the per-joint structs (`LeftKneePitchCommand`, ...), the
+//!   interface-name structs and the per-bus views (`LeftLegCommand<'a>`, ...).
+
+use std::collections::HashSet;
+
+use heck::{ToShoutySnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use robot_core::interface::IMU_STATE_INTERFACES;
+use robot_core::model::{Interface, Joint, Robot};
+use robot_core::typed::{self, Slot};
+
+use crate::description;
+use crate::lower::Lowered;
+
+fn ident(name: &str, span: Span) -> Ident {
+    syn::parse_str::<Ident>(name).map_or_else(
+        |_| Ident::new_raw(name, span),
+        |mut i| {
+            i.set_span(span);
+            i
+        },
+    )
+}
+
+pub fn robot(lowered: &Lowered) -> TokenStream {
+    let robot = &lowered.robot;
+    let span = lowered.span(robot_core::validate::Site::Robot(
+        robot_core::validate::RobotField::Name,
+    ));
+    let marker = Ident::new(&robot.type_name, span);
+    let state = format_ident!("{}State", marker);
+    let command = format_ident!("{}Command", marker);
+    let module = Ident::new(&robot.name, span);
+    let docs = &lowered.robot_docs;
+
+    // Joints whose names repeat (an error already reported) are generated once, so the user sees
+    // the real error and not a cascade of "field already declared".
+    let mut seen = HashSet::new();
+    // Joints without interfaces (fixed ones, passive ones) get no types.
+    let joints: Vec<(usize, &Joint)> = robot
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| j.is_controlled() && seen.insert(j.name.to_string()))
+        .collect();
+
+    let per_joint = joints
+        .iter()
+        .map(|&(index, joint)| joint_types(lowered, index, joint));
+    let state_fields = joints
+        .iter()
+        .filter(|(_, j)| !j.state_interfaces.is_empty())
+        .map(|&(index, j)| {
+            let field = ident(&j.name, span_of(lowered, index));
+            let ty = format_ident!("{}State", j.name.to_upper_camel_case());
+            let docs = field_docs(lowered, index, "state");
+            quote!(#(#docs)* pub #field: #module::#ty)
+        });
+    let mut seen_sensors = HashSet::new();
+    let sensors: Vec<_> = robot
+        .sensors
+        .iter()
+        .filter(|s| seen_sensors.insert(s.name.to_string()))
+        .collect();
+    let sensor_fields = sensors.iter().map(|s| {
+        let field = ident(&s.name, span);
+        let doc = format!("IMU `{}` on link `{}`.", s.name, s.link);
+        quote!(#[doc = #doc] pub #field: ::robot_core::ImuState)
+    });
+    let command_fields = joints
+        .iter()
+        .filter(|(_, j)| !j.command_interfaces.is_empty())
+        .map(|&(index, j)| {
+            let field = ident(&j.name, span_of(lowered, index));
+            let ty = format_ident!("{}Command", j.name.to_upper_camel_case());
+            let docs = field_docs(lowered, index, "commands");
+            quote!(#(#docs)* pub #field: #module::#ty)
+        });
+    let name_consts = joints.iter().map(|&(index, j)| {
+        let constant = ident(&j.name.to_shouty_snake_case(), span_of(lowered, index));
+        let ty = format_ident!("{}Interfaces", j.name.to_upper_camel_case());
+        let values = interface_kinds(j).into_iter().map(|kind| {
+            let field = Ident::new(&kind.name().to_shouty_snake_case(), span);
+            let text = format!("{}/{}", j.name, kind.name());
+            quote!(#field: #text)
+        });
+        let doc = format!("ros2_control interface names of joint `{}`.", j.name);
+        quote!(#[doc = #doc] pub const #constant: #module::#ty = #module::#ty { #(#values),* };)
+    });
+    let imu_consts = sensors.iter().map(|s| {
+        let constant = ident(&s.name.to_shouty_snake_case(), span);
+        let fields = IMU_STATE_INTERFACES.iter().map(|component| {
+            let field = Ident::new(&component.replace('.', "_").to_shouty_snake_case(), span);
+            let text = format!("{}/{}", s.name, component);
+            quote!(#field: #text)
+        });
+        let doc = format!("ros2_control interface names of IMU `{}`.", s.name);
+        quote!(#[doc = #doc] pub const #constant: ::robot_core::typed::ImuInterfaces = ::robot_core::typed::ImuInterfaces { #(#fields),* };)
+    });
+
+    let state_len = typed::state_slots(robot).count();
+    let command_len = typed::command_slots(robot).count();
+    let state_slots = typed::state_slots(robot).map(slot);
+    let command_slots = typed::command_slots(robot).map(slot);
+    let description = description::robot(robot);
+    let bus_views = bus_views(lowered, &joints, &state, &command);
+    let summary = format!(
+        "Robot `{}`: {} links, {} joints ({} actuated), {} buses, {} sensors, at {} Hz. Generated by `robot!`.",
+        robot.name,
+        robot.links.len(),
+        robot.joints.len(),
+        robot.actuated_joints().count(),
+        robot.buses.len(),
+        robot.sensors.len(),
+        robot.update_rate
+    );
+    let state_doc = format!(
+        "Every state interface of `{}`, one field per joint and IMU.",
+        robot.name
+    );
+    let command_doc = format!(
+        "Every command interface of `{}`, one field per commanded joint. A fresh command is NaN (\"no command yet\") except where the definition gives an initial value.",
+        robot.name
+    );
+    let module_doc = format!(
+        "Per-joint and per-bus types of `{}`, generated by `robot!`.",
+        robot.name
+    );
+
+    quote! {
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash, ::core::default::Default)]
+        pub struct #marker;
+
+        #[doc = #state_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::default::Default)]
+        #[repr(C)]
+        pub struct #state {
+            #(#state_fields,)*
+            #(#sensor_fields,)*
+        }
+
+        #[doc = #command_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::default::Default)]
+        #[repr(C)]
+        pub struct #command {
+            #(#command_fields,)*
+        }
+
+        #[doc = #module_doc]
+        #[allow(non_snake_case)]
+        pub mod #module {
+            #(#per_joint)*
+            #bus_views
+        }
+
+        #[automatically_derived]
+        impl #marker {
+            /// The whole definition, from which every emitter and backend works.
+            pub const DESCRIPTION: &'static ::robot_core::Robot = {
+                static __DESCRIPTION: ::robot_core::Robot = #description;
+                &__DESCRIPTION
+            };
+            #(#name_consts)*
+            #(#imu_consts)*
+        }
+
+        // SAFETY: the struct is `#[repr(C)]` and made only of `f64` fields and of per-joint and
+        // IMU structs that are themselves `#[repr(C)]` and all `f64`; the size is asserted below.
+        #[automatically_derived]
+        unsafe impl ::robot_core::Values for #state {
+            const LEN: usize = #state_len;
+        }
+        #[automatically_derived]
+        unsafe impl ::robot_core::Values for #command {
+            const LEN: usize = #command_len;
+        }
+        const _: () = {
+            ::core::assert!(::core::mem::size_of::<#state>() == #state_len * ::core::mem::size_of::<f64>());
+            ::core::assert!(::core::mem::align_of::<#state>() == ::core::mem::align_of::<f64>() || #state_len == 0);
+            ::core::assert!(::core::mem::size_of::<#command>() == #command_len * ::core::mem::size_of::<f64>());
+            ::core::assert!(::core::mem::align_of::<#command>() == ::core::mem::align_of::<f64>() || #command_len == 0);
+        };
+
+        #[automatically_derived]
+        impl ::robot_core::RobotTypes for #marker {
+            type State = #state;
+            type Command = #command;
+            const DESCRIPTION: &'static ::robot_core::Robot = #marker::DESCRIPTION;
+            const STATE_LAYOUT: ::robot_core::typed::Layout = ::robot_core::typed::Layout { slots: &[#(#state_slots),*] };
+            const COMMAND_LAYOUT: ::robot_core::typed::Layout = ::robot_core::typed::Layout { slots: &[#(#command_slots),*] };
+        }
+    }
+}
+
+/// The user's doc comment on a joint, or a generated one.
+fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
+    let docs = &lowered.joint_docs[index];
+    if docs.is_empty() {
+        let doc = format!("Joint `{}`: its {what}.", lowered.robot.joints[index].name);
+        vec![quote!(#[doc = #doc])]
+    } else {
+        docs.iter().map(|d| quote!(#d)).collect()
+    }
+}
+
+fn span_of(lowered: &Lowered, joint: usize) -> Span {
+    lowered.span(robot_core::validate::Site::Joint(
+        joint,
+        robot_core::validate::JointField::Name,
+    ))
+}
+
+/// Every interface kind a joint declares, command or state, in first-declared order.
+fn interface_kinds(joint: &Joint) -> Vec<robot_core::InterfaceKind> {
+    let mut kinds = Vec::new();
+    for i in joint
+        .command_interfaces
+        .iter()
+        .chain(joint.state_interfaces.iter())
+    {
+        if !kinds.contains(&i.kind) {
+            kinds.push(i.kind);
+        }
+    }
+    kinds
+}
+
+fn slot(slot: Slot) -> TokenStream {
+    match slot {
+        Slot::Joint { joint, kind } => {
+            let kind = description::interface_kind(kind);
+            quote!(::robot_core::typed::Slot::Joint { joint: #joint, kind: #kind })
+        }
+        Slot::Imu { sensor, component } => {
+            quote!(::robot_core::typed::Slot::Imu { sensor: #sensor, component: #component })
+        }
+    }
+}
+
+/// The state, command and interface-name structs of one joint.
+fn joint_types(lowered: &Lowered, index: usize, joint: &Joint) -> TokenStream {
+    let camel = joint.name.to_upper_camel_case();
+    let span = span_of(lowered, index);
+    let state = Ident::new(&format!("{camel}State"), span);
+    let command = Ident::new(&format!("{camel}Command"), span);
+    let names = Ident::new(&format!("{camel}Interfaces"), span);
+    let fields = |list: &[Interface], default: TokenStream| {
+        let list: Vec<_> = dedup(list);
+        let decls: Vec<_> = list
+            .iter()
+            .map(|i| {
+                let field = Ident::new(
+                    i.kind.name(),
+                    lowered.span(robot_core::validate::Site::Joint(
+                        index,
+                        robot_core::validate::JointField::Name,
+                    )),
+                );
+                let doc = format!("`{}/{}`, {}.", joint.name, i.kind.name(), i.kind.unit());
+                quote!(#[doc = #doc] pub #field: f64)
+            })
+            .collect();
+        let inits: Vec<_> = list
+            .iter()
+            .map(|i| {
+                let field = Ident::new(i.kind.name(), span);
+                let value = match i.initial_value {
+                    Some(v) => {
+                        let v = proc_macro2::Literal::f64_suffixed(v);
+                        quote!(#v)
+                    }
+                    None => default.clone(),
+                };
+                quote!(#field: #value)
+            })
+            .collect();
+        (decls, inits)
+    };
+    let (state_decls, state_inits) = fields(&joint.state_interfaces, quote!(0.0_f64));
+    let (command_decls, command_inits) =
+        fields(&joint.command_interfaces, quote!(::core::f64::NAN));
+    let name_fields = interface_kinds(joint).into_iter().map(|kind| {
+        let field = Ident::new(&kind.name().to_shouty_snake_case(), span);
+        let doc = format!("`{}/{}`", joint.name, kind.name());
+        quote!(#[doc = #doc] pub #field: &'static str)
+    });
+    let state_doc = format!(
+        "State interfaces of joint `{}`; fresh values are the initial values, else 0.",
+        joint.name
+    );
+    let command_doc = format!(
+        "Command interfaces of joint `{}`; fresh values are the initial values, else NaN (no command yet).",
+        joint.name
+    );
+    let names_doc = format!("Interface names of joint `{}`.", joint.name);
+    quote! {
+        #[doc = #state_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq)]
+        #[repr(C)]
+        pub struct #state { #(#state_decls,)* }
+        #[automatically_derived]
+        impl ::core::default::Default for #state {
+            fn default() -> Self { Self { #(#state_inits,)* } }
+        }
+
+        #[doc = #command_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq)]
+        #[repr(C)]
+        pub struct #command { #(#command_decls,)* }
+        #[automatically_derived]
+        impl ::core::default::Default for #command {
+            fn default() -> Self { Self { #(#command_inits,)* } }
+        }
+
+        #[doc = #names_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq)]
+        pub struct #names { #(#name_fields,)* }
+    }
+}
+
+/// Interfaces with repeated kinds removed (a repeat is an error already reported).
+fn dedup(list: &[Interface]) -> Vec<Interface> {
+    let mut out: Vec<Interface> = Vec::new();
+    for i in list {
+        if !out.iter().any(|o| o.kind == i.kind) {
+            out.push(*i);
+        }
+    }
+    out
+}
+
+/// One borrowed view per bus: `state.left_leg()` and `command.left_leg()` give the joints of that
+/// bus, for code that drives one bus.
+fn bus_views(
+    lowered: &Lowered,
+    joints: &[(usize, &Joint)],
+    state: &Ident,
+    command: &Ident,
+) -> TokenStream {
+    let robot: &Robot = &lowered.robot;
+    let mut views = TokenStream::new();
+    let mut state_methods = TokenStream::new();
+    let mut command_methods = TokenStream::new();
+    let mut seen = HashSet::new();
+    for bus in robot
+        .buses
+        .iter()
+        .filter(|b| seen.insert(b.name.to_string()))
+    {
+        let on_bus: Vec<&Joint> = joints
+            .iter()
+            .map(|(_, j)| *j)
+            .filter(|j| robot.bus_of(j) == Some(bus.name.as_ref()))
+            .collect();
+        let camel = bus.name.to_upper_camel_case();
+        let state_view = format_ident!("{}State", camel);
+        let command_view = format_ident!("{}Command", camel);
+        let method = ident(&bus.name, Span::call_site());
+        let with_state: Vec<&Joint> = on_bus
+            .iter()
+            .copied()
+            .filter(|j| !j.state_interfaces.is_empty())
+            .collect();
+        let with_command: Vec<&Joint> = on_bus
+            .iter()
+            .copied()
+            .filter(|j| !j.command_interfaces.is_empty())
+            .collect();
+        let field = |j: &&Joint| ident(&j.name, Span::call_site());
+        let s_fields: Vec<_> = with_state.iter().map(field).collect();
+        let s_types: Vec<_> = with_state
+            .iter()
+            .map(|j| format_ident!("{}State", j.name.to_upper_camel_case()))
+            .collect();
+        let c_fields: Vec<_> = with_command.iter().map(field).collect();
+        let c_types: Vec<_> = with_command
+            .iter()
+            .map(|j| format_ident!("{}Command", j.name.to_upper_camel_case()))
+            .collect();
+        let s_doc = format!("The state of the joints on bus `{}`.", bus.name);
+        let c_doc = format!("The commands of the joints on bus `{}`.", bus.name);
+        views.extend(quote! {
+            #[doc = #s_doc]
+            #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy)]
+            pub struct #state_view<'a> { #(#[allow(missing_docs)] pub #s_fields: &'a #s_types,)* #[doc(hidden)] pub __marker: ::core::marker::PhantomData<&'a ()> }
+            #[doc = #c_doc]
+            #[derive(::core::fmt::Debug)]
+            pub struct #command_view<'a> { #(#[allow(missing_docs)] pub #c_fields: &'a mut #c_types,)* #[doc(hidden)] pub __marker: ::core::marker::PhantomData<&'a mut ()> }
+        });
+        state_methods.extend(quote! {
+            #[doc = #s_doc]
+            pub fn #method(&self) -> #state_view<'_> {
+                #state_view { #(#s_fields: &self.#s_fields,)* __marker: ::core::marker::PhantomData }
+            }
+        });
+        command_methods.extend(quote! {
+            #[doc = #c_doc]
+            pub fn #method(&mut self) -> #command_view<'_> {
+                #command_view { #(#c_fields: &mut self.#c_fields,)* __marker: ::core::marker::PhantomData }
+            }
+        });
+    }
+    quote! {
+        #views
+        #[automatically_derived]
+        impl super::#state { #state_methods }
+        #[automatically_derived]
+        impl super::#command { #command_methods }
+    }
+}

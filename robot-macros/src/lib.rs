@@ -1,0 +1,159 @@
+//! `robot!`: define a robot once, in Rust source, and get typed state and command structs plus a
+//! static description that every emitter and backend of `robot-core` works from.
+//!
+//! # Example
+//!
+//! A two-joint leg on one CAN bus with a base IMU, mirrored left and right:
+//!
+//! ```
+//! use robot_macros::robot;
+//!
+//! robot! {
+//!     /// A small biped, for the docs.
+//!     robot DocBiped {
+//!         update_rate: 200 Hz,
+//!     }
+//!
+//!     bus left_leg { bitrate: 1_000_000 }
+//!     bus right_leg {}                      // 1 Mbit/s by default
+//!
+//!     link pelvis {
+//!         inertial { mass: 2.1, com: [0.0, 0.0, 0.07], inertia: [0.01, 0, 0, 0.008, 0, 0.006] }
+//!         collision box { size: [0.1, 0.2, 0.1] }
+//!     }
+//!     link imu {}
+//!     joint imu_frame: fixed { parent: pelvis, child: imu, origin { xyz: [0, 0, 0.08] } }
+//!
+//!     // Written once; `left | right` values differ per side, names get the side as prefix.
+//!     limb leg: left | right {
+//!         link thigh {
+//!             inertial { mass: 1.5, com: [0, 0, -0.2], inertia: [0.008, 0, 0, 0.008, 0, 0.002] }
+//!             collision capsule { radius: 0.04, length: 0.3, origin { xyz: [0, 0, -0.2] } }
+//!         }
+//!         link shin {
+//!             inertial { mass: 1.0, com: [0, 0, -0.18], inertia: [0.005, 0, 0, 0.005, 0, 0.001] }
+//!         }
+//!         /// Hip flexion.
+//!         joint hip_pitch: revolute {
+//!             parent: pelvis,
+//!             child: thigh,
+//!             origin { xyz: [0, 0.07 | -0.07, 0] },
+//!             axis: [0, 1, 0],
+//!             limits { lower: -135 deg, upper: 45 deg, velocity: 40, effort: 36, current: 43 },
+//!             actuator { bus: left_leg | right_leg, can_id: 31 | 41, model: RS06, direction: -1 | 1 },
+//!             command: [position, velocity, effort, stiffness, damping],
+//!             state: [position = 0.0, velocity, effort],
+//!         }
+//!         joint knee_pitch: revolute {
+//!             parent: thigh,
+//!             child: shin,
+//!             origin { xyz: [0, 0, -0.33] },
+//!             axis: [0, 1, 0],
+//!             limits { lower: 0, upper: 2.35, velocity: 40, effort: 36 },
+//!             actuator { bus: left_leg | right_leg, can_id: 32 | 42, model: RS06 },
+//!             command: [position, velocity, effort, stiffness, damping],
+//!             state: [position, velocity, effort],
+//!         }
+//!     }
+//!
+//!     imu base_imu { link: imu, plugin: "humanoid_devices_imu_hardware/YahboomImuSensor" }
+//! }
+//!
+//! let mut cmd = DocBipedCommand::default();
+//! cmd.left_knee_pitch.position = 0.3;
+//! cmd.left_knee_pitch.stiffness = 40.0;
+//! let state = DocBipedState::default();
+//! let q: f64 = state.left_knee_pitch.position;
+//! let quat = state.base_imu.orientation;
+//! assert_eq!(DocBiped::LEFT_KNEE_PITCH.POSITION, "left_knee_pitch/position");
+//! assert_eq!(DocBiped::DESCRIPTION.joints.len(), 5);
+//! assert_eq!(cmd.right_leg().right_hip_pitch.position.is_nan(), true); // no command yet
+//! # let _ = (q, quat);
+//! ```
+//!
+//! Naming an interface the joint does not declare is a compile error, rustc's own:
+//!
+//! ```compile_fail
+//! # use robot_macros::robot;
+//! robot! {
+//!     robot Tiny { update_rate: 100 }
+//!     bus arm {}
+//!     link base {}
+//!     link tip {}
+//!     joint j: revolute {
+//!         parent: base, child: tip,
+//!         limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+//!         actuator { bus: arm, can_id: 1, model: RS02 },
+//!         command: [position], state: [position],
+//!     }
+//! }
+//! let mut cmd = TinyCommand::default();
+//! cmd.j.temperature = 1.0; // no field `temperature`
+//! ```
+//!
+//! # The language
+//!
+//! Items, in any order:
+//! * `robot Name { update_rate: N, mock { calculate_dynamics: bool, position_state_following_offset: x, mock_sensor_commands: bool, disable_commands: bool } }`
+//!   — exactly one; `Name` is the Rust type name, the ROS name is its snake case.
+//! * `bus name [: can] { bitrate: N }` — a CAN bus; which OS interface it is on is runtime
+//!   configuration, never part of the definition.
+//! * `link name { inertial { mass, com: [x, y, z], com_rpy: [r, p, y], inertia: [ixx, ixy, ixz, iyy, iyz, izz] }, visual GEOMETRY { .. }, collision GEOMETRY { .. } }`
+//!   with GEOMETRY one of `box { size: [x, y, z] }`, `cylinder { radius, length }`,
+//!   `sphere { radius }`, `capsule { radius, length }`, `mesh { filename: "..", scale: [..] }`,
+//!   each with an optional `origin { xyz: [..], rpy: [..] }`.
+//! * `joint name: revolute|continuous|prismatic|fixed { parent, child, origin { xyz, rpy }, axis,
+//!   limits { lower, upper, velocity, effort, current }, dynamics { damping, friction, armature },
+//!   actuator { bus, can_id, model: RS00..RS06, direction: 1|-1, zero_offset, four_bar { .. } },
+//!   mimic { joint, multiplier, offset }, command: [..], state: [..] }`.
+//!   Interfaces are `position`, `velocity`, `acceleration`, `effort`, `stiffness`, `damping`,
+//!   `current` (command or state) and `temperature` (state), each optionally `= initial value`.
+//! * `four_bar { ground: [x, z], input_crank, coupler, output_crank, alpha_zero, sign: 1|-1,
+//!   branch: counter_clockwise|clockwise }` — conventions in `robot_core::fourbar`.
+//! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`.
+//! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
+//!
+//! Numbers may carry a unit, converted to SI: `deg`, `rad`, `mm`, `m`, `g`, `kg`, `Hz`.
+//!
+//! In a limb, names declared in it get the side as prefix (`hip_pitch` → `left_hip_pitch`, and
+//! so does every reference to them), and any value may be written `a | b`: one per side, in side
+//! order. A per-joint override is just that: `direction: -1 | 1`.
+//!
+//! Every rule of `robot_core::validate` is checked at expansion and reported at the offending
+//! token, all errors at once.
+
+mod check;
+mod description;
+mod errors;
+mod expand;
+mod limb;
+mod lower;
+mod parse;
+
+use proc_macro::TokenStream;
+
+/// Defines a robot. See the [crate docs](crate) for the language and an example.
+#[proc_macro]
+pub fn robot(input: TokenStream) -> TokenStream {
+    robot2(input.into()).into()
+}
+
+fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    let parsed = match syn::parse2::<parse::Input>(input) {
+        Ok(parsed) => parsed,
+        Err(error) => return error.into_compile_error(),
+    };
+    let mut errors = errors::Errors::default();
+    let items = limb::expand(parsed.items, &mut errors);
+    let lowered = lower::robot(&items, &mut errors);
+    // The rules need a well-formed model; with errors in the syntax, the model has gaps that
+    // would only produce follow-on errors.
+    if errors.is_empty() {
+        check::robot(&lowered, &mut errors);
+    }
+    // The types are generated even when there are errors, so the user sees the real errors and
+    // not a cascade of "cannot find type" in their controller code.
+    let mut out = expand::robot(&lowered);
+    out.extend(errors.into_compile_error());
+    out
+}

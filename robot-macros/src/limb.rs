@@ -1,0 +1,167 @@
+//! Limbs: a mirrored limb is written once and instantiated per side.
+//!
+//! ```text
+//! limb leg: left | right {
+//!     joint hip_pitch: revolute { parent: pelvis, child: hip_pitch, ..., can_id: 31 | 41 }
+//! }
+//! ```
+//! gives joints `left_hip_pitch` (can id 31) and `right_hip_pitch` (41). Inside a limb:
+//! * every link, joint and sensor name declared in it is prefixed with the side: `hip_pitch` →
+//!   `left_hip_pitch`, and so is every reference to such a name (`child: hip_pitch`); names not
+//!   declared in the limb (`parent: pelvis`, bus names) are used as written;
+//! * `a | b` gives one value per side, in the order the sides are listed; any value can be
+//!   per-side, including single elements of a list: `xyz: [0.02, 0.07 | -0.07, 0]`.
+
+use std::collections::HashSet;
+
+use syn::Ident;
+
+use crate::errors::Errors;
+use crate::parse::{Block, Body, Entry, Item, Value};
+
+/// Replaces every `limb` item by its per-side copies, in place of the limb.
+pub fn expand(items: Vec<Item>, errors: &mut Errors) -> Vec<Item> {
+    let mut out = Vec::new();
+    for item in items {
+        match (&item.body, item.keyword == "limb") {
+            (Body::Items(inner), true) => instantiate(&item, inner, errors, &mut out),
+            _ => out.push(item),
+        }
+    }
+    out
+}
+
+fn instantiate(limb: &Item, inner: &[Item], errors: &mut Errors, out: &mut Vec<Item>) {
+    let sides: Vec<Ident> = match &limb.kind {
+        Some(Value::Sided { alternatives, .. }) => alternatives
+            .iter()
+            .filter_map(|v| side_name(v, errors))
+            .collect(),
+        Some(single) => side_name(single, errors).into_iter().collect(),
+        None => {
+            errors.at(
+                limb.name.span(),
+                format!(
+                    "limb `{}` needs its sides: `limb {}: left | right {{ ... }}`",
+                    limb.name, limb.name
+                ),
+            );
+            return;
+        }
+    };
+    let mut declared = HashSet::new();
+    for item in inner {
+        if matches!(item.keyword.to_string().as_str(), "link" | "joint" | "imu") {
+            declared.insert(item.name.to_string());
+        } else {
+            errors.at(
+                item.keyword.span(),
+                format!(
+                    "a limb holds links, joints and imus, not `{}`",
+                    item.keyword
+                ),
+            );
+        }
+    }
+    let mut reported = HashSet::new();
+    for (index, side) in sides.iter().enumerate() {
+        let mut context = Side {
+            index,
+            count: sides.len(),
+            side,
+            declared: &declared,
+            errors,
+            reported: &mut reported,
+        };
+        for item in inner {
+            if !declared.contains(&item.name.to_string()) {
+                continue;
+            }
+            let Body::Entries(block) = &item.body else {
+                continue;
+            };
+            out.push(Item {
+                attrs: item.attrs.clone(),
+                keyword: item.keyword.clone(),
+                name: context.prefixed(&item.name),
+                kind: item.kind.as_ref().map(|k| context.value(k)),
+                body: Body::Entries(context.block(block)),
+            });
+        }
+    }
+}
+
+fn side_name(value: &Value, errors: &mut Errors) -> Option<Ident> {
+    match value {
+        Value::Ident(ident) => Some(ident.clone()),
+        other => {
+            errors.at(
+                other.span(),
+                "a limb's sides are names: `limb leg: left | right { ... }`",
+            );
+            None
+        }
+    }
+}
+
+struct Side<'a> {
+    index: usize,
+    count: usize,
+    side: &'a Ident,
+    declared: &'a HashSet<String>,
+    errors: &'a mut Errors,
+    /// Per-side values already reported as having the wrong count, by span text, so the error
+    /// is shown once and not once per side.
+    reported: &'a mut HashSet<String>,
+}
+
+impl Side<'_> {
+    fn prefixed(&self, name: &Ident) -> Ident {
+        Ident::new(&format!("{}_{}", self.side, name), name.span())
+    }
+
+    fn block(&mut self, block: &Block) -> Block {
+        Block {
+            span: block.span,
+            entries: block
+                .entries
+                .iter()
+                .map(|e| Entry {
+                    key: e.key.clone(),
+                    kind: e.kind.clone(),
+                    value: self.value(&e.value),
+                })
+                .collect(),
+        }
+    }
+
+    fn value(&mut self, value: &Value) -> Value {
+        match value {
+            Value::Ident(ident) if self.declared.contains(&ident.to_string()) => {
+                Value::Ident(self.prefixed(ident))
+            }
+            Value::Sided { alternatives, span } => {
+                if alternatives.len() != self.count {
+                    if self.reported.insert(format!("{span:?}")) {
+                        self.errors.at(
+                            *span,
+                            format!("{} per-side values for {} sides: write one value per side, in side order", alternatives.len(), self.count),
+                        );
+                    }
+                    return self.value(&alternatives[0]);
+                }
+                self.value(&alternatives[self.index])
+            }
+            Value::List { items, span } => Value::List {
+                items: items.iter().map(|v| self.value(v)).collect(),
+                span: *span,
+            },
+            Value::Block(block) => Value::Block(self.block(block)),
+            Value::Assign { name, value } => Value::Assign {
+                name: name.clone(),
+                value: Box::new(self.value(value)),
+            },
+            other => other.clone(),
+        }
+    }
+}

@@ -1,0 +1,1001 @@
+//! Gives the parsed items their meaning: builds the [`robot_core::model::Robot`] the rest of the
+//! pipeline works on, and remembers the span of every field so that any problem found later, by
+//! `robot_core::validate`, lands on the user's token.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use heck::ToSnakeCase;
+use proc_macro2::Span;
+use robot_core::fourbar::{Branch, FourBar};
+use robot_core::model::{
+    Actuator, Bus, BusKind, CanId, DEFAULT_CAN_BITRATE, Direction, Dynamics, Geometry, Inertia,
+    Inertial, Interface, Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose, Robot,
+    Sensor, SensorKind, Shape,
+};
+use robot_core::validate::{BusField, JointField, LinkField, RobotField, SensorField, Site};
+use robot_core::{InterfaceKind, RobstrideModel};
+use syn::{Attribute, Ident};
+
+use crate::errors::Errors;
+use crate::parse::{Block, Body, Entry, Item, Value};
+
+/// The model, and where each part of it was written.
+pub struct Lowered {
+    pub robot: Robot,
+    pub spans: HashMap<Site, Span>,
+    /// Doc attributes of the robot item, for the generated marker type.
+    pub robot_docs: Vec<Attribute>,
+    /// Doc attributes of each joint, by joint index, for the generated fields.
+    pub joint_docs: Vec<Vec<Attribute>>,
+}
+
+impl Lowered {
+    /// The span of a site, falling back to the item it belongs to, then to the invocation.
+    pub fn span(&self, site: Site) -> Span {
+        let item = match site {
+            Site::Robot(_) => Site::Robot(RobotField::Name),
+            Site::Link(i, _) => Site::Link(i, LinkField::Name),
+            Site::Joint(i, _) => Site::Joint(i, JointField::Name),
+            Site::Bus(i, _) => Site::Bus(i, BusField::Name),
+            Site::Sensor(i, _) => Site::Sensor(i, SensorField::Name),
+        };
+        self.spans
+            .get(&site)
+            .or_else(|| self.spans.get(&item))
+            .copied()
+            .unwrap_or_else(Span::call_site)
+    }
+}
+
+pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
+    let mut l = Lowering {
+        errors,
+        spans: HashMap::new(),
+        header: None,
+        links: Vec::new(),
+        joints: Vec::new(),
+        joint_docs: Vec::new(),
+        buses: Vec::new(),
+        sensors: Vec::new(),
+    };
+    for item in items {
+        let Body::Entries(block) = &item.body else {
+            l.errors.at(item.keyword.span(), "limbs cannot be nested");
+            continue;
+        };
+        match item.keyword.to_string().as_str() {
+            "robot" => l.header(item, block),
+            "bus" => l.bus(item, block),
+            "link" => l.link(item, block),
+            "joint" => l.joint(item, block),
+            "imu" => l.imu(item, block),
+            other => l.errors.at(
+                item.keyword.span(),
+                format!("unknown item `{other}`; expected `robot`, `bus`, `link`, `joint`, `imu` or `limb`"),
+            ),
+        }
+    }
+    let (type_name, update_rate, mock, robot_docs) = match l.header.take() {
+        Some(header) => header,
+        None => {
+            l.errors.at(
+                Span::call_site(),
+                "missing the robot header: `robot MyRobot { update_rate: 200 }`",
+            );
+            ("Robot".to_string(), 1, MockParams::DEFAULT, Vec::new())
+        }
+    };
+    Lowered {
+        robot: Robot {
+            name: Cow::Owned(type_name.to_snake_case()),
+            type_name: Cow::Owned(type_name),
+            update_rate,
+            links: Cow::Owned(l.links),
+            joints: Cow::Owned(l.joints),
+            buses: Cow::Owned(l.buses),
+            sensors: Cow::Owned(l.sensors),
+            mock,
+        },
+        spans: l.spans,
+        robot_docs,
+        joint_docs: l.joint_docs,
+    }
+}
+
+struct Lowering<'e> {
+    errors: &'e mut Errors,
+    spans: HashMap<Site, Span>,
+    header: Option<(String, u32, MockParams, Vec<Attribute>)>,
+    links: Vec<Link>,
+    joints: Vec<Joint>,
+    joint_docs: Vec<Vec<Attribute>>,
+    buses: Vec<Bus>,
+    sensors: Vec<Sensor>,
+}
+
+fn docs(attrs: &[Attribute]) -> Vec<Attribute> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .cloned()
+        .collect()
+}
+
+impl Lowering<'_> {
+    fn no_kind(&mut self, item: &Item) {
+        if let Some(kind) = &item.kind {
+            self.errors
+                .at(kind.span(), format!("`{}` takes no `: kind`", item.keyword));
+        }
+    }
+
+    fn header(&mut self, item: &Item, block: &Block) {
+        self.no_kind(item);
+        if self.header.is_some() {
+            self.errors.at(
+                item.name.span(),
+                "the robot header is given twice: one `robot!` defines one robot",
+            );
+            return;
+        }
+        self.spans
+            .insert(Site::Robot(RobotField::Name), item.name.span());
+        let mut f = Fields::new(block, "robot");
+        let update_rate = match f.value("update_rate", self.errors) {
+            Some(v) => {
+                self.spans
+                    .insert(Site::Robot(RobotField::UpdateRate), v.span());
+                integer(v, 0, u32::MAX as i128, "update rate, Hz,", self.errors).unwrap_or(1) as u32
+            }
+            None => {
+                self.errors
+                    .at(item.name.span(), "robot needs `update_rate` (Hz)");
+                1
+            }
+        };
+        let mut mock = MockParams::DEFAULT;
+        if let Some(v) = f.value("mock", self.errors) {
+            if let Some(block) = as_block(v, self.errors) {
+                let mut m = Fields::new(block, "mock");
+                mock.calculate_dynamics =
+                    m.bool("calculate_dynamics", self.errors).unwrap_or(false);
+                mock.position_state_following_offset = m
+                    .number("position_state_following_offset", self.errors)
+                    .unwrap_or(0.0);
+                mock.mock_sensor_commands =
+                    m.bool("mock_sensor_commands", self.errors).unwrap_or(false);
+                mock.disable_commands = m.bool("disable_commands", self.errors).unwrap_or(false);
+                m.finish(self.errors);
+            }
+        }
+        f.finish(self.errors);
+        self.header = Some((item.name.to_string(), update_rate, mock, docs(&item.attrs)));
+    }
+
+    fn bus(&mut self, item: &Item, block: &Block) {
+        let index = self.buses.len();
+        self.spans
+            .insert(Site::Bus(index, BusField::Name), item.name.span());
+        if let Some(kind) = &item.kind {
+            if !matches!(kind, Value::Ident(i) if i == "can") {
+                self.errors
+                    .at(kind.span(), "unknown bus kind; the only kind is `can`");
+            }
+        }
+        let mut f = Fields::new(block, "bus");
+        let bitrate = match f.value("bitrate", self.errors) {
+            Some(v) => {
+                self.spans
+                    .insert(Site::Bus(index, BusField::Bitrate), v.span());
+                integer(v, 1, u32::MAX as i128, "bit rate, bit/s,", self.errors).unwrap_or(1) as u32
+            }
+            None => DEFAULT_CAN_BITRATE,
+        };
+        f.finish(self.errors);
+        self.buses.push(Bus {
+            name: name(&item.name),
+            kind: BusKind::Can { bitrate },
+        });
+    }
+
+    fn link(&mut self, item: &Item, block: &Block) {
+        self.no_kind(item);
+        let index = self.links.len();
+        self.spans
+            .insert(Site::Link(index, LinkField::Name), item.name.span());
+        let mut f = Fields::new(block, "link");
+        let inertial = f.value("inertial", self.errors).and_then(|v| {
+            self.spans
+                .insert(Site::Link(index, LinkField::Inertial), v.span());
+            let block = as_block(v, self.errors)?;
+            let mut i = Fields::new(block, "inertial");
+            let mass = i.number("mass", self.errors);
+            let com = i.vector::<3>("com", self.errors).unwrap_or_default();
+            let com_rpy = i.vector::<3>("com_rpy", self.errors).unwrap_or_default();
+            let inertia = i.vector::<6>("inertia", self.errors);
+            i.finish(self.errors);
+            let mass = mass.or_else(|| {
+                self.errors.at(block.span, "inertial needs `mass` (kg)");
+                None
+            })?;
+            let [ixx, ixy, ixz, iyy, iyz, izz] = inertia.or_else(|| {
+                self.errors.at(
+                    block.span,
+                    "inertial needs `inertia: [ixx, ixy, ixz, iyy, iyz, izz]` (kg·m²)",
+                );
+                None
+            })?;
+            Some(Inertial {
+                mass,
+                origin: Pose {
+                    xyz: com,
+                    rpy: com_rpy,
+                },
+                inertia: Inertia {
+                    ixx,
+                    ixy,
+                    ixz,
+                    iyy,
+                    iyz,
+                    izz,
+                },
+            })
+        });
+        let visuals = f
+            .all("visual")
+            .into_iter()
+            .filter_map(|e| shape(e, self.errors))
+            .collect::<Vec<_>>();
+        let collisions = f
+            .all("collision")
+            .into_iter()
+            .filter_map(|e| shape(e, self.errors))
+            .collect::<Vec<_>>();
+        f.finish(self.errors);
+        self.links.push(Link {
+            name: name(&item.name),
+            inertial,
+            visuals: Cow::Owned(visuals),
+            collisions: Cow::Owned(collisions),
+        });
+    }
+
+    fn joint(&mut self, item: &Item, block: &Block) {
+        let index = self.joints.len();
+        let site = |field| Site::Joint(index, field);
+        self.spans.insert(site(JointField::Name), item.name.span());
+        let kind = match &item.kind {
+            Some(Value::Ident(kind)) => {
+                self.spans.insert(site(JointField::Kind), kind.span());
+                match kind.to_string().as_str() {
+                    "revolute" => JointKind::Revolute,
+                    "continuous" => JointKind::Continuous,
+                    "prismatic" => JointKind::Prismatic,
+                    "fixed" => JointKind::Fixed,
+                    other => {
+                        self.errors.at(kind.span(), format!("unknown joint type `{other}`; expected `revolute`, `continuous`, `prismatic` or `fixed`"));
+                        JointKind::Fixed
+                    }
+                }
+            }
+            Some(other) => {
+                self.errors.at(
+                    other.span(),
+                    "a joint type is a name: `revolute`, `continuous`, `prismatic` or `fixed`",
+                );
+                JointKind::Fixed
+            }
+            None => {
+                self.errors.at(
+                    item.name.span(),
+                    format!(
+                        "joint `{}` needs its type: `joint {}: revolute {{ ... }}`",
+                        item.name, item.name
+                    ),
+                );
+                JointKind::Fixed
+            }
+        };
+        let mut f = Fields::new(block, "joint");
+        let link_ref = |key: &'static str,
+                        field: JointField,
+                        f: &mut Fields,
+                        this: &mut Self|
+         -> Cow<'static, str> {
+            match f.value(key, this.errors) {
+                Some(v) => {
+                    this.spans.insert(site(field), v.span());
+                    as_ident(v, this.errors)
+                        .map(|i| name(&i))
+                        .unwrap_or_default()
+                }
+                None => {
+                    this.errors.at(
+                        item.name.span(),
+                        format!("joint `{}` needs `{key}` (a link)", item.name),
+                    );
+                    Cow::Borrowed("")
+                }
+            }
+        };
+        let parent = link_ref("parent", JointField::Parent, &mut f, self);
+        let child = link_ref("child", JointField::Child, &mut f, self);
+        let origin = f
+            .value("origin", self.errors)
+            .map(|v| pose(v, self.errors))
+            .unwrap_or_default();
+        let axis = match f.value("axis", self.errors) {
+            Some(v) => {
+                self.spans.insert(site(JointField::Axis), v.span());
+                vector::<3>(v, self.errors).unwrap_or([0.0, 0.0, 1.0])
+            }
+            None => [0.0, 0.0, 1.0],
+        };
+        let limits = f.value("limits", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::Limits), v.span());
+            let block = as_block(v, self.errors)?;
+            let mut l = Fields::new(block, "limits");
+            let num = |key: &'static str, field: JointField, l: &mut Fields, this: &mut Self| {
+                let v = l.value(key, this.errors)?;
+                this.spans.insert(site(field), v.span());
+                number(v, this.errors)
+            };
+            let lower = num("lower", JointField::Lower, &mut l, self);
+            let upper = num("upper", JointField::Upper, &mut l, self);
+            let velocity = num("velocity", JointField::Velocity, &mut l, self);
+            let effort = num("effort", JointField::Effort, &mut l, self);
+            let current = num("current", JointField::Current, &mut l, self);
+            l.finish(self.errors);
+            let (Some(velocity), Some(effort)) = (velocity, effort) else {
+                self.errors
+                    .at(block.span, "limits need `velocity` and `effort`");
+                return None;
+            };
+            Some(Limits {
+                lower,
+                upper,
+                velocity,
+                effort,
+                current,
+            })
+        });
+        let dynamics = f.value("dynamics", self.errors).and_then(|v| {
+            let block = as_block(v, self.errors)?;
+            let mut d = Fields::new(block, "dynamics");
+            let dynamics = Dynamics {
+                damping: d.number("damping", self.errors).unwrap_or(0.0),
+                friction: d.number("friction", self.errors).unwrap_or(0.0),
+                armature: d.number("armature", self.errors).unwrap_or(0.0),
+            };
+            d.finish(self.errors);
+            Some(dynamics)
+        });
+        let actuator = f.value("actuator", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::Actuator), v.span());
+            let block = as_block(v, self.errors)?;
+            self.actuator(index, block)
+        });
+        let mimic = f.value("mimic", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::Mimic), v.span());
+            let block = as_block(v, self.errors)?;
+            let mut m = Fields::new(block, "mimic");
+            let joint = m.value("joint", self.errors).and_then(|v| {
+                self.spans.insert(site(JointField::Mimic), v.span());
+                as_ident(v, self.errors)
+            });
+            let multiplier = m.number("multiplier", self.errors).unwrap_or(1.0);
+            let offset = m.number("offset", self.errors).unwrap_or(0.0);
+            m.finish(self.errors);
+            let joint = joint.or_else(|| {
+                self.errors
+                    .at(block.span, "mimic needs `joint` (the joint followed)");
+                None
+            })?;
+            Some(Mimic {
+                joint: name(&joint),
+                multiplier,
+                offset,
+            })
+        });
+        let command_interfaces = f
+            .value("command", self.errors)
+            .map(|v| self.interfaces(v, |i| site(JointField::Command(i)), "command"))
+            .unwrap_or_default();
+        let state_interfaces = f
+            .value("state", self.errors)
+            .map(|v| self.interfaces(v, |i| site(JointField::State(i)), "state"))
+            .unwrap_or_default();
+        f.finish(self.errors);
+        self.joint_docs.push(docs(&item.attrs));
+        self.joints.push(Joint {
+            name: name(&item.name),
+            kind,
+            parent,
+            child,
+            origin,
+            axis,
+            limits,
+            dynamics,
+            actuator,
+            mimic,
+            command_interfaces: Cow::Owned(command_interfaces),
+            state_interfaces: Cow::Owned(state_interfaces),
+        });
+    }
+
+    fn actuator(&mut self, index: usize, block: &Block) -> Option<Actuator> {
+        let site = |field| Site::Joint(index, field);
+        let mut a = Fields::new(block, "actuator");
+        let bus = a.value("bus", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::Bus), v.span());
+            as_ident(v, self.errors)
+        });
+        let can_id = a.value("can_id", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::CanId), v.span());
+            let raw = integer(v, i128::MIN, i128::MAX, "CAN id", self.errors)?;
+            // The range rule is robot-core's, the same `CanId::new` a hand-built model uses.
+            match u16::try_from(raw)
+                .map_err(|_| robot_core::model::CanIdError(u16::MAX))
+                .and_then(CanId::new)
+            {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    self.errors.at(
+                        v.span(),
+                        format!(
+                            "CAN id {raw} is out of range {}..={}",
+                            CanId::MIN,
+                            CanId::MAX
+                        ),
+                    );
+                    None
+                }
+            }
+        });
+        let model = a.value("model", self.errors).and_then(|v| {
+            let ident = as_ident(v, self.errors)?;
+            let model = RobstrideModel::from_name(&ident.to_string());
+            if model.is_none() {
+                let known = RobstrideModel::ALL.map(|m| m.name()).join(", ");
+                self.errors.at(
+                    ident.span(),
+                    format!("unknown RobStride model `{ident}`; expected one of {known}"),
+                );
+            }
+            model
+        });
+        let direction = match a.value("direction", self.errors) {
+            Some(v) => match integer(v, -1, 1, "direction", self.errors) {
+                Some(1) => Some(Direction::Forward),
+                Some(-1) => Some(Direction::Reversed),
+                Some(_) => {
+                    self.errors.at(v.span(), "direction is `1` or `-1`");
+                    None
+                }
+                None => None,
+            },
+            None => Some(Direction::Forward),
+        };
+        let zero_offset = a.number("zero_offset", self.errors).unwrap_or(0.0);
+        let four_bar = a.value("four_bar", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::FourBar), v.span());
+            let block = as_block(v, self.errors)?;
+            four_bar(block, self.errors)
+        });
+        a.finish(self.errors);
+        let missing = |what: &str, errors: &mut Errors| {
+            errors.at(block.span, format!("actuator needs `{what}`"))
+        };
+        if bus.is_none() && !a.had("bus") {
+            missing("bus", self.errors);
+        }
+        if can_id.is_none() && !a.had("can_id") {
+            missing("can_id", self.errors);
+        }
+        if model.is_none() && !a.had("model") {
+            missing("model", self.errors);
+        }
+        Some(Actuator {
+            bus: name(&bus?),
+            can_id: can_id?,
+            model: model?,
+            direction: direction?,
+            zero_offset,
+            four_bar,
+        })
+    }
+
+    fn interfaces(
+        &mut self,
+        value: &Value,
+        site: impl Fn(usize) -> Site,
+        direction: &str,
+    ) -> Vec<Interface> {
+        let Value::List { items, .. } = value else {
+            self.errors.at(
+                value.span(),
+                format!("{direction} interfaces are a list: `{direction}: [position, velocity]`"),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let (ident, initial) = match item {
+                Value::Ident(ident) => (ident, None),
+                Value::Assign { name, value } => (name, number(value, self.errors)),
+                other => {
+                    self.errors.at(other.span(), "an interface is a name, optionally with an initial value: `position = 0.0`");
+                    continue;
+                }
+            };
+            let Some(kind) = InterfaceKind::from_name(&ident.to_string()) else {
+                let known = InterfaceKind::ALL.map(|k| k.name()).join(", ");
+                self.errors.at(
+                    ident.span(),
+                    format!("unknown interface `{ident}`; expected one of {known}"),
+                );
+                continue;
+            };
+            self.spans.insert(site(out.len()), ident.span());
+            out.push(Interface {
+                kind,
+                initial_value: initial,
+            });
+        }
+        out
+    }
+
+    fn imu(&mut self, item: &Item, block: &Block) {
+        self.no_kind(item);
+        let index = self.sensors.len();
+        self.spans
+            .insert(Site::Sensor(index, SensorField::Name), item.name.span());
+        let mut f = Fields::new(block, "imu");
+        let link = match f.value("link", self.errors) {
+            Some(v) => {
+                self.spans
+                    .insert(Site::Sensor(index, SensorField::Link), v.span());
+                as_ident(v, self.errors)
+                    .map(|i| name(&i))
+                    .unwrap_or_default()
+            }
+            None => {
+                self.errors.at(
+                    item.name.span(),
+                    format!("imu `{}` needs `link`", item.name),
+                );
+                Cow::Borrowed("")
+            }
+        };
+        let plugin = match f.value("plugin", self.errors) {
+            Some(v) => {
+                self.spans
+                    .insert(Site::Sensor(index, SensorField::Plugin), v.span());
+                as_str(v, self.errors).unwrap_or_default()
+            }
+            None => String::new(),
+        };
+        let mut params = Vec::new();
+        if let Some(block) = f
+            .value("params", self.errors)
+            .and_then(|v| as_block(v, self.errors))
+        {
+            for entry in &block.entries {
+                let text = match &entry.value {
+                    Value::Str(s) => Some(s.value()),
+                    Value::Number { value, .. } => Some(robot_core::emit::number(*value)),
+                    Value::Bool(b) => Some(b.value.to_string()),
+                    Value::Ident(i) => Some(i.to_string()),
+                    other => {
+                        self.errors.at(
+                            other.span(),
+                            "a param value is a string, a number, a boolean or a name",
+                        );
+                        None
+                    }
+                };
+                if let Some(text) = text {
+                    params.push(Param {
+                        name: name(&entry.key),
+                        value: Cow::Owned(text),
+                    });
+                }
+            }
+        }
+        f.finish(self.errors);
+        self.sensors.push(Sensor {
+            name: name(&item.name),
+            kind: SensorKind::Imu,
+            link,
+            plugin: Cow::Owned(plugin),
+            params: Cow::Owned(params),
+        });
+    }
+}
+
+fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
+    let mut f = Fields::new(block, "four_bar");
+    let ground = f.vector::<2>("ground", errors);
+    let input_crank = f.number("input_crank", errors);
+    let coupler = f.number("coupler", errors);
+    let output_crank = f.number("output_crank", errors);
+    let alpha_zero = f.number("alpha_zero", errors);
+    let sign = f
+        .value("sign", errors)
+        .and_then(|v| integer(v, -1, 1, "sign", errors).map(|s| (s, v.span())));
+    let branch = f.value("branch", errors).and_then(|v| {
+        let ident = as_ident(v, errors)?;
+        let branch = Branch::from_name(&ident.to_string());
+        if branch.is_none() {
+            let known = Branch::ALL.map(|b| b.name()).join(", ");
+            errors.at(
+                ident.span(),
+                format!("unknown four-bar branch `{ident}`; expected one of {known}"),
+            );
+        }
+        branch
+    });
+    f.finish(errors);
+    let required = [
+        ("ground", ground.is_some()),
+        ("input_crank", input_crank.is_some()),
+        ("coupler", coupler.is_some()),
+        ("output_crank", output_crank.is_some()),
+        ("alpha_zero", alpha_zero.is_some()),
+        ("sign", sign.is_some()),
+        ("branch", branch.is_some()),
+    ];
+    for (key, present) in required {
+        if !present && !f.had(key) {
+            errors.at(block.span, format!("four_bar needs `{key}`"));
+        }
+    }
+    let sign = match sign? {
+        (s @ (1 | -1), _) => s as f64,
+        (_, span) => {
+            errors.at(span, "four-bar sign is `1` or `-1`");
+            return None;
+        }
+    };
+    Some(FourBar {
+        ground: ground?,
+        input_crank: input_crank?,
+        coupler: coupler?,
+        output_crank: output_crank?,
+        alpha_zero: alpha_zero?,
+        sign,
+        branch: branch?,
+    })
+}
+
+fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
+    let Value::Block(block) = &entry.value else {
+        errors.at(
+            entry.value.span(),
+            format!(
+                "write a {} as `{} box {{ size: [x, y, z] }}`",
+                entry.key, entry.key
+            ),
+        );
+        return None;
+    };
+    let Some(kind) = &entry.kind else {
+        errors.at(
+            entry.key.span(),
+            format!(
+                "{} needs a geometry: `box`, `cylinder`, `sphere`, `capsule` or `mesh`",
+                entry.key
+            ),
+        );
+        return None;
+    };
+    let mut f = Fields::new(block, "geometry");
+    let origin = f
+        .value("origin", errors)
+        .map(|v| pose(v, errors))
+        .unwrap_or_default();
+    let need = |key: &str, value: Option<f64>, errors: &mut Errors| {
+        if value.is_none() {
+            errors.at(kind.span(), format!("{kind} needs `{key}`"));
+        }
+        value
+    };
+    let geometry = match kind.to_string().as_str() {
+        "box" => {
+            let size = f.vector::<3>("size", errors);
+            if size.is_none() {
+                errors.at(kind.span(), "box needs `size: [x, y, z]`");
+            }
+            size.map(|size| Geometry::Box { size })
+        }
+        "cylinder" | "capsule" => {
+            let radius = f.number("radius", errors);
+            let length = f.number("length", errors);
+            let radius = need("radius", radius, errors);
+            let length = need("length", length, errors);
+            radius.zip(length).map(|(radius, length)| {
+                if kind == "cylinder" {
+                    Geometry::Cylinder { radius, length }
+                } else {
+                    Geometry::Capsule { radius, length }
+                }
+            })
+        }
+        "sphere" => {
+            let radius = f.number("radius", errors);
+            need("radius", radius, errors).map(|radius| Geometry::Sphere { radius })
+        }
+        "mesh" => {
+            let filename = f.value("filename", errors).and_then(|v| as_str(v, errors));
+            let scale = f.vector::<3>("scale", errors).unwrap_or([1.0; 3]);
+            if filename.is_none() {
+                errors.at(kind.span(), "mesh needs `filename: \"...\"`");
+            }
+            filename.map(|filename| Geometry::Mesh {
+                filename: Cow::Owned(filename),
+                scale,
+            })
+        }
+        other => {
+            errors.at(kind.span(), format!("unknown geometry `{other}`; expected `box`, `cylinder`, `sphere`, `capsule` or `mesh`"));
+            None
+        }
+    };
+    f.finish(errors);
+    Some(Shape {
+        origin,
+        geometry: geometry?,
+    })
+}
+
+fn pose(value: &Value, errors: &mut Errors) -> Pose {
+    let Some(block) = as_block(value, errors) else {
+        return Pose::IDENTITY;
+    };
+    let mut f = Fields::new(block, "origin");
+    let xyz = f.vector::<3>("xyz", errors).unwrap_or_default();
+    let rpy = f.vector::<3>("rpy", errors).unwrap_or_default();
+    f.finish(errors);
+    Pose { xyz, rpy }
+}
+
+fn name(ident: &Ident) -> Cow<'static, str> {
+    Cow::Owned(ident.unraw().to_string())
+}
+
+use syn::ext::IdentExt;
+
+/// The entries of one block, taken by key; what is never taken is reported as unknown.
+struct Fields<'a> {
+    block: &'a Block,
+    what: &'static str,
+    taken: Vec<bool>,
+    asked: Vec<&'static str>,
+}
+
+impl<'a> Fields<'a> {
+    fn new(block: &'a Block, what: &'static str) -> Self {
+        Fields {
+            block,
+            what,
+            taken: vec![false; block.entries.len()],
+            asked: Vec::new(),
+        }
+    }
+
+    /// Whether the key was written at all (even if its value was bad).
+    fn had(&self, key: &str) -> bool {
+        self.block.entries.iter().any(|e| e.key == key)
+    }
+
+    /// The value of a key that may appear once.
+    fn value(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Value> {
+        self.asked.push(key);
+        let mut found: Option<&'a Entry> = None;
+        for (i, entry) in self.block.entries.iter().enumerate() {
+            if entry.key != key {
+                continue;
+            }
+            self.taken[i] = true;
+            if found.is_some() {
+                errors.at(
+                    entry.key.span(),
+                    format!("`{key}` is given twice in this {}", self.what),
+                );
+                continue;
+            }
+            if let Some(kind) = &entry.kind {
+                errors.at(kind.span(), format!("`{key}` takes no kind here"));
+            }
+            found = Some(entry);
+        }
+        found.map(|e| &e.value)
+    }
+
+    /// Every entry of a key that may repeat (`visual`, `collision`).
+    fn all(&mut self, key: &'static str) -> Vec<&'a Entry> {
+        self.asked.push(key);
+        let mut out = Vec::new();
+        for (i, entry) in self.block.entries.iter().enumerate() {
+            if entry.key == key {
+                self.taken[i] = true;
+                out.push(entry);
+            }
+        }
+        out
+    }
+
+    fn number(&mut self, key: &'static str, errors: &mut Errors) -> Option<f64> {
+        self.value(key, errors).and_then(|v| number(v, errors))
+    }
+
+    fn bool(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
+        match self.value(key, errors)? {
+            Value::Bool(b) => Some(b.value),
+            other => {
+                errors.at(
+                    other.span(),
+                    format!("expected `true` or `false`, found {}", other.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    fn vector<const N: usize>(
+        &mut self,
+        key: &'static str,
+        errors: &mut Errors,
+    ) -> Option<[f64; N]> {
+        self.value(key, errors).and_then(|v| vector::<N>(v, errors))
+    }
+
+    /// Reports every entry no getter asked for.
+    fn finish(&self, errors: &mut Errors) {
+        for (entry, taken) in self.block.entries.iter().zip(&self.taken) {
+            if !taken {
+                let expected = self
+                    .asked
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                errors.at(
+                    entry.key.span(),
+                    format!(
+                        "unknown field `{}` in {}; expected one of {expected}",
+                        entry.key, self.what
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn sided_outside_limb(value: &Value, errors: &mut Errors) -> bool {
+    if let Value::Sided { span, .. } = value {
+        errors.at(
+            *span,
+            "per-side values `a | b` are only allowed inside a `limb`",
+        );
+        return true;
+    }
+    false
+}
+
+fn number(value: &Value, errors: &mut Errors) -> Option<f64> {
+    match value {
+        Value::Number { value, .. } => Some(*value),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a number, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+fn integer(value: &Value, min: i128, max: i128, what: &str, errors: &mut Errors) -> Option<i128> {
+    match value {
+        Value::Number {
+            integer: Some(i), ..
+        } if (min..=max).contains(i) => Some(*i),
+        Value::Number {
+            integer: Some(i),
+            span,
+            ..
+        } => {
+            errors.at(*span, format!("{what} {i} is out of range {min}..={max}"));
+            None
+        }
+        Value::Number { span, .. } => {
+            errors.at(*span, format!("{what} must be a whole number"));
+            None
+        }
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a whole number, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+fn vector<const N: usize>(value: &Value, errors: &mut Errors) -> Option<[f64; N]> {
+    match value {
+        Value::List { items, span } if items.len() == N => {
+            let mut out = [0.0; N];
+            let mut ok = true;
+            for (slot, item) in out.iter_mut().zip(items) {
+                match number(item, errors) {
+                    Some(v) => *slot = v,
+                    None => ok = false,
+                }
+            }
+            let _ = span;
+            ok.then_some(out)
+        }
+        Value::List { items, span } => {
+            errors.at(
+                *span,
+                format!("expected {N} numbers, found {}", items.len()),
+            );
+            None
+        }
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a list of {N} numbers, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+fn as_block<'a>(value: &'a Value, errors: &mut Errors) -> Option<&'a Block> {
+    match value {
+        Value::Block(block) => Some(block),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected `{{ ... }}`, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+fn as_ident(value: &Value, errors: &mut Errors) -> Option<Ident> {
+    match value {
+        Value::Ident(ident) => Some(ident.clone()),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a name, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+fn as_str(value: &Value, errors: &mut Errors) -> Option<String> {
+    match value {
+        Value::Str(lit) => Some(lit.value()),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a string, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}

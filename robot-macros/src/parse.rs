@@ -1,0 +1,330 @@
+//! The token grammar of `robot!`: items of `keyword name [: kind] { entries }`, entries of
+//! `key: value` or `key [kind] { entries }`, and values (numbers with optional units, names,
+//! strings, booleans, lists, blocks, per-side alternatives `a | b`).
+//!
+//! This layer knows no robot vocabulary; [`crate::lower`] gives the entries their meaning, so
+//! every "unknown field" or "expected a number" error is produced in one place with the token's
+//! span.
+
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
+use syn::{Attribute, Ident, LitBool, LitStr, Token, braced, bracketed};
+
+/// The whole invocation.
+pub struct Input {
+    pub items: Vec<Item>,
+}
+
+/// A top-level (or limb-level) item.
+#[derive(Clone)]
+pub struct Item {
+    /// Doc comments and other outer attributes.
+    pub attrs: Vec<Attribute>,
+    /// `robot`, `bus`, `link`, `joint`, `imu` or `limb`.
+    pub keyword: Ident,
+    pub name: Ident,
+    /// After a colon: a joint's type, a limb's sides.
+    pub kind: Option<Value>,
+    pub body: Body,
+}
+
+/// What an item's braces hold.
+#[derive(Clone)]
+pub enum Body {
+    Entries(Block),
+    /// A limb holds items.
+    Items(Vec<Item>),
+}
+
+/// `{ entry, entry, ... }`
+#[derive(Clone)]
+pub struct Block {
+    pub span: Span,
+    pub entries: Vec<Entry>,
+}
+
+/// `key: value`, or `key [kind] { ... }`.
+#[derive(Clone)]
+pub struct Entry {
+    pub key: Ident,
+    /// `box` in `collision box { ... }`.
+    pub kind: Option<Ident>,
+    pub value: Value,
+}
+
+/// A value.
+#[derive(Clone)]
+pub enum Value {
+    /// A number, already converted to SI by its unit (`deg`, `mm`, ...).
+    Number {
+        value: f64,
+        integer: Option<i128>,
+        span: Span,
+    },
+    Ident(Ident),
+    Str(LitStr),
+    Bool(LitBool),
+    List {
+        items: Vec<Value>,
+        span: Span,
+    },
+    Block(Block),
+    /// `name = value` inside an interface list: an initial value.
+    Assign {
+        name: Ident,
+        value: Box<Value>,
+    },
+    /// `a | b`: one alternative per side of the enclosing limb.
+    Sided {
+        alternatives: Vec<Value>,
+        span: Span,
+    },
+}
+
+impl Value {
+    pub fn span(&self) -> Span {
+        match self {
+            Value::Number { span, .. } | Value::List { span, .. } | Value::Sided { span, .. } => {
+                *span
+            }
+            Value::Ident(ident) => ident.span(),
+            Value::Str(lit) => lit.span(),
+            Value::Bool(lit) => lit.span,
+            Value::Block(block) => block.span,
+            Value::Assign { name, .. } => name.span(),
+        }
+    }
+
+    /// What the value is, for "expected X, found Y" messages.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Value::Number { .. } => "a number",
+            Value::Ident(_) => "a name",
+            Value::Str(_) => "a string",
+            Value::Bool(_) => "a boolean",
+            Value::List { .. } => "a list",
+            Value::Block(_) => "a block",
+            Value::Assign { .. } => "an assignment",
+            Value::Sided { .. } => "per-side values",
+        }
+    }
+}
+
+/// Units a number may carry, and their factor to SI.
+const UNITS: &[(&str, f64)] = &[
+    ("rad", 1.0),
+    ("deg", std::f64::consts::PI / 180.0),
+    ("m", 1.0),
+    ("mm", 1e-3),
+    ("kg", 1.0),
+    ("g", 1e-3),
+    ("Hz", 1.0),
+];
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut items = Vec::new();
+        while !input.is_empty() {
+            items.push(input.parse()?);
+        }
+        Ok(Input { items })
+    }
+}
+
+impl Parse for Item {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let keyword: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+        let name: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+        let kind = if input.peek(Token![:]) {
+            input.parse::<Token![:]>()?;
+            Some(parse_value(input)?)
+        } else {
+            None
+        };
+        let content;
+        let brace = braced!(content in input);
+        let body = if keyword == "limb" {
+            let mut items = Vec::new();
+            while !content.is_empty() {
+                items.push(content.parse()?);
+            }
+            Body::Items(items)
+        } else {
+            Body::Entries(parse_entries(&content, brace.span.join())?)
+        };
+        // A `;` or `,` after an item is tolerated, as people will type it.
+        if input.peek(Token![;]) {
+            input.parse::<Token![;]>()?;
+        } else if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        }
+        Ok(Item {
+            attrs,
+            keyword,
+            name,
+            kind,
+            body,
+        })
+    }
+}
+
+fn parse_entries(input: ParseStream, span: Span) -> syn::Result<Block> {
+    let mut entries = Vec::new();
+    while !input.is_empty() {
+        let key: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+        let entry = if input.peek(Token![:]) {
+            input.parse::<Token![:]>()?;
+            Entry {
+                key,
+                kind: None,
+                value: parse_value(input)?,
+            }
+        } else {
+            let kind = if input.peek(syn::token::Brace) {
+                None
+            } else {
+                Some(input.call(syn::ext::IdentExt::parse_any)?)
+            };
+            let content;
+            let brace = braced!(content in input);
+            let block = parse_entries(&content, brace.span.join())?;
+            Entry {
+                key,
+                kind,
+                value: Value::Block(block),
+            }
+        };
+        entries.push(entry);
+        if input.is_empty() {
+            break;
+        }
+        // Blocks need no comma after them; values do.
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+        } else if !matches!(entries.last().map(|e| &e.value), Some(Value::Block(_))) {
+            return Err(input.error("expected `,` between fields"));
+        }
+    }
+    Ok(Block { span, entries })
+}
+
+/// A value with optional per-side alternatives: `a | b | ...`.
+pub fn parse_value(input: ParseStream) -> syn::Result<Value> {
+    let first = parse_single(input)?;
+    if !input.peek(Token![|]) {
+        return Ok(first);
+    }
+    let mut span = first.span();
+    let mut alternatives = vec![first];
+    while input.peek(Token![|]) {
+        input.parse::<Token![|]>()?;
+        let next = parse_single(input)?;
+        span = span.join(next.span()).unwrap_or(span);
+        alternatives.push(next);
+    }
+    Ok(Value::Sided { alternatives, span })
+}
+
+fn parse_single(input: ParseStream) -> syn::Result<Value> {
+    if input.peek(Token![-]) || input.peek(syn::LitInt) || input.peek(syn::LitFloat) {
+        return parse_number(input);
+    }
+    if input.peek(LitStr) {
+        return Ok(Value::Str(input.parse()?));
+    }
+    if input.peek(LitBool) {
+        return Ok(Value::Bool(input.parse()?));
+    }
+    if input.peek(syn::token::Bracket) {
+        let content;
+        let bracket = bracketed!(content in input);
+        let mut items = Vec::new();
+        while !content.is_empty() {
+            items.push(parse_value(&content)?);
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        return Ok(Value::List {
+            items,
+            span: bracket.span.join(),
+        });
+    }
+    if input.peek(syn::token::Brace) {
+        let content;
+        let brace = braced!(content in input);
+        return Ok(Value::Block(parse_entries(&content, brace.span.join())?));
+    }
+    if input.peek(Ident::peek_any) {
+        let name: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+        if input.peek(Token![=]) && !input.peek(Token![==]) {
+            input.parse::<Token![=]>()?;
+            let value = parse_single(input)?;
+            return Ok(Value::Assign {
+                name,
+                value: Box::new(value),
+            });
+        }
+        return Ok(Value::Ident(name));
+    }
+    Err(input
+        .error("expected a value: a number, a name, a string, `true`/`false`, `[...]` or `{...}`"))
+}
+
+fn parse_number(input: ParseStream) -> syn::Result<Value> {
+    let minus: Option<Token![-]> = input.parse()?;
+    let (mut value, integer, span) = if input.peek(syn::LitInt) {
+        let lit: syn::LitInt = input.parse()?;
+        if !lit.suffix().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                "write units as a separate word: `10 deg`, not `10deg`",
+            ));
+        }
+        let int: i128 = lit.base10_parse()?;
+        (int as f64, Some(int), lit.span())
+    } else {
+        let lit: syn::LitFloat = input.parse()?;
+        if !lit.suffix().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                "write units as a separate word: `1.5 deg`, not `1.5deg`",
+            ));
+        }
+        (lit.base10_parse::<f64>()?, None, lit.span())
+    };
+    let span = minus.map_or(span, |m| m.span().join(span).unwrap_or(span));
+    let mut integer = integer;
+    if minus.is_some() {
+        value = -value;
+        integer = integer.map(|i| -i);
+    }
+    // A unit is a bare word right after the number that is one of UNITS and is not followed by
+    // `:` (which would make it the next field's key) or `=`.
+    if input.peek(Ident) && !input.peek2(Token![:]) && !input.peek2(Token![=]) {
+        let fork = input.fork();
+        let word: Ident = fork.parse()?;
+        if let Some((_, factor)) = UNITS.iter().find(|(unit, _)| word == unit) {
+            input.parse::<Ident>()?;
+            if *factor != 1.0 {
+                value *= factor;
+                integer = None;
+            }
+            let span = span.join(word.span()).unwrap_or(span);
+            return Ok(Value::Number {
+                value,
+                integer,
+                span,
+            });
+        }
+    }
+    Ok(Value::Number {
+        value,
+        integer,
+        span,
+    })
+}
