@@ -566,6 +566,7 @@ fn joint_limits(index: usize, joint: &Joint, out: &mut Problems) {
                 },
             );
         }
+        (JointKind::Revolute | JointKind::Prismatic, Some(_), Some(_)) => {}
         (JointKind::Revolute | JointKind::Prismatic, _, _) => {
             out.push(
                 Site::Joint(index, JointField::Limits),

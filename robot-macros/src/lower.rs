@@ -155,8 +155,10 @@ impl Lowering<'_> {
             }
         };
         let mut mock = MockParams::DEFAULT;
-        if let Some(v) = f.value("mock", self.errors) {
-            if let Some(block) = as_block(v, self.errors) {
+        if let Some(v) = f.value("mock", self.errors)
+            && let Some(block) = as_block(v, self.errors)
+        {
+            {
                 let mut m = Fields::new(block, "mock");
                 mock.calculate_dynamics =
                     m.bool("calculate_dynamics", self.errors).unwrap_or(false);
@@ -177,8 +179,10 @@ impl Lowering<'_> {
         let index = self.buses.len();
         self.spans
             .insert(Site::Bus(index, BusField::Name), item.name.span());
-        if let Some(kind) = &item.kind {
-            if !matches!(kind, Value::Ident(i) if i == "can") {
+        if let Some(kind) = &item.kind
+            && !matches!(kind, Value::Ident(i) if i == "can")
+        {
+            {
                 self.errors
                     .at(kind.span(), "unknown bus kind; the only kind is `can`");
             }

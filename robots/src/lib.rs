@@ -2,6 +2,7 @@
 //!
 //! * [`lite_biped`]: a legs-only floating-base biped, 14 RobStride joints on two CAN buses, a base
 //!   IMU, four-bar ankles;
+//! * [`six_axis_arm`]: a fixed-base arm on one bus, position-commanded, with a mimic gripper.
 //!
 //! Their emitted descriptions are checked in under `robots/descriptions/<robot>/`.
 #![warn(missing_docs)]
@@ -9,10 +10,12 @@
 pub mod checked_in;
 pub mod describe;
 pub mod lite_biped;
+pub mod six_axis_arm;
 
 pub use lite_biped::{LiteBiped, LiteBipedCommand, LiteBipedState};
+pub use six_axis_arm::{SixAxisArm, SixAxisArmCommand, SixAxisArmState};
 
 /// Every shipped robot's description.
-pub fn all() -> [&'static robot_core::Robot; 1] {
-    [LiteBiped::DESCRIPTION]
+pub fn all() -> [&'static robot_core::Robot; 2] {
+    [LiteBiped::DESCRIPTION, SixAxisArm::DESCRIPTION]
 }

@@ -36,15 +36,13 @@ use crate::model::{
 };
 
 type Xml = Writer<Vec<u8>>;
-/// The attributes of one element, in output order.
-type Attrs = Vec<(&'static str, String)>;
 
 /// Name of the free joint of a floating-base robot's root body.
 const FLOATING_BASE_JOINT: &str = "floating_base_joint";
 /// Mass given to a massless link: MuJoCo rejects moving bodies without mass.
 const MIN_MASS: f64 = 1e-9;
 /// Principal inertia given to a link whose inertia is negligible (lite_biped's `imu`: zero):
-/// MuJoCo wants it positive on moving bodies.
+/// MuJoCo rejects a moving body whose inertia is not positive.
 const MIN_INERTIA: f64 = 1e-12;
 
 pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
@@ -55,32 +53,22 @@ pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
     let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
     let comment = format::xml_comment(&format::header_comment(robot));
     xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-    xml.create_element("mujoco")
-        .with_attribute(("model", robot.name.as_ref()))
-        .write_inner_content(|xml| {
-            empty(
-                xml,
-                "compiler",
-                vec![("angle", "radian".into()), ("autolimits", "true".into())],
-            )?;
-            // The MuJoCo backend steps the physics once per control cycle.
-            let timestep = 1.0 / f64::from(robot.update_rate);
-            empty(
-                xml,
-                "option",
-                vec![
-                    ("timestep", number(timestep)),
-                    ("integrator", "implicitfast".into()),
-                ],
-            )?;
-            assets(xml, robot)?;
-            element(xml, "worldbody", Vec::new(), |xml| {
-                body(xml, robot, root, None, 0)
-            })?;
-            equality(xml, robot)?;
-            actuators(xml, robot)?;
-            sensors(xml, robot)
+    let model = Attrs::new("model", &robot.name);
+    element(&mut xml, "mujoco", model, |xml| {
+        let compiler = Attrs::new("angle", "radian").with("autolimits", "true");
+        empty(xml, "compiler", compiler)?;
+        // The MuJoCo backend steps the physics once per control cycle.
+        let timestep = number(1.0 / f64::from(robot.update_rate));
+        let option = Attrs::new("timestep", timestep).with("integrator", "implicitfast");
+        empty(xml, "option", option)?;
+        assets(xml, robot)?;
+        element(xml, "worldbody", Attrs::default(), |xml| {
+            body(xml, robot, root, None, 0)
         })?;
+        equality(xml, robot)?;
+        actuators(xml, robot)?;
+        sensors(xml, robot)
+    })?;
     let mut bytes = xml.into_inner();
     bytes.push(b'\n');
     String::from_utf8(bytes).map_err(|e| EmitError::Serialize {
@@ -96,9 +84,43 @@ fn is_floating_base(robot: &Robot) -> bool {
     robot.sensors.iter().any(|s| s.kind == SensorKind::Imu)
 }
 
+/// The attributes of one element, in writing order; quick-xml escapes the values.
+#[derive(Debug, Default)]
+struct Attrs(Vec<(&'static str, String)>);
+
+impl Attrs {
+    fn new(name: &'static str, value: impl AsRef<str>) -> Self {
+        Attrs::default().with(name, value)
+    }
+
+    fn with(mut self, name: &'static str, value: impl AsRef<str>) -> Self {
+        self.push(name, value);
+        self
+    }
+
+    fn push(&mut self, name: &'static str, value: impl AsRef<str>) {
+        self.0.push((name, value.as_ref().to_string()));
+    }
+
+    /// `pos` and `quat` of a URDF pose, each left out when it is the identity.
+    fn pose(mut self, pose: &Pose) -> Self {
+        if pose.xyz != [0.0; 3] {
+            self.push("pos", numbers(&pose.xyz));
+        }
+        if pose.rpy != [0.0; 3] {
+            self.push("quat", numbers(&rpy_to_quat(pose.rpy)));
+        }
+        self
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (*k, v.as_str()))
+    }
+}
+
 fn empty(xml: &mut Xml, tag: &str, attrs: Attrs) -> io::Result<()> {
     xml.create_element(tag)
-        .with_attributes(attrs.iter().map(|(k, v)| (*k, v.as_str())))
+        .with_attributes(attrs.iter())
         .write_empty()?;
     Ok(())
 }
@@ -110,19 +132,24 @@ fn element(
     inner: impl FnOnce(&mut Xml) -> io::Result<()>,
 ) -> io::Result<()> {
     xml.create_element(tag)
-        .with_attributes(attrs.iter().map(|(k, v)| (*k, v.as_str())))
+        .with_attributes(attrs.iter())
         .write_inner_content(inner)?;
     Ok(())
 }
 
-/// `pos` and `quat` of a URDF pose, each left out when it is the identity.
-fn push_pose(attrs: &mut Attrs, pose: &Pose) {
-    if pose.xyz != [0.0; 3] {
-        attrs.push(("pos", numbers(&pose.xyz)));
+/// An element holding `items`, or nothing when there are none.
+fn section<T>(
+    xml: &mut Xml,
+    tag: &str,
+    items: Vec<T>,
+    mut write: impl FnMut(&mut Xml, T) -> io::Result<()>,
+) -> io::Result<()> {
+    if items.is_empty() {
+        return Ok(());
     }
-    if pose.rpy != [0.0; 3] {
-        attrs.push(("quat", numbers(&rpy_to_quat(pose.rpy))));
-    }
+    element(xml, tag, Attrs::default(), |xml| {
+        items.into_iter().try_for_each(|item| write(xml, item))
+    })
 }
 
 /// The MuJoCo quaternion `[w, x, y, z]` of URDF fixed-axis roll-pitch-yaw:
@@ -139,46 +166,44 @@ fn rpy_to_quat([roll, pitch, yaw]: [f64; 3]) -> [f64; 4] {
     ]
 }
 
-/// Name of the mesh asset of a link's `index`th visual or collision shape.
-fn mesh_name(link: &Link, role: &str, index: usize) -> String {
-    format!("{}_{role}_{index}", link.name)
+/// The rotation matrix of URDF roll-pitch-yaw, R = Rz(yaw)·Ry(pitch)·Rx(roll).
+fn rpy_to_matrix([roll, pitch, yaw]: [f64; 3]) -> [[f64; 3]; 3] {
+    let (sr, cr) = roll.sin_cos();
+    let (sp, cp) = pitch.sin_cos();
+    let (sy, cy) = yaw.sin_cos();
+    [
+        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+        [-sp, cp * sr, cp * cr],
+    ]
 }
 
-/// A link's shapes with the role they play, in emission order: collisions, then visuals.
-fn shapes(link: &Link) -> impl Iterator<Item = (&'static str, usize, &Shape)> {
+/// A link's shapes in emission order, collisions then visuals, with the name of the mesh asset
+/// each would use: `<link>_<collision|visual>_<index>`.
+fn shapes(link: &Link) -> impl Iterator<Item = (&Shape, bool, String)> {
+    let named = |role: &'static str, visual: bool| {
+        move |(i, shape)| (shape, visual, format!("{}_{role}_{i}", link.name))
+    };
     let collisions = link
         .collisions
         .iter()
         .enumerate()
-        .map(|(i, s)| ("collision", i, s));
-    let visuals = link
-        .visuals
-        .iter()
-        .enumerate()
-        .map(|(i, s)| ("visual", i, s));
-    collisions.chain(visuals)
+        .map(named("collision", false));
+    collisions.chain(link.visuals.iter().enumerate().map(named("visual", true)))
 }
 
 fn assets(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
-    let meshes: Vec<Attrs> = robot
-        .links
-        .iter()
-        .flat_map(|link| shapes(link).map(move |(role, index, shape)| (link, role, index, shape)))
-        .filter_map(|(link, role, index, shape)| match &shape.geometry {
-            Geometry::Mesh { filename, scale } => Some(vec![
-                ("name", mesh_name(link, role, index)),
-                ("file", filename.to_string()),
-                ("scale", numbers(scale)),
-            ]),
+    let meshes: Vec<Attrs> = (robot.links.iter().flat_map(shapes))
+        .filter_map(|(shape, _, name)| match &shape.geometry {
+            Geometry::Mesh { filename, scale } => Some(
+                Attrs::new("name", name)
+                    .with("file", filename)
+                    .with("scale", numbers(scale)),
+            ),
             _ => None,
         })
         .collect();
-    if meshes.is_empty() {
-        return Ok(());
-    }
-    element(xml, "asset", Vec::new(), |xml| {
-        meshes.into_iter().try_for_each(|m| empty(xml, "mesh", m))
-    })
+    section(xml, "asset", meshes, |xml, mesh| empty(xml, "mesh", mesh))
 }
 
 /// The body of `link`, reached through `joint` (none for the root), and its subtree.
@@ -189,24 +214,21 @@ fn body(
     joint: Option<&Joint>,
     depth: usize,
 ) -> io::Result<()> {
-    let mut attrs = vec![("name", link.name.to_string())];
-    if let Some(joint) = joint {
-        push_pose(&mut attrs, &joint.origin);
-    }
+    let attrs = Attrs::new("name", &link.name).pose(&joint.map_or(Pose::IDENTITY, |j| j.origin));
     element(xml, "body", attrs, |xml| {
         match joint {
             Some(joint) => joint_element(xml, joint)?,
             None if is_floating_base(robot) => {
-                empty(xml, "freejoint", vec![("name", FLOATING_BASE_JOINT.into())])?;
+                empty(xml, "freejoint", Attrs::new("name", FLOATING_BASE_JOINT))?;
             }
             None => {}
         }
         inertial(xml, link)?;
-        for (role, index, shape) in shapes(link) {
-            geom(xml, shape, role == "visual", &mesh_name(link, role, index))?;
+        for (shape, visual, mesh) in shapes(link) {
+            geom(xml, shape, visual, &mesh)?;
         }
         for sensor in robot.sensors.iter().filter(|s| s.link == link.name) {
-            empty(xml, "site", vec![("name", site_name(sensor))])?;
+            empty(xml, "site", Attrs::new("name", site_name(sensor)))?;
         }
         // A valid tree is at most as deep as it has links; the bound keeps an unvalidated
         // description with a loop from recursing forever.
@@ -228,36 +250,27 @@ fn joint_element(xml: &mut Xml, joint: &Joint) -> io::Result<()> {
         JointKind::Prismatic => "slide",
         JointKind::Fixed => return Ok(()),
     };
-    let mut attrs = vec![
-        ("name", joint.name.to_string()),
-        ("type", kind.into()),
-        ("axis", numbers(&joint.axis)),
-    ];
-    if let Some(limits) = joint.limits {
-        match (joint.kind, limits.lower, limits.upper) {
-            // Explicit, so a continuous joint stays unlimited whatever the compiler defaults.
-            (JointKind::Continuous, _, _) => attrs.push(("limited", "false".into())),
-            (_, Some(lower), Some(upper)) => attrs.push(("range", numbers(&[lower, upper]))),
-            _ => {}
-        }
-        if limits.effort > 0.0 {
-            attrs.push((
-                "actuatorfrcrange",
-                numbers(&[-limits.effort, limits.effort]),
-            ));
-        }
-    } else if joint.kind == JointKind::Continuous {
-        attrs.push(("limited", "false".into()));
+    let mut attrs = Attrs::new("name", &joint.name)
+        .with("type", kind)
+        .with("axis", numbers(&joint.axis));
+    let limits = joint.limits;
+    if joint.kind == JointKind::Continuous {
+        // Explicit, so a continuous joint stays unlimited whatever the compiler's defaults.
+        attrs.push("limited", "false");
+    } else if let Some((lower, upper)) = limits.and_then(|l| Some((l.lower?, l.upper?))) {
+        attrs.push("range", numbers(&[lower, upper]));
     }
-    if let Some(dynamics) = joint.dynamics {
-        for (name, value) in [
-            ("damping", dynamics.damping),
-            ("frictionloss", dynamics.friction),
-            ("armature", dynamics.armature),
-        ] {
-            if value != 0.0 {
-                attrs.push((name, number(value)));
-            }
+    if let Some(effort) = limits.map(|l| l.effort).filter(|&e| e > 0.0) {
+        attrs.push("actuatorfrcrange", numbers(&[-effort, effort]));
+    }
+    let dynamics = joint.dynamics.unwrap_or_default();
+    for (name, value) in [
+        ("damping", dynamics.damping),
+        ("frictionloss", dynamics.friction),
+        ("armature", dynamics.armature),
+    ] {
+        if value != 0.0 {
+            attrs.push(name, number(value));
         }
     }
     empty(xml, "joint", attrs)
@@ -267,44 +280,33 @@ fn joint_element(xml: &mut Xml, joint: &Joint) -> io::Result<()> {
 /// mass from the collision geoms (density 1000 by default); a massless link or a negligible
 /// inertia gets [`MIN_MASS`] / [`MIN_INERTIA`], which MuJoCo accepts on a moving body.
 ///
-/// MuJoCo refuses `fullinertia` together with an orientation (`quat`), so a rotated inertial
-/// frame is applied to the tensor instead: I_link = R·I·Rᵀ.
+/// MuJoCo refuses `fullinertia` next to an orientation (`quat`), so a rotated inertial frame is
+/// applied to the tensor instead: I_link = R·I·Rᵀ.
 fn inertial(xml: &mut Xml, link: &Link) -> io::Result<()> {
     let (origin, mass, inertia) = match &link.inertial {
         Some(inertial) => (inertial.origin, inertial.mass, Some(inertial.inertia)),
         None => (Pose::IDENTITY, 0.0, None),
     };
-    let mut attrs = vec![("pos", numbers(&origin.xyz))];
     // `max` also maps NaN to the minimum.
-    attrs.push(("mass", number(mass.max(MIN_MASS))));
+    let mut attrs =
+        Attrs::new("pos", numbers(&origin.xyz)).with("mass", number(mass.max(MIN_MASS)));
     match inertia.filter(|i| !is_negligible(i)) {
-        Some(i) => {
-            let [ixx, iyy, izz, ixy, ixz, iyz] = if origin.rpy == [0.0; 3] {
-                [i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz]
-            } else {
-                rotate_inertia(&i, origin.rpy)
-            };
-            attrs.push(("fullinertia", numbers(&[ixx, iyy, izz, ixy, ixz, iyz])));
+        Some(i) if origin.rpy == [0.0; 3] => {
+            attrs.push(
+                "fullinertia",
+                numbers(&[i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz]),
+            );
         }
-        None => attrs.push(("diaginertia", numbers(&[MIN_INERTIA; 3]))),
+        Some(i) => attrs.push("fullinertia", numbers(&rotate_inertia(&i, origin.rpy))),
+        None => attrs.push("diaginertia", numbers(&[MIN_INERTIA; 3])),
     }
     empty(xml, "inertial", attrs)
 }
 
+/// Whether no diagonal entry reaches [`MIN_INERTIA`] (NaN counts as negligible).
 fn is_negligible(i: &Inertia) -> bool {
-    !(i.ixx.max(i.iyy).max(i.izz) >= MIN_INERTIA)
-}
-
-/// The rotation matrix of URDF roll-pitch-yaw, R = Rz(yaw)·Ry(pitch)·Rx(roll).
-fn rpy_to_matrix([roll, pitch, yaw]: [f64; 3]) -> [[f64; 3]; 3] {
-    let (sr, cr) = roll.sin_cos();
-    let (sp, cp) = pitch.sin_cos();
-    let (sy, cy) = yaw.sin_cos();
-    [
-        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-        [-sp, cp * sr, cp * cr],
-    ]
+    let largest = i.ixx.max(i.iyy).max(i.izz);
+    largest.is_nan() || largest < MIN_INERTIA
 }
 
 /// R·I·Rᵀ of a tensor given in a frame rotated by `rpy`, as `[ixx, iyy, izz, ixy, ixz, iyz]`.
@@ -316,8 +318,8 @@ fn rotate_inertia(i: &Inertia, rpy: [f64; 3]) -> [f64; 6] {
         [i.ixz, i.iyz, i.izz],
     ];
     let entry = |a: usize, b: usize| -> f64 {
-        (0..3)
-            .flat_map(|k| (0..3).map(move |l| (k, l)))
+        (0..9)
+            .map(|n| (n / 3, n % 3))
             .map(|(k, l)| r[a][k] * t[k][l] * r[b][l])
             .sum()
     };
@@ -333,23 +335,29 @@ fn rotate_inertia(i: &Inertia, rpy: [f64; 3]) -> [f64; 6] {
 
 /// A collision geom, or a visual one that neither collides nor adds mass.
 fn geom(xml: &mut Xml, shape: &Shape, visual: bool, mesh: &str) -> io::Result<()> {
-    let (kind, size) = match &shape.geometry {
-        Geometry::Box { size } => ("box", Some(numbers(&size.map(|s| s / 2.0)))),
+    let mut attrs = Attrs::default();
+    match &shape.geometry {
+        Geometry::Box { size } => {
+            attrs = attrs
+                .with("type", "box")
+                .with("size", numbers(&size.map(|s| s / 2.0)))
+        }
         Geometry::Cylinder { radius, length } => {
-            ("cylinder", Some(numbers(&[*radius, length / 2.0])))
+            attrs = attrs
+                .with("type", "cylinder")
+                .with("size", numbers(&[*radius, length / 2.0]));
         }
         Geometry::Capsule { radius, length } => {
-            ("capsule", Some(numbers(&[*radius, length / 2.0])))
+            attrs = attrs
+                .with("type", "capsule")
+                .with("size", numbers(&[*radius, length / 2.0]));
         }
-        Geometry::Sphere { radius } => ("sphere", Some(number(*radius))),
-        Geometry::Mesh { .. } => ("mesh", None),
-    };
-    let mut attrs = vec![("type", kind.to_string())];
-    match size {
-        Some(size) => attrs.push(("size", size)),
-        None => attrs.push(("mesh", mesh.to_string())),
+        Geometry::Sphere { radius } => {
+            attrs = attrs.with("type", "sphere").with("size", number(*radius))
+        }
+        Geometry::Mesh { .. } => attrs = attrs.with("type", "mesh").with("mesh", mesh),
     }
-    push_pose(&mut attrs, &shape.origin);
+    attrs = attrs.pose(&shape.origin);
     if visual {
         for (name, value) in [
             ("contype", "0"),
@@ -357,7 +365,7 @@ fn geom(xml: &mut Xml, shape: &Shape, visual: bool, mesh: &str) -> io::Result<()
             ("group", "1"),
             ("density", "0"),
         ] {
-            attrs.push((name, value.into()));
+            attrs.push(name, value);
         }
     }
     empty(xml, "geom", attrs)
@@ -369,27 +377,17 @@ fn site_name(sensor: &Sensor) -> String {
 
 /// Mimic joints as joint equalities: q(mimic) = offset + multiplier·q(target).
 fn equality(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
-    let mimics: Vec<(&Joint, _)> = robot
+    let mimics: Vec<_> = robot
         .joints
         .iter()
         .filter_map(|j| Some((j, j.mimic.as_ref()?)))
         .collect();
-    if mimics.is_empty() {
-        return Ok(());
-    }
-    element(xml, "equality", Vec::new(), |xml| {
-        mimics.into_iter().try_for_each(|(joint, mimic)| {
-            let polycoef = numbers(&[mimic.offset, mimic.multiplier, 0.0, 0.0, 0.0]);
-            empty(
-                xml,
-                "joint",
-                vec![
-                    ("joint1", joint.name.to_string()),
-                    ("joint2", mimic.joint.to_string()),
-                    ("polycoef", polycoef),
-                ],
-            )
-        })
+    section(xml, "equality", mimics, |xml, (joint, mimic)| {
+        let polycoef = numbers(&[mimic.offset, mimic.multiplier, 0.0, 0.0, 0.0]);
+        let attrs = Attrs::new("joint1", &joint.name)
+            .with("joint2", &mimic.joint)
+            .with("polycoef", polycoef);
+        empty(xml, "joint", attrs)
     })
 }
 
@@ -400,107 +398,91 @@ fn actuators(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
         .actuated_joints()
         .filter(|j| j.kind.is_movable())
         .collect();
-    if joints.is_empty() {
-        return Ok(());
-    }
-    element(xml, "actuator", Vec::new(), |xml| {
-        joints.into_iter().try_for_each(|joint| {
-            let mut attrs = vec![
-                ("name", joint.name.to_string()),
-                ("joint", joint.name.to_string()),
-                ("gear", "1".into()),
-            ];
-            if let Some(effort) = joint.limits.map(|l| l.effort).filter(|&e| e > 0.0) {
-                let range = numbers(&[-effort, effort]);
-                attrs.push(("ctrllimited", "true".into()));
-                attrs.push(("ctrlrange", range.clone()));
-                attrs.push(("forcelimited", "true".into()));
-                attrs.push(("forcerange", range));
-            }
-            empty(xml, "motor", attrs)
-        })
+    section(xml, "actuator", joints, |xml, joint| {
+        let mut attrs = Attrs::new("name", &joint.name)
+            .with("joint", &joint.name)
+            .with("gear", "1");
+        if let Some(effort) = joint.limits.map(|l| l.effort).filter(|&e| e > 0.0) {
+            let range = numbers(&[-effort, effort]);
+            attrs = attrs.with("ctrllimited", "true").with("ctrlrange", &range);
+            attrs = attrs
+                .with("forcelimited", "true")
+                .with("forcerange", &range);
+        }
+        empty(xml, "motor", attrs)
     })
 }
 
 /// Each IMU as orientation, angular velocity and linear acceleration of its site.
 fn sensors(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
-    if robot.sensors.is_empty() {
-        return Ok(());
-    }
-    element(xml, "sensor", Vec::new(), |xml| {
-        robot
-            .sensors
-            .iter()
-            .try_for_each(|sensor| match sensor.kind {
-                SensorKind::Imu => {
-                    let (prefix, site) = (sensor.mujoco_prefix(), site_name(sensor));
-                    empty(
-                        xml,
-                        "framequat",
-                        vec![
-                            ("name", format!("{prefix}_quat")),
-                            ("objtype", "site".into()),
-                            ("objname", site.clone()),
-                        ],
-                    )?;
-                    empty(
-                        xml,
-                        "gyro",
-                        vec![("name", format!("{prefix}_gyro")), ("site", site.clone())],
-                    )?;
-                    empty(
-                        xml,
-                        "accelerometer",
-                        vec![("name", format!("{prefix}_accel")), ("site", site)],
-                    )
-                }
-            })
-    })
+    section(
+        xml,
+        "sensor",
+        robot.sensors.iter().collect(),
+        |xml, sensor| match sensor.kind {
+            SensorKind::Imu => {
+                let (prefix, site) = (sensor.mujoco_prefix(), site_name(sensor));
+                let named = |suffix: &str| Attrs::new("name", format!("{prefix}_{suffix}"));
+                empty(
+                    xml,
+                    "framequat",
+                    named("quat").with("objtype", "site").with("objname", &site),
+                )?;
+                empty(xml, "gyro", named("gyro").with("site", &site))?;
+                empty(xml, "accelerometer", named("accel").with("site", &site))
+            }
+        },
+    )
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
+    use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, PI};
+
     use super::*;
     use crate::emit::fixture;
+    use crate::model::Inertial;
 
-    fn without_imu() -> Robot {
-        let mut robot = fixture::robot();
-        robot.sensors = Vec::new().into();
-        robot
-    }
+    type Doc<'a> = roxmltree::Document<'a>;
+    type Node<'a> = roxmltree::Node<'a, 'a>;
+    type Matrix = [[f64; 3]; 3];
 
     fn emit(robot: &Robot) -> String {
         document(robot).unwrap()
     }
 
-    fn parse(text: &str) -> roxmltree::Document<'_> {
-        roxmltree::Document::parse(text).unwrap()
+    fn parse(text: &str) -> Doc<'_> {
+        Doc::parse(text).unwrap()
     }
 
-    type Node<'a> = roxmltree::Node<'a, 'a>;
-
-    fn elements<'a>(doc: &'a roxmltree::Document<'a>, tag: &str) -> Vec<Node<'a>> {
+    fn all<'a>(doc: &'a Doc<'a>, tag: &str) -> Vec<Node<'a>> {
         doc.descendants().filter(|n| n.has_tag_name(tag)).collect()
     }
 
-    fn children<'a>(node: Node<'a>, tag: &str) -> Vec<Node<'a>> {
-        node.children().filter(|n| n.has_tag_name(tag)).collect()
-    }
-
-    fn names(doc: &roxmltree::Document<'_>, tag: &str) -> Vec<String> {
-        elements(doc, tag)
+    /// The names of the `<tag>`s that have one (an equality's `<joint>` has none).
+    fn names(doc: &Doc<'_>, tag: &str) -> Vec<String> {
+        all(doc, tag)
             .iter()
             .filter_map(|n| n.attribute("name"))
             .map(String::from)
             .collect()
     }
 
-    fn named<'a>(doc: &'a roxmltree::Document<'a>, tag: &str, name: &str) -> Node<'a> {
-        *elements(doc, tag)
+    /// The `<tag name="name">`.
+    fn named<'a>(doc: &'a Doc<'a>, tag: &str, name: &str) -> Node<'a> {
+        *all(doc, tag)
             .iter()
             .find(|b| b.attribute("name") == Some(name))
             .unwrap()
+    }
+
+    /// The `<tag>` children of the body of `link`.
+    fn in_body<'a>(doc: &'a Doc<'a>, link: &str, tag: &str) -> Vec<Node<'a>> {
+        named(doc, "body", link)
+            .children()
+            .filter(|n| n.has_tag_name(tag))
+            .collect()
     }
 
     fn values(node: Node<'_>, attribute: &str) -> Vec<f64> {
@@ -511,25 +493,44 @@ mod tests {
             .collect()
     }
 
-    type Matrix = [[f64; 3]; 3];
+    fn assert_close(a: &[f64], b: &[f64]) {
+        assert!(
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12),
+            "{a:?} != {b:?}"
+        );
+    }
+
+    fn without_imu() -> Robot {
+        Robot {
+            sensors: Vec::new().into(),
+            ..fixture::robot()
+        }
+    }
+
+    fn link_mut<'a>(robot: &'a mut Robot, name: &str) -> &'a mut Link {
+        robot
+            .links
+            .to_mut()
+            .iter_mut()
+            .find(|l| l.name == name)
+            .unwrap()
+    }
 
     fn mul(a: Matrix, b: Matrix) -> Matrix {
         std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
     }
 
-    fn rx(a: f64) -> Matrix {
-        let (s, c) = a.sin_cos();
-        [[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]]
+    fn transpose(a: Matrix) -> Matrix {
+        std::array::from_fn(|i| std::array::from_fn(|j| a[j][i]))
     }
 
-    fn ry(a: f64) -> Matrix {
-        let (s, c) = a.sin_cos();
-        [[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]]
-    }
-
-    fn rz(a: f64) -> Matrix {
-        let (s, c) = a.sin_cos();
-        [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]
+    /// R = Rz(yaw)·Ry(pitch)·Rx(roll), composed from the elementary rotations.
+    fn composed([roll, pitch, yaw]: [f64; 3]) -> Matrix {
+        let ((sr, cr), (sp, cp), (sy, cy)) = (roll.sin_cos(), pitch.sin_cos(), yaw.sin_cos());
+        let rx = [[1.0, 0.0, 0.0], [0.0, cr, -sr], [0.0, sr, cr]];
+        let ry = [[cp, 0.0, sp], [0.0, 1.0, 0.0], [-sp, 0.0, cp]];
+        let rz = [[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, 1.0]];
+        mul(rz, mul(ry, rx))
     }
 
     fn quat_to_matrix([w, x, y, z]: [f64; 4]) -> Matrix {
@@ -552,23 +553,15 @@ mod tests {
         ]
     }
 
-    fn assert_close(a: &[f64], b: &[f64]) {
-        assert_eq!(a.len(), b.len());
-        assert!(
-            a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12),
-            "{a:?} != {b:?}"
-        );
-    }
-
     #[test]
     fn rpy_to_quat_known_rotations() {
-        use std::f64::consts::{FRAC_1_SQRT_2 as H, FRAC_PI_2, PI};
+        let h = FRAC_1_SQRT_2;
         assert_close(&rpy_to_quat([0.0; 3]), &[1.0, 0.0, 0.0, 0.0]);
-        assert_close(&rpy_to_quat([FRAC_PI_2, 0.0, 0.0]), &[H, H, 0.0, 0.0]);
-        assert_close(&rpy_to_quat([0.0, FRAC_PI_2, 0.0]), &[H, 0.0, H, 0.0]);
-        assert_close(&rpy_to_quat([0.0, 0.0, FRAC_PI_2]), &[H, 0.0, 0.0, H]);
+        assert_close(&rpy_to_quat([FRAC_PI_2, 0.0, 0.0]), &[h, h, 0.0, 0.0]);
+        assert_close(&rpy_to_quat([0.0, FRAC_PI_2, 0.0]), &[h, 0.0, h, 0.0]);
+        assert_close(&rpy_to_quat([0.0, 0.0, FRAC_PI_2]), &[h, 0.0, 0.0, h]);
         assert_close(&rpy_to_quat([PI, 0.0, 0.0]), &[0.0, 1.0, 0.0, 0.0]);
-        // lite_biped's left_hip_pitch: rpy (-1.74533, 0, 0) is the reference MJCF's quat 0.642787 -0.766045 0 0.
+        // lite_biped's left_hip_pitch: rpy (-1.74533, 0, 0), quat 0.642787 -0.766045 0 0 in its MJCF.
         let q = rpy_to_quat([-1.74533, 0.0, 0.0]);
         assert!(
             (q[0] - 0.642787).abs() < 1e-6 && (q[1] + 0.766045).abs() < 1e-6,
@@ -582,38 +575,44 @@ mod tests {
             [0.1, 0.2, 0.3],
             [-1.2, 0.7, 2.9],
             [3.0, -1.5, -0.4],
-            [0.0, std::f64::consts::FRAC_PI_2, 1.0],
+            [0.0, FRAC_PI_2, 1.0],
         ] {
-            let [roll, pitch, yaw] = rpy;
-            let expected = mul(rz(yaw), mul(ry(pitch), rx(roll)));
             let q = rpy_to_quat(rpy);
             assert!(
                 (q.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-12,
                 "unit quaternion"
             );
-            assert_close(quat_to_matrix(q).as_flattened(), expected.as_flattened());
-            assert_close(rpy_to_matrix(rpy).as_flattened(), expected.as_flattened());
+            assert_close(
+                quat_to_matrix(q).as_flattened(),
+                composed(rpy).as_flattened(),
+            );
+            assert_close(
+                rpy_to_matrix(rpy).as_flattened(),
+                composed(rpy).as_flattened(),
+            );
         }
     }
 
     #[test]
-    fn layout_and_header() {
+    fn layout() {
         let text = emit(&fixture::robot());
-        assert!(text.starts_with("<!-- GENERATED by robot-core"), "{text}");
-        assert!(text.ends_with("</mujoco>\n"));
+        assert!(
+            text.starts_with("<!-- GENERATED by robot-core") && text.ends_with("</mujoco>\n"),
+            "{text}"
+        );
         let doc = parse(&text);
         let root = doc.root_element();
         assert_eq!(
             (root.tag_name().name(), root.attribute("model")),
             ("mujoco", Some("test_bot"))
         );
-        let tags: Vec<&str> = root
+        let sections: Vec<_> = root
             .children()
             .filter(|n| n.is_element())
             .map(|n| n.tag_name().name())
             .collect();
         assert_eq!(
-            tags,
+            sections,
             [
                 "compiler",
                 "option",
@@ -624,14 +623,14 @@ mod tests {
                 "sensor"
             ]
         );
-        let option = elements(&doc, "option")[0];
+        let option = all(&doc, "option")[0];
         assert_eq!(
             option.attribute("timestep"),
             Some("0.002"),
             "the loop period at 500 Hz"
         );
         assert_eq!(option.attribute("integrator"), Some("implicitfast"));
-        let compiler = elements(&doc, "compiler")[0];
+        let compiler = all(&doc, "compiler")[0];
         assert_eq!(
             (
                 compiler.attribute("angle"),
@@ -639,12 +638,7 @@ mod tests {
             ),
             (Some("radian"), Some("true"))
         );
-    }
-
-    #[test]
-    fn body_tree_follows_the_joints() {
-        let text = emit(&fixture::robot());
-        let doc = parse(&text);
+        // The body tree is the link tree; a fixed joint only nests its child.
         let parent = |link: &str| {
             named(&doc, "body", link)
                 .parent_element()
@@ -652,28 +646,22 @@ mod tests {
                 .attribute("name")
         };
         assert_eq!(parent("base"), None, "the root body is in the worldbody");
-        for (link, parent_link) in [
+        for (link, expected) in [
             ("foot", "base"),
-            ("carriage", "base"),
-            ("wheel_link", "base"),
             ("toe", "foot"),
+            ("wheel_link", "base"),
+            ("imu_link", "base"),
         ] {
-            assert_eq!(parent(link), Some(parent_link));
+            assert_eq!(parent(link), Some(expected));
         }
-        assert_eq!(
-            parent("imu_link"),
-            Some("base"),
-            "a fixed joint nests its child"
-        );
         let foot = named(&doc, "body", "foot");
         assert_eq!(
             (foot.attribute("pos"), foot.attribute("quat")),
             (Some("0 0.05 -0.1"), None)
         );
-        let wheel = named(&doc, "body", "wheel_link");
         assert_close(
-            &values(wheel, "quat"),
-            &rpy_to_quat([std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
+            &values(named(&doc, "body", "wheel_link"), "quat"),
+            &rpy_to_quat([FRAC_PI_2, 0.0, 0.0]),
         );
     }
 
@@ -686,46 +674,59 @@ mod tests {
             names(&doc, "joint"),
             ["ankle", "follower", "slider", "wheel"]
         );
-        assert!(children(named(&doc, "body", "imu_link"), "joint").is_empty());
+        assert!(in_body(&doc, "imu_link", "joint").is_empty());
         assert_eq!(names(&doc, "freejoint"), ["floating_base_joint"]);
-        let ankle = named(&doc, "joint", "ankle");
+        let joint = |name: &str, attribute: &str| named(&doc, "joint", name).attribute(attribute);
+        let kinds = ["ankle", "slider", "wheel"].map(|j| (joint(j, "type"), joint(j, "axis")));
         assert_eq!(
-            (ankle.attribute("type"), ankle.attribute("axis")),
-            (Some("hinge"), Some("0 1 0"))
+            kinds,
+            [
+                (Some("hinge"), Some("0 1 0")),
+                (Some("slide"), Some("1 0 0")),
+                (Some("hinge"), Some("0 0 1"))
+            ]
         );
+        let ankle = named(&doc, "joint", "ankle");
         assert_close(
             &values(ankle, "range"),
             &[(-30.0_f64).to_radians(), 50.0_f64.to_radians()],
         );
         assert_eq!(values(ankle, "actuatorfrcrange"), [-5.0, 5.0]);
-        let wheel = named(&doc, "joint", "wheel");
         assert_eq!(
-            (wheel.attribute("type"), wheel.attribute("range")),
-            (Some("hinge"), None),
-            "continuous: no range"
+            values(named(&doc, "joint", "slider"), "range"),
+            [-0.05, 0.05]
         );
-        assert_eq!(wheel.attribute("limited"), Some("false"));
-        for (attribute, value) in [
-            ("damping", "0.1"),
-            ("frictionloss", "0.05"),
-            ("armature", "0.001"),
-        ] {
-            assert_eq!(wheel.attribute(attribute), Some(value));
-        }
-        assert_eq!(ankle.attribute("damping"), None, "no dynamics, no damping");
-        let slider = named(&doc, "joint", "slider");
         assert_eq!(
-            (slider.attribute("type"), slider.attribute("axis")),
-            (Some("slide"), Some("1 0 0"))
+            (joint("wheel", "range"), joint("wheel", "limited")),
+            (None, Some("false")),
+            "continuous"
         );
-        assert_eq!(values(slider, "range"), [-0.05, 0.05]);
+        let dynamics = ["damping", "frictionloss", "armature"];
+        assert_eq!(
+            dynamics.map(|a| joint("wheel", a)),
+            [Some("0.1"), Some("0.05"), Some("0.001")]
+        );
+        assert_eq!(dynamics.map(|a| joint("ankle", a)), [None; 3]);
+        // The mimic joint follows through an equality.
+        let [equality] = all(&doc, "equality")[0]
+            .children()
+            .filter(|n| n.is_element())
+            .collect::<Vec<_>>()[..]
+        else {
+            panic!("one equality")
+        };
+        assert_eq!(
+            (equality.attribute("joint1"), equality.attribute("joint2")),
+            (Some("follower"), Some("ankle"))
+        );
+        assert_eq!(values(equality, "polycoef"), [0.1, -0.5, 0.0, 0.0, 0.0]);
     }
 
     #[test]
     fn one_motor_per_actuated_joint_with_the_torque_limit() {
         let text = emit(&fixture::robot());
         let doc = parse(&text);
-        let motors = elements(&doc, "motor");
+        let motors = all(&doc, "motor");
         let joints: Vec<_> = motors
             .iter()
             .map(|m| (m.attribute("name"), m.attribute("joint")))
@@ -733,38 +734,16 @@ mod tests {
         assert_eq!(
             joints,
             ["ankle", "slider", "wheel"].map(|n| (Some(n), Some(n))),
-            "the mimic joint has none"
+            "none for the mimic joint"
         );
         for (motor, effort) in motors.iter().zip([5.0, 5.0, 10.0]) {
-            assert_eq!(values(*motor, "forcerange"), [-effort, effort]);
-            assert_eq!(values(*motor, "ctrlrange"), [-effort, effort]);
             assert_eq!(
-                (
-                    motor.attribute("ctrllimited"),
-                    motor.attribute("forcelimited")
-                ),
-                (Some("true"), Some("true"))
+                (values(*motor, "forcerange"), values(*motor, "ctrlrange")),
+                (vec![-effort, effort], vec![-effort, effort])
             );
-            assert_eq!(motor.attribute("gear"), Some("1"));
+            let flags = ["ctrllimited", "forcelimited", "gear"].map(|a| motor.attribute(a));
+            assert_eq!(flags, [Some("true"), Some("true"), Some("1")]);
         }
-    }
-
-    #[test]
-    fn mimic_joint_is_an_equality() {
-        let text = emit(&fixture::robot());
-        let doc = parse(&text);
-        let equalities: Vec<_> = elements(&doc, "equality")[0]
-            .children()
-            .filter(|n| n.is_element())
-            .collect();
-        let [e] = equalities[..] else {
-            panic!("{equalities:?}")
-        };
-        assert_eq!(
-            (e.attribute("joint1"), e.attribute("joint2")),
-            (Some("follower"), Some("ankle"))
-        );
-        assert_eq!(values(e, "polycoef"), [0.1, -0.5, 0.0, 0.0, 0.0]);
     }
 
     #[test]
@@ -777,7 +756,7 @@ mod tests {
             Some("imu_link")
         );
         assert_eq!(site.attribute("pos"), None, "at the link origin");
-        let sensors: Vec<_> = elements(&doc, "sensor")[0]
+        let sensors: Vec<_> = all(&doc, "sensor")[0]
             .children()
             .filter(|n| n.is_element())
             .collect();
@@ -793,26 +772,21 @@ mod tests {
                 ("accelerometer", "base_accel")
             ]
         );
-        assert_eq!(
-            (
-                sensors[0].attribute("objtype"),
-                sensors[0].attribute("objname")
-            ),
-            (Some("site"), Some("base_imu_site"))
-        );
-        assert!(
-            sensors[1..]
-                .iter()
-                .all(|s| s.attribute("site") == Some("base_imu_site"))
-        );
+        assert_eq!(sensors[0].attribute("objtype"), Some("site"));
+        let sites =
+            [("objname", 0), ("site", 1), ("site", 2)].map(|(a, i)| sensors[i].attribute(a));
+        assert_eq!(sites, [Some("base_imu_site"); 3]);
     }
 
     #[test]
     fn without_an_imu_the_root_is_welded_to_the_world() {
         let text = emit(&without_imu());
         let doc = parse(&text);
-        assert!(elements(&doc, "freejoint").is_empty());
-        assert!(elements(&doc, "sensor").is_empty() && elements(&doc, "site").is_empty());
+        assert!(
+            all(&doc, "freejoint").is_empty()
+                && all(&doc, "sensor").is_empty()
+                && all(&doc, "site").is_empty()
+        );
         assert_eq!(
             names(&doc, "joint"),
             ["ankle", "follower", "slider", "wheel"]
@@ -823,136 +797,125 @@ mod tests {
     fn geoms_use_mujoco_sizes_and_visuals_do_not_collide() {
         let text = emit(&fixture::robot());
         let doc = parse(&text);
-        let geoms = |link: &str| children(named(&doc, "body", link), "geom");
-        let visual_flags = [
-            ("contype", "0"),
-            ("conaffinity", "0"),
-            ("group", "1"),
-            ("density", "0"),
-        ];
-        // Collisions first, keeping MuJoCo's contact defaults, then visuals.
-        let [capsule, visual] = geoms("base")[..] else {
+        let attributes = |geom: Node<'_>, names: &[&str]| -> Vec<Option<String>> {
+            names
+                .iter()
+                .map(|a| geom.attribute(*a).map(String::from))
+                .collect()
+        };
+        let visual = ["contype", "conaffinity", "group", "density"];
+        let some = |v: &[&str]| v.iter().map(|s| Some(s.to_string())).collect::<Vec<_>>();
+        // Collisions first, with MuJoCo's contact defaults, then visuals.
+        let [capsule, boxed] = in_body(&doc, "base", "geom")[..] else {
             panic!()
         };
         assert_eq!(
-            (capsule.attribute("type"), capsule.attribute("size")),
-            (Some("capsule"), Some("0.02 0.05"))
+            attributes(capsule, &["type", "size", "pos"]),
+            some(&["capsule", "0.02 0.05", "0 0 0.1"])
         );
-        assert_eq!(capsule.attribute("pos"), Some("0 0 0.1"));
         assert_close(
             &values(capsule, "quat"),
-            &rpy_to_quat([std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
+            &rpy_to_quat([FRAC_PI_2, 0.0, 0.0]),
         );
-        assert_eq!(capsule.attribute("contype"), None);
+        assert_eq!(attributes(capsule, &visual), [None, None, None, None]);
         assert_eq!(
-            (visual.attribute("type"), visual.attribute("size")),
-            (Some("box"), Some("0.1 0.05 0.025"))
+            attributes(boxed, &["type", "size"]),
+            some(&["box", "0.1 0.05 0.025"])
         );
-        for (attribute, value) in visual_flags {
-            assert_eq!(visual.attribute(attribute), Some(value));
-        }
-        let mesh = geoms("foot")[0];
+        assert_eq!(attributes(boxed, &visual), some(&["0", "0", "1", "0"]));
+        let mesh = in_body(&doc, "foot", "geom")[0];
         assert_eq!(
-            (mesh.attribute("type"), mesh.attribute("mesh")),
-            (Some("mesh"), Some("foot_visual_0"))
+            attributes(mesh, &["type", "mesh"]),
+            some(&["mesh", "foot_visual_0"])
         );
         let asset = named(&doc, "mesh", "foot_visual_0");
         assert_eq!(asset.parent_element().unwrap().tag_name().name(), "asset");
+        let file = ["package://test_bot/meshes/foot.stl", "0.001 0.001 0.001"];
+        assert_eq!(attributes(asset, &["file", "scale"]), some(&file));
         assert_eq!(
-            asset.attribute("file"),
-            Some("package://test_bot/meshes/foot.stl")
+            attributes(in_body(&doc, "wheel_link", "geom")[0], &["size"]),
+            some(&["0.05 0.01"])
         );
-        assert_eq!(asset.attribute("scale"), Some("0.001 0.001 0.001"));
         assert_eq!(
-            geoms("wheel_link")[0].attribute("size"),
-            Some("0.05 0.01"),
-            "cylinder: radius, half length"
+            attributes(in_body(&doc, "carriage", "geom")[0], &["size"]),
+            some(&["0.03"])
         );
-        assert_eq!(geoms("carriage")[0].attribute("size"), Some("0.03"));
     }
 
     #[test]
-    fn every_body_has_a_valid_inertial() {
+    fn every_body_has_an_inertial_mujoco_accepts() {
         let mut robot = fixture::robot();
-        // lite_biped's `imu` link: a mass of 1e-9 and a zero inertia.
-        let toe = robot
-            .links
-            .to_mut()
-            .iter_mut()
-            .find(|l| l.name == "toe")
-            .unwrap();
-        toe.inertial = Some(crate::model::Inertial {
+        // As lite_biped's `imu` link: a mass of 1e-9 and a zero inertia.
+        let zero = Inertial {
             mass: 1e-9,
             origin: Pose::IDENTITY,
             inertia: Inertia::default(),
-        });
+        };
+        link_mut(&mut robot, "toe").inertial = Some(zero);
         let text = emit(&robot);
         let doc = parse(&text);
-        for body in elements(&doc, "body") {
-            let [inertial] = children(body, "inertial")[..] else {
-                panic!("{:?}", body.attribute("name"))
-            };
-            assert!(values(inertial, "mass")[0] > 0.0);
+        for body in all(&doc, "body") {
+            let inertial = body
+                .children()
+                .filter(|n| n.has_tag_name("inertial"))
+                .collect::<Vec<_>>();
+            assert!(
+                inertial.len() == 1 && values(inertial[0], "mass")[0] > 0.0,
+                "{:?}",
+                body.attribute("name")
+            );
         }
-        let inertial = |link: &str| children(named(&doc, "body", link), "inertial")[0];
-        let base = inertial("base");
+        let base = in_body(&doc, "base", "inertial")[0];
+        let expected = [Some("0 0 0.01"), Some("2"), Some("0.002 0.004 0.003 0 0 0")];
         assert_eq!(
-            (base.attribute("pos"), base.attribute("mass")),
-            (Some("0 0 0.01"), Some("2"))
-        );
-        assert_eq!(
-            base.attribute("fullinertia"),
-            Some("0.002 0.004 0.003 0 0 0")
+            ["pos", "mass", "fullinertia"].map(|a| base.attribute(a)),
+            expected
         );
         // `imu_link` has no inertial, `toe` a zero inertia: both get a tiny valid one.
         for link in ["imu_link", "toe"] {
-            assert_eq!(values(inertial(link), "mass"), [MIN_MASS]);
-            assert_eq!(values(inertial(link), "diaginertia"), [MIN_INERTIA; 3]);
+            let inertial = in_body(&doc, link, "inertial")[0];
+            assert_eq!(
+                (values(inertial, "mass"), values(inertial, "diaginertia")),
+                (vec![MIN_MASS], vec![MIN_INERTIA; 3])
+            );
         }
     }
 
     #[test]
     fn a_rotated_inertial_frame_rotates_the_tensor() {
         let mut robot = fixture::robot();
-        let base = robot
-            .links
-            .to_mut()
-            .iter_mut()
-            .find(|l| l.name == "base")
-            .unwrap();
-        let inertial = base.inertial.as_mut().unwrap();
+        let inertial = link_mut(&mut robot, "base").inertial.as_mut().unwrap();
         inertial.origin.rpy = [0.1, 0.2, 0.3];
         inertial.inertia.ixy = 1e-4;
         let i = inertial.inertia;
         let text = emit(&robot);
         let doc = parse(&text);
-        // MuJoCo refuses `quat` next to `fullinertia`: the tensor is given in the link frame instead.
-        let emitted = children(named(&doc, "body", "base"), "inertial")[0];
+        // MuJoCo refuses `quat` next to `fullinertia`: the tensor goes in the link frame.
+        let emitted = in_body(&doc, "base", "inertial")[0];
         assert_eq!(emitted.attribute("quat"), None);
-        let [ixx, iyy, izz, ixy, ixz, iyz] = values(emitted, "fullinertia")[..] else {
+        let [xx, yy, zz, xy, xz, yz] = values(emitted, "fullinertia")[..] else {
             panic!()
         };
-        let r = mul(rz(0.3), mul(ry(0.2), rx(0.1)));
-        let rt: Matrix = std::array::from_fn(|a| std::array::from_fn(|b| r[b][a]));
+        let r = composed([0.1, 0.2, 0.3]);
         let tensor = [
             [i.ixx, i.ixy, i.ixz],
             [i.ixy, i.iyy, i.iyz],
             [i.ixz, i.iyz, i.izz],
         ];
-        let expected = mul(r, mul(tensor, rt));
+        let expected = mul(r, mul(tensor, transpose(r)));
         assert_close(
-            &[ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz],
+            &[xx, xy, xz, xy, yy, yz, xz, yz, zz],
             expected.as_flattened(),
         );
         // A quarter turn about z swaps ixx and iyy.
-        let i = Inertia {
+        let diagonal = Inertia {
             ixx: 1.0,
             iyy: 2.0,
             izz: 3.0,
             ..Inertia::default()
         };
         assert_close(
-            &rotate_inertia(&i, [0.0, 0.0, std::f64::consts::FRAC_PI_2]),
+            &rotate_inertia(&diagonal, [0.0, 0.0, FRAC_PI_2]),
             &[2.0, 1.0, 3.0, 0.0, 0.0, 0.0],
         );
     }
@@ -986,14 +949,5 @@ mod tests {
     fn output_is_deterministic() {
         let robot = fixture::robot();
         assert_eq!(emit(&robot), emit(&robot.clone()));
-    }
-
-    #[test]
-    #[ignore = "scratch: writes MJCF for a manual MuJoCo check"]
-    fn scratch_write() {
-        let dir = std::path::Path::new("/tmp/mjcf_check");
-        std::fs::create_dir_all(dir).unwrap();
-        std::fs::write(dir.join("fixture.xml"), emit(&fixture::robot())).unwrap();
-        std::fs::write(dir.join("arm.xml"), emit(&without_imu())).unwrap();
     }
 }

@@ -19,7 +19,7 @@ pub use format::{header_comment, number};
 pub use schema::{config_schema, robot_schema};
 
 /// The command that regenerates every checked-in emitted file.
-pub const REGENERATE_COMMAND: &str = "cargo run -p robots -- emit --checked-in";
+pub const REGENERATE_COMMAND: &str = "cargo regenerate";
 
 /// Something went wrong writing a file (in practice only the XML writer can fail).
 #[derive(Debug, thiserror::Error)]

@@ -21,58 +21,101 @@ use super::xml::{Element, Node};
 use crate::backend::{Backend, SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG};
 use crate::fourbar::FourBar;
 use crate::interface::{IMU_STATE_INTERFACES, InterfaceKind};
-use crate::model::{Interface, Joint, Robot, Sensor, SensorKind};
+use crate::model::{Bus, Interface, Joint, Robot, Sensor, SensorKind};
 
 /// The macro definitions and the layout switch, to be placed in `<robot>` after the joints.
 pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
     let mut names = MacroNames::default();
     let mut out = Vec::new();
+    let groups = joint_groups(robot, &mut names, &mut out)?;
+    let imus = imu_macros(robot, &mut names, &mut out);
+    let combined = names.unique(format!("{}_hardware", robot.name));
+    out.push(Node::Macro {
+        name: combined.clone(),
+        children: vec![combined_block(robot, &groups, &imus)],
+    });
+    out.push(Node::when(SIM_MUJOCO_ARG, true, vec![call(&combined)]));
+    out.push(Node::when(
+        SIM_MUJOCO_ARG,
+        false,
+        vec![
+            Node::when(USE_MOCK_HARDWARE_ARG, true, vec![call(&combined)]),
+            Node::when(
+                USE_MOCK_HARDWARE_ARG,
+                false,
+                real_blocks(robot, &groups, &imus),
+            ),
+        ],
+    ));
+    Ok(out)
+}
 
-    // Joint groups, one per bus with joints, in bus order; a controlled joint that no declared bus
-    // owns (only in an invalid robot) still reaches the combined block through its own group.
-    let mut groups: Vec<(Option<&str>, String)> = Vec::new();
-    for bus in robot.buses.iter() {
-        let joints: Vec<&Joint> = robot.joints_on_bus(&bus.name).collect();
-        if joints.is_empty() {
-            continue;
-        }
-        let name = names.unique(format!("{}_{}_joints", robot.name, bus.name));
-        out.push(Node::Macro {
-            name: name.clone(),
-            children: joint_elements(&joints)?,
-        });
-        groups.push((Some(&bus.name), name));
-    }
+/// A macro holding the `<joint>` elements of one bus (`None`: of no declared bus).
+struct Group<'a> {
+    bus: Option<&'a Bus>,
+    macro_name: String,
+}
+
+/// One joint macro per bus with joints, in bus order. A controlled joint no declared bus owns
+/// (only in an invalid robot) still reaches the combined block, through a group of its own.
+fn joint_groups<'a>(
+    robot: &'a Robot,
+    names: &mut MacroNames,
+    out: &mut Vec<Node>,
+) -> Result<Vec<Group<'a>>, EmitError> {
+    let mut groups = Vec::new();
     let orphans: Vec<&Joint> = robot
         .controlled_joints()
         .filter(|j| robot.bus_of(j).is_none_or(|bus| robot.bus(bus).is_none()))
         .collect();
-    if !orphans.is_empty() {
-        let name = names.unique(format!("{}_other_joints", robot.name));
+    let buses = robot.buses.iter().map(|bus| {
+        (
+            Some(bus),
+            robot.joints_on_bus(&bus.name).collect::<Vec<_>>(),
+        )
+    });
+    for (bus, joints) in buses.chain([(None, orphans)]) {
+        if joints.is_empty() {
+            continue;
+        }
+        let wanted = bus.map_or("other", |b| b.name.as_ref());
+        let macro_name = names.unique(format!("{}_{wanted}_joints", robot.name));
+        let children = joints
+            .iter()
+            .map(|j| joint_element(j))
+            .collect::<Result<_, _>>()?;
         out.push(Node::Macro {
-            name: name.clone(),
-            children: joint_elements(&orphans)?,
+            name: macro_name.clone(),
+            children,
         });
-        groups.push((None, name));
+        groups.push(Group { bus, macro_name });
     }
+    Ok(groups)
+}
 
-    let imus: Vec<&Sensor> = robot
+/// One macro per IMU holding its `<sensor>` element.
+fn imu_macros<'a>(
+    robot: &'a Robot,
+    names: &mut MacroNames,
+    out: &mut Vec<Node>,
+) -> Vec<(&'a Sensor, String)> {
+    let imus = robot
         .sensors
         .iter()
-        .filter(|s| matches!(s.kind, SensorKind::Imu))
-        .collect();
-    let mut imu_macros = Vec::new();
-    for sensor in &imus {
+        .filter(|s| matches!(s.kind, SensorKind::Imu));
+    imus.map(|sensor| {
         let name = names.unique(format!("{}_{}_sensor", robot.name, sensor.name));
         out.push(Node::Macro {
             name: name.clone(),
             children: vec![imu_element(sensor)],
         });
-        imu_macros.push(name);
-    }
+        (sensor, name)
+    })
+    .collect()
+}
 
-    // MuJoCo and mock: one block, plugin and IMU chosen by `sim_mujoco`.
-    let combined = names.unique(format!("{}_hardware", robot.name));
+/// MuJoCo and mock: one block of every joint; the plugin and the IMU depend on `sim_mujoco`.
+fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) -> Node {
     let mock = robot.mock;
     let mock_params = [
         ("calculate_dynamics", boolean(mock.calculate_dynamics)),
@@ -94,31 +137,27 @@ pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
             false,
             params_after(plugin(Backend::Mock.plugin()), mock_params),
         ));
-    let mut body: Vec<Node> = groups.iter().map(|(_, name)| call(name)).collect();
-    if !imu_macros.is_empty() {
+    let mut body: Vec<Node> = groups.iter().map(|g| call(&g.macro_name)).collect();
+    if !imus.is_empty() {
         body.push(Node::when(
             SIM_MUJOCO_ARG,
             true,
-            imu_macros.iter().map(|m| call(m)).collect(),
+            imus.iter().map(|(_, m)| call(m)).collect(),
         ));
     }
-    let block = ros2_control(
+    ros2_control(
         format!("{}Hardware", robot.type_name),
         "system",
         hardware,
         body,
-    );
-    out.push(Node::Macro {
-        name: combined.clone(),
-        children: vec![block],
-    });
+    )
+}
 
-    // Real hardware: a RobstrideSystem per bus, then the IMUs' own plugins.
-    let mut real = Vec::new();
-    for (bus, group) in &groups {
-        let Some(bus) = bus.and_then(|b| robot.bus(b)) else {
-            continue;
-        };
+/// Real hardware: a RobstrideSystem per bus, then each IMU with its own plugin.
+fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) -> Vec<Node> {
+    let mut blocks = Vec::new();
+    for group in groups {
+        let Some(bus) = group.bus else { continue };
         let params = [
             ("bus", bus.name.to_string()),
             ("bitrate", bus.kind.bitrate().to_string()),
@@ -126,9 +165,14 @@ pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
         let hardware =
             Element::new("hardware").children(params_after(plugin(Backend::Real.plugin()), params));
         let name = format!("{}{}", robot.type_name, bus.name.to_upper_camel_case());
-        real.push(ros2_control(name, "system", hardware, vec![call(group)]));
+        blocks.push(ros2_control(
+            name,
+            "system",
+            hardware,
+            vec![call(&group.macro_name)],
+        ));
     }
-    for (sensor, imu_macro) in imus.iter().zip(&imu_macros) {
+    for (sensor, macro_name) in imus {
         // One IMU keeps the customary `<Robot>IMU`; several get a block each, as each has its own driver.
         let name = match imus.len() {
             1 => format!("{}IMU", robot.type_name),
@@ -140,24 +184,14 @@ pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
             .map(|p| (p.name.as_ref(), p.value.to_string()));
         let hardware =
             Element::new("hardware").children(params_after(plugin(&sensor.plugin), params));
-        real.push(ros2_control(
+        blocks.push(ros2_control(
             name,
             "sensor",
             hardware,
-            vec![call(imu_macro)],
+            vec![call(macro_name)],
         ));
     }
-
-    out.push(Node::when(SIM_MUJOCO_ARG, true, vec![call(&combined)]));
-    out.push(Node::when(
-        SIM_MUJOCO_ARG,
-        false,
-        vec![
-            Node::when(USE_MOCK_HARDWARE_ARG, true, vec![call(&combined)]),
-            Node::when(USE_MOCK_HARDWARE_ARG, false, real),
-        ],
-    ));
-    Ok(out)
+    blocks
 }
 
 /// Macro names become tag names: snake case keeps them plain XML names, and a suffix keeps two
@@ -176,10 +210,6 @@ impl MacroNames {
         }
         name
     }
-}
-
-fn joint_elements(joints: &[&Joint]) -> Result<Vec<Node>, EmitError> {
-    joints.iter().map(|j| joint_element(j)).collect()
 }
 
 /// One `<joint>`: interfaces in declaration order, then the hardware params.
@@ -324,39 +354,11 @@ fn boolean(value: bool) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use crate::backend::Backend;
-    use crate::emit::{fixture, urdf};
+    use crate::emit::fixture::read::{child, named, params};
+    use crate::emit::{fixture, number, urdf};
 
-    /// One `<ros2_control>` block: name, type, plugin, hardware params, joints, sensors.
-    #[derive(Debug, PartialEq)]
-    struct Block {
-        name: String,
-        kind: String,
-        plugin: String,
-        params: Vec<(String, String)>,
-        joints: Vec<String>,
-        sensors: Vec<String>,
-    }
-
-    fn params(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
-        node.children()
-            .filter(|c| c.has_tag_name("param"))
-            .map(|p| {
-                (
-                    p.attribute("name").unwrap().to_string(),
-                    p.text().unwrap_or("").to_string(),
-                )
-            })
-            .collect()
-    }
-
-    fn named(node: roxmltree::Node<'_, '_>, tag: &str) -> Vec<String> {
-        node.children()
-            .filter(|c| c.has_tag_name(tag))
-            .map(|c| c.attribute("name").unwrap().to_string())
-            .collect()
-    }
-
-    fn blocks(backend: Backend) -> Vec<Block> {
+    /// Each `<ros2_control>` block on one line: name, type, plugin, hardware params, joints, sensors.
+    fn blocks(backend: Backend) -> Vec<String> {
         let text = urdf(&fixture::robot(), backend).unwrap();
         let document = roxmltree::Document::parse(&text).unwrap();
         let blocks = document
@@ -365,110 +367,66 @@ mod tests {
             .filter(|c| c.has_tag_name("ros2_control"));
         blocks
             .map(|block| {
-                let hardware = block
-                    .children()
-                    .find(|c| c.has_tag_name("hardware"))
-                    .unwrap();
+                let hardware = child(block, "hardware");
                 let plugins: Vec<_> = hardware
                     .children()
                     .filter(|c| c.has_tag_name("plugin"))
                     .collect();
-                assert_eq!(plugins.len(), 1, "one plugin per block");
-                Block {
-                    name: block.attribute("name").unwrap().to_string(),
-                    kind: block.attribute("type").unwrap().to_string(),
-                    plugin: plugins[0].text().unwrap().to_string(),
-                    params: params(hardware),
-                    joints: named(block, "joint"),
-                    sensors: named(block, "sensor"),
-                }
+                assert_eq!(plugins.len(), 1, "only the first plugin counts");
+                let params: Vec<String> = params(hardware)
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                format!(
+                    "{} {} {} [{}] joints=[{}] sensors=[{}]",
+                    block.attribute("name").unwrap(),
+                    block.attribute("type").unwrap(),
+                    plugins[0].text().unwrap(),
+                    params.join(" "),
+                    named(block, "joint").join(" "),
+                    named(block, "sensor").join(" "),
+                )
             })
-            .collect()
-    }
-
-    fn strings(items: &[&str]) -> Vec<String> {
-        items.iter().map(|s| s.to_string()).collect()
-    }
-
-    fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
-        items
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
     }
 
     #[test]
     fn real_hardware_has_a_block_per_bus_and_one_for_the_imu() {
-        let robstride = Backend::Real.plugin().to_string();
-        let bus = |name: &str| pairs(&[("bus", name), ("bitrate", "1000000")]);
         assert_eq!(
             blocks(Backend::Real),
             [
-                Block {
-                    name: "TestBotFront".into(),
-                    kind: "system".into(),
-                    plugin: robstride.clone(),
-                    params: bus("front"),
-                    joints: strings(&["ankle", "wheel", "follower"]),
-                    sensors: vec![],
-                },
-                Block {
-                    name: "TestBotRear".into(),
-                    kind: "system".into(),
-                    plugin: robstride,
-                    params: bus("rear"),
-                    joints: strings(&["slider"]),
-                    sensors: vec![],
-                },
-                Block {
-                    name: "TestBotIMU".into(),
-                    kind: "sensor".into(),
-                    plugin: "test_devices/SerialImu".into(),
-                    params: pairs(&[("port", "/dev/ttyUSB0")]),
-                    joints: vec![],
-                    sensors: strings(&["base_imu"]),
-                },
+                "TestBotFront system humanoid_devices_robstride/RobstrideSystem [bus=front bitrate=1000000] \
+                 joints=[ankle wheel follower] sensors=[]",
+                "TestBotRear system humanoid_devices_robstride/RobstrideSystem [bus=rear bitrate=1000000] \
+                 joints=[slider] sensors=[]",
+                "TestBotIMU sensor test_devices/SerialImu [port=/dev/ttyUSB0] joints=[] sensors=[base_imu]",
             ]
         );
     }
 
     #[test]
     fn mujoco_and_mock_have_one_block_with_every_controlled_joint() {
-        let robot = fixture::robot();
-        let mut controlled: Vec<String> = robot
+        assert_eq!(
+            blocks(Backend::Mujoco),
+            [
+                "TestBotHardware system mujoco_ros2_control/MujocoSystem [] \
+              joints=[ankle wheel follower slider] sensors=[base_imu]"
+            ]
+        );
+        assert_eq!(
+            blocks(Backend::Mock),
+            [
+                "TestBotHardware system mock_components/GenericSystem [calculate_dynamics=true \
+              position_state_following_offset=0 mock_sensor_commands=false disable_commands=false] \
+              joints=[ankle wheel follower slider] sensors=[]"
+            ]
+        );
+        let mut controlled: Vec<_> = fixture::robot()
             .controlled_joints()
             .map(|j| j.name.to_string())
             .collect();
         controlled.sort();
-        for (backend, params, sensors) in [
-            (Backend::Mujoco, vec![], strings(&["base_imu"])),
-            (
-                Backend::Mock,
-                pairs(&[
-                    ("calculate_dynamics", "true"),
-                    ("position_state_following_offset", "0"),
-                    ("mock_sensor_commands", "false"),
-                    ("disable_commands", "false"),
-                ]),
-                vec![],
-            ),
-        ] {
-            let [block] = blocks(backend).try_into().unwrap();
-            let mut joints = block.joints.clone();
-            joints.sort();
-            assert_eq!(joints, controlled, "{backend}");
-            assert_eq!(block.joints.len(), 4);
-            assert_eq!(
-                (block.name.as_str(), block.kind.as_str()),
-                ("TestBotHardware", "system")
-            );
-            assert_eq!(block.plugin, backend.plugin());
-            assert_eq!(
-                (block.params, block.sensors),
-                (params, sensors),
-                "{backend}"
-            );
-        }
+        assert_eq!(controlled, ["ankle", "follower", "slider", "wheel"]);
     }
 
     /// The `<joint>` and `<sensor>` elements of every block, by name, as text.
@@ -495,39 +453,32 @@ mod tests {
         let real = elements(Backend::Real);
         assert_eq!(real.len(), 5);
         assert_eq!(elements(Backend::Mujoco), real);
-        let mock = elements(Backend::Mock);
-        assert_eq!(
-            mock,
-            real.into_iter()
-                .filter(|(name, _)| name != "base_imu")
-                .collect::<Vec<_>>()
-        );
+        let without_imu: Vec<_> = real
+            .into_iter()
+            .filter(|(name, _)| name != "base_imu")
+            .collect();
+        assert_eq!(elements(Backend::Mock), without_imu);
     }
 
     #[test]
     fn each_joint_element_is_written_once_in_the_xacro() {
         let text = crate::emit::urdf_xacro(&fixture::robot()).unwrap();
-        for name in ["ankle", "slider", "wheel"] {
-            assert_eq!(
-                text.matches(&format!("<joint name=\"{name}\">")).count(),
-                1,
-                "{name}"
-            );
+        for element in [
+            r#"<joint name="ankle">"#,
+            r#"<joint name="slider">"#,
+            r#"<joint name="wheel">"#,
+            r#"<joint name="follower" mimic="true">"#,
+            r#"<sensor name="base_imu">"#,
+        ] {
+            assert_eq!(text.matches(element).count(), 1, "{element}");
         }
-        assert_eq!(
-            text.matches("<joint name=\"follower\" mimic=\"true\">")
-                .count(),
-            1
-        );
-        assert_eq!(text.matches("<sensor name=\"base_imu\">").count(), 1);
         assert!(!text.contains("${"), "no xacro expressions");
     }
 
-    type Params = Vec<(String, String)>;
-
-    /// A ros2_control `<joint>`: its params, and each interface (`tag:name`) with its params.
-    fn ros2_control_joint(text: &str, name: &str) -> (Params, Vec<(String, Params)>) {
-        let document = roxmltree::Document::parse(text).unwrap();
+    /// A ros2_control `<joint>` as `name=value` params and `tag:name [params]` interfaces.
+    fn ros2_control_joint(backend: Backend, name: &str) -> (Vec<String>, Vec<String>) {
+        let text = urdf(&fixture::robot(), backend).unwrap();
+        let document = roxmltree::Document::parse(&text).unwrap();
         let joint = document
             .descendants()
             .find(|n| {
@@ -536,121 +487,101 @@ mod tests {
                     && n.attribute("type").is_none()
             })
             .unwrap();
+        let show = |params: Vec<(String, String)>| {
+            params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+        };
         let interfaces = joint
             .children()
             .filter(|c| c.is_element() && c.tag_name().name().ends_with("_interface"))
             .map(|c| {
-                (
-                    format!("{}:{}", c.tag_name().name(), c.attribute("name").unwrap()),
-                    params(c),
+                format!(
+                    "{}:{} {:?}",
+                    c.tag_name().name(),
+                    c.attribute("name").unwrap(),
+                    show(params(c))
                 )
             })
             .collect();
-        (params(joint), interfaces)
+        (show(params(joint)), interfaces)
     }
 
     #[test]
     fn a_four_bar_joint_carries_its_hardware_params_and_position_limits() {
-        let text = urdf(&fixture::robot(), Backend::Mujoco).unwrap();
-        let (params, interfaces) = ros2_control_joint(&text, "ankle");
-        let lower = crate::emit::number((-30.0_f64).to_radians());
-        let upper = crate::emit::number(50.0_f64.to_radians());
-        let alpha = crate::emit::number(338.82213_f64.to_radians());
-        assert_eq!(
-            params,
-            pairs(&[
-                ("bus", "front"),
-                ("can_id", "11"),
-                ("model", "rs-00"),
-                ("direction", "1"),
-                ("zero_offset", "0.25"),
-                ("lower_limit", &lower),
-                ("upper_limit", &upper),
-                ("velocity_limit", "10"),
-                ("torque_limit", "5"),
-                ("current_limit", "16"),
-                ("four_bar_ground_x", "-0.012"),
-                ("four_bar_ground_z", "0.16"),
-                ("four_bar_input_crank", "0.04"),
-                ("four_bar_coupler", "0.15"),
-                ("four_bar_output_crank", "0.04"),
-                ("four_bar_alpha_zero", &alpha),
-                ("four_bar_sign", "1"),
-                ("four_bar_branch", "counter_clockwise"),
-            ])
+        let (params, interfaces) = ros2_control_joint(Backend::Mujoco, "ankle");
+        let lower = number((-30.0_f64).to_radians());
+        let upper = number(50.0_f64.to_radians());
+        let alpha = number(338.82213_f64.to_radians());
+        let want = format!(
+            "bus=front can_id=11 model=rs-00 direction=1 zero_offset=0.25 lower_limit={lower} \
+             upper_limit={upper} velocity_limit=10 torque_limit=5 current_limit=16 four_bar_ground_x=-0.012 \
+             four_bar_ground_z=0.16 four_bar_input_crank=0.04 four_bar_coupler=0.15 four_bar_output_crank=0.04 \
+             four_bar_alpha_zero={alpha} four_bar_sign=1 four_bar_branch=counter_clockwise"
         );
-        let position = pairs(&[("min", &lower), ("max", &upper), ("initial_value", "0")]);
-        let names: Vec<&str> = interfaces.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(params.join(" "), want);
         assert_eq!(
-            names,
+            interfaces,
             [
-                "command_interface:position",
-                "command_interface:velocity",
-                "command_interface:effort",
-                "command_interface:stiffness",
-                "command_interface:damping",
-                "state_interface:position",
-                "state_interface:velocity",
-                "state_interface:effort",
+                format!(
+                    r#"command_interface:position ["min={lower}", "max={upper}", "initial_value=0"]"#
+                ),
+                "command_interface:velocity []".into(),
+                "command_interface:effort []".into(),
+                "command_interface:stiffness []".into(),
+                "command_interface:damping []".into(),
+                "state_interface:position []".into(),
+                "state_interface:velocity []".into(),
+                "state_interface:effort []".into(),
             ]
         );
-        assert_eq!(interfaces[0].1, position);
-        assert!(interfaces[1..].iter().all(|(_, params)| params.is_empty()));
-
-        let (params, interfaces) = ros2_control_joint(&text, "slider");
+        let (params, interfaces) = ros2_control_joint(Backend::Real, "slider");
         assert_eq!(
-            interfaces[0].1,
-            pairs(&[("min", "-0.05"), ("max", "0.05"), ("initial_value", "0.01")])
+            interfaces,
+            [
+                r#"command_interface:position ["min=-0.05", "max=0.05", "initial_value=0.01"]"#,
+                r#"state_interface:position ["initial_value=0.01"]"#,
+                "state_interface:velocity []",
+            ]
         );
-        assert_eq!(interfaces[1].1, pairs(&[("initial_value", "0.01")]));
-        assert!(params.contains(&("current_limit".to_string(), "14".to_string())));
+        assert!(
+            params.contains(&"current_limit=14".to_string()),
+            "{params:?}"
+        );
     }
 
     #[test]
     fn a_continuous_joint_has_no_position_bounds() {
-        let text = urdf(&fixture::robot(), Backend::Real).unwrap();
-        let (params, interfaces) = ros2_control_joint(&text, "wheel");
-        let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+        let (params, interfaces) = ros2_control_joint(Backend::Real, "wheel");
         assert_eq!(
-            names,
-            [
-                "bus",
-                "can_id",
-                "model",
-                "direction",
-                "zero_offset",
-                "velocity_limit",
-                "torque_limit"
-            ]
+            params.join(" "),
+            "bus=front can_id=12 model=rs-02 direction=-1 zero_offset=-0.5 velocity_limit=20 torque_limit=10"
         );
-        assert_eq!(params[3].1, "-1");
-        assert!(
-            interfaces.iter().all(|(_, params)| params.is_empty()),
-            "{interfaces:?}"
+        assert_eq!(
+            interfaces,
+            [
+                "command_interface:velocity []",
+                "state_interface:position []",
+                "state_interface:velocity []"
+            ]
         );
     }
 
     #[test]
     fn a_mimic_joint_has_states_only_and_names_its_target() {
         let text = urdf(&fixture::robot(), Backend::Mock).unwrap();
-        let document = roxmltree::Document::parse(&text).unwrap();
-        let follower = document
-            .descendants()
-            .find(|n| {
-                n.has_tag_name("joint")
-                    && n.attribute("name") == Some("follower")
-                    && n.attribute("type").is_none()
-            })
-            .unwrap();
-        assert_eq!(follower.attribute("mimic"), Some("true"));
-        assert!(
-            !follower
-                .children()
-                .any(|c| c.has_tag_name("command_interface"))
+        assert_eq!(
+            text.matches(r#"<joint name="follower" mimic="true">"#)
+                .count(),
+            1
         );
-        let (params, interfaces) = ros2_control_joint(&text, "follower");
-        assert_eq!(params, pairs(&[("mimic", "ankle"), ("multiplier", "-0.5")]));
-        assert_eq!(interfaces.len(), 2);
+        let (params, interfaces) = ros2_control_joint(Backend::Mock, "follower");
+        assert_eq!(params, ["mimic=ankle", "multiplier=-0.5"]);
+        assert_eq!(
+            interfaces,
+            ["state_interface:position []", "state_interface:velocity []"]
+        );
     }
 
     #[test]
@@ -665,7 +596,10 @@ mod tests {
             named(imu, "state_interface"),
             crate::interface::IMU_STATE_INTERFACES
         );
-        assert_eq!(params(imu), pairs(&[("frame_id", "imu_link")]));
+        assert_eq!(
+            params(imu),
+            [("frame_id".to_string(), "imu_link".to_string())]
+        );
     }
 
     #[test]
@@ -674,7 +608,7 @@ mod tests {
             let text = urdf(&fixture::robot(), backend).unwrap();
             for gain in ["kp", "kd", "p", "d", "i"] {
                 assert!(
-                    !text.contains(&format!("name=\"{gain}\"")),
+                    !text.contains(&format!("<param name=\"{gain}\">")),
                     "{backend}: {gain}"
                 );
             }

@@ -185,7 +185,7 @@ fn joint(joint: &Joint) -> Node {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::emit::xml::tests::{evaluate_xacro, plain};
+    use crate::emit::fixture::read::{evaluate_xacro, plain};
     use crate::emit::{fixture, urdf, urdf_xacro};
 
     const COMBINATIONS: [(bool, bool); 4] =

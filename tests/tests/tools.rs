@@ -1,0 +1,352 @@
+//! The emitted files, checked by the real tools the ROS 2 and MuJoCo worlds use: the PyPI `xacro`,
+//! urdfdom's `check_urdf`, MuJoCo's compiler (PyPI `mujoco`), and JSON Schema validation.
+//!
+//! The tools are installed by `scripts/install-tools.sh` (which `scripts/test` runs first). A
+//! missing tool fails the test with that instruction: a check that silently skips would be a
+//! check that never runs.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use robot_core::{Backend, Robot, emit};
+
+/// Writes every emitted file of `robot` into a fresh temporary folder.
+fn emitted(robot: &Robot) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().to_path_buf();
+    for artifact in emit::all(robot).expect("emit") {
+        std::fs::write(path.join(&artifact.file_name), artifact.contents).expect("write");
+    }
+    (dir, path)
+}
+
+fn tool(name: &str) -> Command {
+    let found = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .output();
+    assert!(
+        found.is_ok_and(|o| o.status.success()),
+        "`{name}` is not installed: run scripts/install-tools.sh (scripts/test does)"
+    );
+    Command::new(name)
+}
+
+fn run(mut command: Command) -> (bool, String) {
+    let output = command.output().expect("run tool");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+/// An XML element reduced to what a URDF consumer sees: name, attributes (sorted; namespace
+/// declarations dropped), trimmed non-empty text, child elements. Comments and layout are gone.
+#[derive(Debug, PartialEq)]
+struct Element {
+    name: String,
+    attributes: Vec<(String, String)>,
+    text: String,
+    children: Vec<Element>,
+}
+
+fn canonical(node: roxmltree::Node) -> Element {
+    let mut attributes: Vec<(String, String)> = node
+        .attributes()
+        .map(|a| (a.name().to_string(), a.value().to_string()))
+        .collect();
+    attributes.sort();
+    let text = node
+        .children()
+        .filter(|c| c.is_text())
+        .filter_map(|c| c.text())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("");
+    Element {
+        name: node.tag_name().name().to_string(),
+        attributes,
+        text,
+        children: node
+            .children()
+            .filter(|c| c.is_element())
+            .map(canonical)
+            .collect(),
+    }
+}
+
+fn parse(path: &Path) -> Element {
+    let text = std::fs::read_to_string(path).expect("read XML");
+    let doc = roxmltree::Document::parse(&text)
+        .unwrap_or_else(|e| panic!("{} is not XML: {e}", path.display()));
+    canonical(doc.root_element())
+}
+
+/// The first place two trees differ, as a path, for a readable failure.
+fn first_difference(a: &Element, b: &Element, path: &str) -> Option<String> {
+    let here = format!("{path}/{}", a.name);
+    if a.name != b.name || a.attributes != b.attributes || a.text != b.text {
+        return Some(format!(
+            "{here}: {:?} {:?} {:?} vs {} {:?} {:?}",
+            a.attributes, a.text, "", b.name, b.attributes, b.text
+        ));
+    }
+    if a.children.len() != b.children.len() {
+        return Some(format!(
+            "{here}: {} children vs {}",
+            a.children.len(),
+            b.children.len()
+        ));
+    }
+    a.children
+        .iter()
+        .zip(&b.children)
+        .find_map(|(x, y)| first_difference(x, y, &here))
+}
+
+#[test]
+fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_four_arg_combinations() {
+    for robot in robots::all() {
+        let (_keep, dir) = emitted(robot);
+        let source = dir.join(format!("{}.urdf.xacro", robot.name));
+        for (sim_mujoco, use_mock_hardware) in
+            [(false, false), (false, true), (true, false), (true, true)]
+        {
+            let out = dir.join(format!("xacro-{sim_mujoco}-{use_mock_hardware}.urdf"));
+            let mut xacro = tool("xacro");
+            xacro
+                .arg(&source)
+                .arg(format!("sim_mujoco:={sim_mujoco}"))
+                .arg(format!("use_mock_hardware:={use_mock_hardware}"))
+                .arg("-o")
+                .arg(&out);
+            let (ok, text) = run(xacro);
+            assert!(
+                ok,
+                "xacro failed on {} ({sim_mujoco}, {use_mock_hardware}): {text}",
+                source.display()
+            );
+            let backend = Backend::from_xacro_args(sim_mujoco, use_mock_hardware);
+            let ours = dir.join(format!("{}.{backend}.urdf", robot.name));
+            let (theirs, ours) = (parse(&out), parse(&ours));
+            if let Some(diff) = first_difference(&theirs, &ours, "") {
+                panic!(
+                    "{}: xacro with sim_mujoco:={sim_mujoco} use_mock_hardware:={use_mock_hardware} differs from {}.{backend}.urdf at {diff}",
+                    robot.name, robot.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn check_urdf_accepts_every_expanded_urdf() {
+    for robot in robots::all() {
+        let (_keep, dir) = emitted(robot);
+        for backend in Backend::ALL {
+            let path = dir.join(format!("{}.{backend}.urdf", robot.name));
+            let mut check = tool("check_urdf");
+            check.arg(&path);
+            let (ok, text) = run(check);
+            assert!(ok, "check_urdf rejects {}: {text}", path.display());
+            let root = robot.root_link().expect("root").name.to_string();
+            assert!(
+                text.contains(&format!("root Link: {root}")),
+                "check_urdf output: {text}"
+            );
+            assert!(
+                text.contains(&format!("robot name is: {}", robot.name)),
+                "check_urdf output: {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn check_urdf_rejects_a_broken_urdf() {
+    // The check above is only worth something if the tool says no to a bad file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("broken.urdf");
+    std::fs::write(
+        &path,
+        r#"<robot name="r"><link name="a"/><link name="b"/>
+           <joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>"#,
+    )
+    .expect("write");
+    let mut check = tool("check_urdf");
+    check.arg(&path);
+    let (ok, text) = run(check);
+    assert!(
+        !ok,
+        "check_urdf accepted a revolute joint without <limit>: {text}"
+    );
+}
+
+/// What MuJoCo's compiler makes of an MJCF file: `(joints, actuators with force ranges, sensors)`.
+fn mujoco_compile(path: &Path) -> serde_json::Value {
+    let script = r#"
+import json, sys, mujoco
+m = mujoco.MjModel.from_xml_path(sys.argv[1])
+name = lambda kind, i: mujoco.mj_id2name(m, kind, i)
+print(json.dumps({
+    "version": mujoco.__version__,
+    "joints": [[name(mujoco.mjtObj.mjOBJ_JOINT, i), int(m.jnt_type[i]), bool(m.jnt_limited[i])] for i in range(m.njnt)],
+    "actuators": [[name(mujoco.mjtObj.mjOBJ_ACTUATOR, i), name(mujoco.mjtObj.mjOBJ_JOINT, int(m.actuator_trnid[i][0])), float(m.actuator_forcerange[i][1])] for i in range(m.nu)],
+    "sensors": [name(mujoco.mjtObj.mjOBJ_SENSOR, i) for i in range(m.nsensor)],
+    "bodies": m.nbody,
+}))
+"#;
+    let mut python = tool("python3");
+    python.arg("-c").arg(script).arg(path);
+    let (ok, text) = run(python);
+    assert!(ok, "MuJoCo does not compile {}: {text}", path.display());
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("unexpected output {text}: {e}"))
+}
+
+#[test]
+fn mujoco_compiles_the_mjcf_with_the_right_joints_actuators_and_imu_sensors() {
+    for robot in robots::all() {
+        let (_keep, dir) = emitted(robot);
+        let model = mujoco_compile(&dir.join(format!("{}.mjcf.xml", robot.name)));
+        assert_eq!(model["version"], "3.17.0");
+        // MJCF joint names are the ros2_control joint names: every movable joint, by name.
+        let joints: Vec<String> = model["joints"]
+            .as_array()
+            .expect("joints")
+            .iter()
+            .map(|j| j[0].as_str().unwrap_or_default().to_string())
+            .filter(|n| n != "floating_base_joint")
+            .collect();
+        let movable: Vec<String> = robot
+            .joints
+            .iter()
+            .filter(|j| j.kind.is_movable())
+            .map(|j| j.name.to_string())
+            .collect();
+        assert_eq!(joints, movable, "{}", robot.name);
+        // One actuator per actuated joint, on that joint, with the torque limit as its force range.
+        let actuators = model["actuators"].as_array().expect("actuators");
+        let actuated: Vec<_> = robot.actuated_joints().collect();
+        assert_eq!(actuators.len(), actuated.len(), "{}", robot.name);
+        for (actuator, joint) in actuators.iter().zip(&actuated) {
+            assert_eq!(actuator[0], joint.name.as_ref());
+            assert_eq!(actuator[1], joint.name.as_ref());
+            let effort = joint.limits.as_ref().expect("limits").effort;
+            assert!(
+                (actuator[2].as_f64().unwrap_or_default() - effort).abs() < 1e-9,
+                "{actuator}"
+            );
+        }
+        // IMUs as framequat/gyro/accelerometer named <prefix>_quat, _gyro, _accel.
+        let sensors: Vec<&str> = model["sensors"]
+            .as_array()
+            .expect("sensors")
+            .iter()
+            .filter_map(|s| s.as_str())
+            .collect();
+        let expected: Vec<String> = robot
+            .sensors
+            .iter()
+            .flat_map(|s| ["quat", "gyro", "accel"].map(|k| format!("{}_{k}", s.mujoco_prefix())))
+            .collect();
+        assert_eq!(sensors, expected, "{}", robot.name);
+        // A floating base has a free joint; a fixed-base arm none.
+        let free = model["joints"]
+            .as_array()
+            .expect("joints")
+            .iter()
+            .any(|j| j[1] == 0);
+        assert_eq!(free, !robot.sensors.is_empty(), "{}", robot.name);
+    }
+}
+
+#[test]
+fn lite_biped_mjcf_names_the_imu_sensors_as_mujoco_system_reads_them() {
+    let (_keep, dir) = emitted(robots::LiteBiped::DESCRIPTION);
+    let model = mujoco_compile(&dir.join("lite_biped.mjcf.xml"));
+    assert_eq!(
+        model["sensors"],
+        serde_json::json!(["base_quat", "base_gyro", "base_accel"])
+    );
+    assert_eq!(model["actuators"].as_array().map(Vec::len), Some(14));
+}
+
+fn schema(name: &str) -> serde_json::Value {
+    let path = robots::checked_in::workspace_root()
+        .join("schema")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("schema is JSON")
+}
+
+#[test]
+fn both_schemas_are_valid_against_their_meta_schema() {
+    for name in ["robot.schema.json", "config.schema.json"] {
+        let schema = schema(name);
+        if let Err(error) = jsonschema::meta::validate(&schema) {
+            panic!("{name} is not a valid JSON Schema: {error}");
+        }
+        let mut check = tool("check-jsonschema");
+        check.arg("--check-metaschema").arg(
+            robots::checked_in::workspace_root()
+                .join("schema")
+                .join(name),
+        );
+        let (ok, text) = run(check);
+        assert!(
+            ok,
+            "check-jsonschema --check-metaschema rejects {name}: {text}"
+        );
+    }
+}
+
+#[test]
+fn every_robot_json_validates_against_the_robot_schema() {
+    let validator =
+        jsonschema::validator_for(&schema("robot.schema.json")).expect("compile schema");
+    for robot in robots::all() {
+        let json: serde_json::Value =
+            serde_json::from_str(&emit::robot_json(robot).expect("json")).expect("JSON");
+        let errors: Vec<String> = validator
+            .iter_errors(&json)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}.json: {errors:?}", robot.name);
+    }
+}
+
+#[test]
+fn the_robot_schema_rejects_what_the_model_rejects() {
+    let validator =
+        jsonschema::validator_for(&schema("robot.schema.json")).expect("compile schema");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&emit::robot_json(robots::LiteBiped::DESCRIPTION).expect("json"))
+            .expect("JSON");
+    json["joints"][1]["actuator"]["can_id"] = serde_json::json!(200);
+    json["joints"][2]["actuator"]["direction"] = serde_json::json!(0);
+    json["joints"][3]["surprise"] = serde_json::json!(true);
+    let errors: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| e.instance_path().to_string())
+        .collect();
+    // An optional field's schema is `anyOf [X, null]`, so its errors are reported at the field.
+    assert_eq!(
+        errors,
+        ["/joints/1/actuator", "/joints/2/actuator", "/joints/3"],
+        "{errors:?}"
+    );
+    let valid: serde_json::Value =
+        serde_json::from_str(&emit::robot_json(robots::LiteBiped::DESCRIPTION).expect("json"))
+            .expect("JSON");
+    let mut one = valid.clone();
+    one["joints"][1]["actuator"]["can_id"] = serde_json::json!(200);
+    let message = validator
+        .iter_errors(&one)
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join("; ");
+    assert!(!message.is_empty(), "can_id 200 accepted");
+}

@@ -1,0 +1,16 @@
+//! The compile errors of `robot!`, one case per rule, and definitions that must compile.
+//!
+//! Each `ui/fail/<rule>.rs` is a small definition broken in exactly one way (or, for
+//! `several-errors.rs`, in a few independent ways), checked in with the `.stderr` it must
+//! produce: the error under the offending token, naming the thing and the rule. Each
+//! `ui/pass/*.rs` must compile and its `main` must run.
+//!
+//! After a deliberate change of a message, regenerate and review the diff:
+//! `TRYBUILD=overwrite cargo test -p integration-tests --test ui`.
+
+#[test]
+fn ui() {
+    let cases = trybuild::TestCases::new();
+    cases.pass("ui/pass/*.rs");
+    cases.compile_fail("ui/fail/*.rs");
+}

@@ -1,0 +1,27 @@
+use robot_macros::robot;
+
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    bus arm {}
+    link base {}
+    link a {}
+    link b {}
+    joint shoulder: revolute {
+        parent: base,
+        child: a,
+        limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+        actuator { bus: arm, can_id: 7, model: RS02 },
+        command: [position],
+        state: [position],
+    }
+    joint elbow: revolute {
+        parent: a,
+        child: b,
+        limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+        actuator { bus: arm, can_id: 7, model: RS02 },
+        command: [position],
+        state: [position],
+    }
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use robot_macros::robot;
+
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    link base {}
+    imu base_imu { link: base, plugin: "pkg/Imu" }
+    imu base_imu { link: base, plugin: "pkg/Imu" }
+}
+
+fn main() {}

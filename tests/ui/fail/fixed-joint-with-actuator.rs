@@ -1,0 +1,15 @@
+use robot_macros::robot;
+
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    bus arm {}
+    link base {}
+    link tip {}
+    joint j: fixed {
+        parent: base,
+        child: tip,
+        actuator { bus: arm, can_id: 1, model: RS02 },
+    }
+}
+
+fn main() {}

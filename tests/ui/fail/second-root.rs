@@ -1,0 +1,11 @@
+use robot_macros::robot;
+
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    link base {}
+    link tip {}
+    link floating {}
+    joint j: fixed { parent: base, child: tip }
+}
+
+fn main() {}
