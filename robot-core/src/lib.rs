@@ -8,15 +8,19 @@
 //! * [`bus_load`]: worst-case CAN load per cycle;
 //! * [`emit`]: URDF, xacro, ros2_control, `controllers.yaml`, MJCF and JSON Schema;
 //! * [`typed`]: the contract between generated types and generic backends;
-//! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration).
+//! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
+//! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
+//! * [`control_loop`]: read → update → write at a fixed rate, with timing statistics.
 #![warn(missing_docs)]
 
 pub mod actuator;
 pub mod backend;
 pub mod bus_load;
 pub mod config;
+pub mod control_loop;
 pub mod emit;
 pub mod fourbar;
+pub mod hardware;
 pub mod interface;
 pub mod model;
 pub mod typed;

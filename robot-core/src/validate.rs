@@ -41,6 +41,7 @@ pub enum RobotField {
 pub enum LinkField {
     Name,
     Inertial,
+    Mass,
 }
 
 /// A field of a joint.
@@ -136,7 +137,7 @@ pub enum ProblemKind {
     },
     #[error("{kind} joint `{joint}` needs `lower` and `upper` position limits")]
     MissingPositionLimits { joint: String, kind: &'static str },
-    #[error("{kind} joint `{joint}` needs limits (velocity and effort at least)")]
+    #[error("{kind} joint `{joint}` needs `limits {{ lower, upper, velocity, effort }}`")]
     MissingLimits { joint: String, kind: &'static str },
     #[error("continuous joint `{joint}` cannot have position limits (MuJoCo would limit it)")]
     ContinuousWithPositionLimits { joint: String },
@@ -386,7 +387,7 @@ fn numbers_finite(robot: &Robot, out: &mut Problems) {
         }
         if inertial.mass.is_finite() && inertial.mass <= 0.0 {
             out.push(
-                site,
+                Site::Link(index, LinkField::Mass),
                 ProblemKind::BadMass {
                     link: link.name.to_string(),
                     mass: inertial.mass,
@@ -502,7 +503,10 @@ fn tree(robot: &Robot, out: &mut Problems) {
             }
         }
     }
+    // A repeated link (reported as a duplicate) is not a second root as well.
+    let mut names = HashSet::new();
     let roots: Vec<usize> = (0..robot.links.len())
+        .filter(|&i| names.insert(robot.links[i].name.as_ref()))
         .filter(|&i| !parent_joint.contains_key(robot.links[i].name.as_ref()))
         .collect();
     if let Some((&root, rest)) = roots.split_first() {

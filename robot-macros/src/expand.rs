@@ -66,12 +66,13 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
             quote!(#(#docs)* pub #field: #module::#ty)
         });
     let mut seen_sensors = HashSet::new();
-    let sensors: Vec<_> = robot
+    let sensors: Vec<(usize, &robot_core::model::Sensor)> = robot
         .sensors
         .iter()
-        .filter(|s| seen_sensors.insert(s.name.to_string()))
+        .enumerate()
+        .filter(|(_, s)| seen_sensors.insert(s.name.to_string()))
         .collect();
-    let sensor_fields = sensors.iter().map(|s| {
+    let sensor_fields = sensors.iter().map(|(_, s)| {
         let field = ident(&s.name, span);
         let doc = format!("IMU `{}` on link `{}`.", s.name, s.link);
         quote!(#[doc = #doc] pub #field: ::robot_core::ImuState)
@@ -96,7 +97,7 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         let doc = format!("ros2_control interface names of joint `{}`.", j.name);
         quote!(#[doc = #doc] pub const #constant: #module::#ty = #module::#ty { #(#values),* };)
     });
-    let imu_consts = sensors.iter().map(|s| {
+    let imu_consts = sensors.iter().map(|(_, s)| {
         let constant = ident(&s.name.to_shouty_snake_case(), span);
         let fields = IMU_STATE_INTERFACES.iter().map(|component| {
             let field = Ident::new(&component.replace('.', "_").to_shouty_snake_case(), span);
@@ -107,10 +108,11 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         quote!(#[doc = #doc] pub const #constant: ::robot_core::typed::ImuInterfaces = ::robot_core::typed::ImuInterfaces { #(#fields),* };)
     });
 
-    let state_len = typed::state_slots(robot).count();
-    let command_len = typed::command_slots(robot).count();
-    let state_slots = typed::state_slots(robot).map(slot);
-    let command_slots = typed::command_slots(robot).map(slot);
+    let state_slots = generated_slots(typed::state_slots(robot), &joints, &sensors);
+    let command_slots = generated_slots(typed::command_slots(robot), &joints, &sensors);
+    let (state_len, command_len) = (state_slots.len(), command_slots.len());
+    let state_slots = state_slots.into_iter().map(slot);
+    let command_slots = command_slots.into_iter().map(slot);
     let description = description::robot(robot);
     let (bus_views, bus_methods) = bus_views(lowered, &joints, &module, &state, &command);
     let summary = format!(
@@ -238,6 +240,25 @@ fn interface_kinds(joint: &Joint) -> Vec<robot_core::InterfaceKind> {
         }
     }
     kinds
+}
+
+/// The slots of the fields actually generated. For a valid robot that is every slot; a repeated
+/// joint, sensor or interface (an error already reported) is generated once, and its repeats must
+/// get no slot either, or the size assertions would fail on top of the real error.
+fn generated_slots(
+    slots: impl Iterator<Item = Slot>,
+    joints: &[(usize, &Joint)],
+    sensors: &[(usize, &robot_core::model::Sensor)],
+) -> Vec<Slot> {
+    let mut seen = HashSet::new();
+    slots
+        .filter(|s| match *s {
+            Slot::Joint { joint, kind } => {
+                joints.iter().any(|(i, _)| *i == usize::from(joint)) && seen.insert((joint, kind))
+            }
+            Slot::Imu { sensor, .. } => sensors.iter().any(|(i, _)| *i == usize::from(sensor)),
+        })
+        .collect()
 }
 
 fn slot(slot: Slot) -> TokenStream {

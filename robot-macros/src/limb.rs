@@ -143,10 +143,11 @@ impl Side<'_> {
             Value::Sided { alternatives, span } => {
                 if alternatives.len() != self.count {
                     if self.reported.insert(format!("{span:?}")) {
-                        self.errors.at(
-                            *span,
-                            format!("{} per-side values for {} sides: write one value per side, in side order", alternatives.len(), self.count),
-                        );
+                        self.errors.push(value.error(format!(
+                            "{} per-side values for {} sides: write one value per side, in side order",
+                            alternatives.len(),
+                            self.count
+                        )));
                     }
                     return self.value(&alternatives[0]);
                 }

@@ -79,9 +79,13 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
     let (type_name, update_rate, mock, robot_docs) = match l.header.take() {
         Some(header) => header,
         None => {
+            // There is no token to blame; the first item is where a reader looks for it.
+            let at = items
+                .first()
+                .map_or_else(Span::call_site, |item| item.keyword.span());
             l.errors.at(
-                Span::call_site(),
-                "missing the robot header: `robot MyRobot { update_rate: 200 }`",
+                at,
+                "missing the robot header: add `robot MyRobot { update_rate: 200 Hz }`",
             );
             ("Robot".to_string(), 1, MockParams::DEFAULT, Vec::new())
         }
@@ -209,25 +213,33 @@ impl Lowering<'_> {
         self.spans
             .insert(Site::Link(index, LinkField::Name), item.name.span());
         let mut f = Fields::new(block, "link");
-        let inertial = f.value("inertial", self.errors).and_then(|v| {
+        let inertial = f.entry("inertial", self.errors).and_then(|e| {
             self.spans
-                .insert(Site::Link(index, LinkField::Inertial), v.span());
-            let block = as_block(v, self.errors)?;
+                .insert(Site::Link(index, LinkField::Inertial), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
             let mut i = Fields::new(block, "inertial");
-            let mass = i.number("mass", self.errors);
+            let mass = i.value("mass", self.errors).and_then(|v| {
+                self.spans
+                    .insert(Site::Link(index, LinkField::Mass), v.span());
+                number(v, self.errors)
+            });
             let com = i.vector::<3>("com", self.errors).unwrap_or_default();
             let com_rpy = i.vector::<3>("com_rpy", self.errors).unwrap_or_default();
             let inertia = i.vector::<6>("inertia", self.errors);
             i.finish(self.errors);
             let mass = mass.or_else(|| {
-                self.errors.at(block.span, "inertial needs `mass` (kg)");
+                if !i.had("mass") {
+                    self.errors.at(block.span, "inertial needs `mass` (kg)");
+                }
                 None
             })?;
             let [ixx, ixy, ixz, iyy, iyz, izz] = inertia.or_else(|| {
-                self.errors.at(
-                    block.span,
-                    "inertial needs `inertia: [ixx, ixy, ixz, iyy, iyz, izz]` (kg·m²)",
-                );
+                if !i.had("inertia") {
+                    self.errors.at(
+                        block.span,
+                        "inertial needs `inertia: [ixx, ixy, ixz, iyy, iyz, izz]` (kg·m²)",
+                    );
+                }
                 None
             })?;
             Some(Inertial {
@@ -336,9 +348,9 @@ impl Lowering<'_> {
             }
             None => [0.0, 0.0, 1.0],
         };
-        let limits = f.value("limits", self.errors).and_then(|v| {
-            self.spans.insert(site(JointField::Limits), v.span());
-            let block = as_block(v, self.errors)?;
+        let limits = f.entry("limits", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::Limits), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
             let mut l = Fields::new(block, "limits");
             let num = |key: &'static str, field: JointField, l: &mut Fields, this: &mut Self| {
                 let v = l.value(key, this.errors)?;
@@ -350,10 +362,18 @@ impl Lowering<'_> {
             let velocity = num("velocity", JointField::Velocity, &mut l, self);
             let effort = num("effort", JointField::Effort, &mut l, self);
             let current = num("current", JointField::Current, &mut l, self);
-            l.finish(self.errors);
+            let known = l.finish(self.errors);
             let (Some(velocity), Some(effort)) = (velocity, effort) else {
-                self.errors
-                    .at(block.span, "limits need `velocity` and `effort`");
+                // A bad value or a misspelt key (`efort`) is reported already.
+                let missing: Vec<_> = ["velocity", "effort"]
+                    .into_iter()
+                    .filter(|key| !l.had(key))
+                    .map(|key| format!("`{key}`"))
+                    .collect();
+                if known && !missing.is_empty() {
+                    self.errors
+                        .at(block.span, format!("limits need {}", missing.join(" and ")));
+                }
                 return None;
             };
             Some(Limits {
@@ -375,14 +395,14 @@ impl Lowering<'_> {
             d.finish(self.errors);
             Some(dynamics)
         });
-        let actuator = f.value("actuator", self.errors).and_then(|v| {
-            self.spans.insert(site(JointField::Actuator), v.span());
-            let block = as_block(v, self.errors)?;
+        let actuator = f.entry("actuator", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::Actuator), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
             self.actuator(index, block)
         });
-        let mimic = f.value("mimic", self.errors).and_then(|v| {
-            self.spans.insert(site(JointField::Mimic), v.span());
-            let block = as_block(v, self.errors)?;
+        let mimic = f.entry("mimic", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::Mimic), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
             let mut m = Fields::new(block, "mimic");
             let joint = m.value("joint", self.errors).and_then(|v| {
                 self.spans.insert(site(JointField::Mimic), v.span());
@@ -470,11 +490,12 @@ impl Lowering<'_> {
             model
         });
         let direction = match a.value("direction", self.errors) {
-            Some(v) => match integer(v, -1, 1, "direction", self.errors) {
+            Some(v) => match integer(v, i128::MIN, i128::MAX, "direction", self.errors) {
                 Some(1) => Some(Direction::Forward),
                 Some(-1) => Some(Direction::Reversed),
-                Some(_) => {
-                    self.errors.at(v.span(), "direction is `1` or `-1`");
+                Some(other) => {
+                    self.errors
+                        .at(v.span(), format!("direction is `1` or `-1`, not {other}"));
                     None
                 }
                 None => None,
@@ -482,9 +503,9 @@ impl Lowering<'_> {
             None => Some(Direction::Forward),
         };
         let zero_offset = a.number("zero_offset", self.errors).unwrap_or(0.0);
-        let four_bar = a.value("four_bar", self.errors).and_then(|v| {
-            self.spans.insert(site(JointField::FourBar), v.span());
-            let block = as_block(v, self.errors)?;
+        let four_bar = a.entry("four_bar", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::FourBar), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
             four_bar(block, self.errors)
         });
         a.finish(self.errors);
@@ -627,7 +648,7 @@ fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
     let alpha_zero = f.number("alpha_zero", errors);
     let sign = f
         .value("sign", errors)
-        .and_then(|v| integer(v, -1, 1, "sign", errors).map(|s| (s, v.span())));
+        .and_then(|v| integer(v, i128::MIN, i128::MAX, "sign", errors).map(|s| (s, v.span())));
     let branch = f.value("branch", errors).and_then(|v| {
         let ident = as_ident(v, errors)?;
         let branch = Branch::from_name(&ident.to_string());
@@ -657,8 +678,8 @@ fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
     }
     let sign = match sign? {
         (s @ (1 | -1), _) => s as f64,
-        (_, span) => {
-            errors.at(span, "four-bar sign is `1` or `-1`");
+        (other, span) => {
+            errors.at(span, format!("four-bar sign is `1` or `-1`, not {other}"));
             return None;
         }
     };
@@ -795,6 +816,11 @@ impl<'a> Fields<'a> {
 
     /// The value of a key that may appear once.
     fn value(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Value> {
+        self.entry(key, errors).map(|e| &e.value)
+    }
+
+    /// The entry of a key that may appear once, for errors about the whole entry.
+    fn entry(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Entry> {
         self.asked.push(key);
         let mut found: Option<&'a Entry> = None;
         for (i, entry) in self.block.entries.iter().enumerate() {
@@ -814,7 +840,7 @@ impl<'a> Fields<'a> {
             }
             found = Some(entry);
         }
-        found.map(|e| &e.value)
+        found
     }
 
     /// Every entry of a key that may repeat (`visual`, `collision`).
@@ -855,10 +881,12 @@ impl<'a> Fields<'a> {
         self.value(key, errors).and_then(|v| vector::<N>(v, errors))
     }
 
-    /// Reports every entry no getter asked for.
-    fn finish(&self, errors: &mut Errors) {
+    /// Reports every entry no getter asked for; true when there was none.
+    fn finish(&self, errors: &mut Errors) -> bool {
+        let mut known = true;
         for (entry, taken) in self.block.entries.iter().zip(&self.taken) {
             if !taken {
+                known = false;
                 let expected = self
                     .asked
                     .iter()
@@ -874,15 +902,13 @@ impl<'a> Fields<'a> {
                 );
             }
         }
+        known
     }
 }
 
 fn sided_outside_limb(value: &Value, errors: &mut Errors) -> bool {
-    if let Value::Sided { span, .. } = value {
-        errors.at(
-            *span,
-            "per-side values `a | b` are only allowed inside a `limb`",
-        );
+    if let Value::Sided { .. } = value {
+        errors.push(value.error("per-side values `a | b` are only allowed inside a `limb`"));
         return true;
     }
     false

@@ -97,6 +97,20 @@ impl Value {
         }
     }
 
+    /// An error under the whole value. For `a | b` that is the range from the first alternative
+    /// to the last: `Span::join` is unstable, but rustc underlines a `compile_error!` from its
+    /// first token to its last, and `syn::Error::new_spanned` builds it so.
+    pub fn error(&self, message: impl std::fmt::Display) -> syn::Error {
+        match self {
+            Value::Sided { alternatives, .. } if alternatives.len() > 1 => {
+                let first = Ident::new("first", alternatives[0].span());
+                let last = Ident::new("last", alternatives[alternatives.len() - 1].span());
+                syn::Error::new_spanned(quote::quote!(#first #last), message)
+            }
+            other => syn::Error::new(other.span(), message),
+        }
+    }
+
     /// What the value is, for "expected X, found Y" messages.
     pub fn describe(&self) -> &'static str {
         match self {

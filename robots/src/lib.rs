@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod checked_in;
+pub mod controllers;
 pub mod describe;
 pub mod lite_biped;
 pub mod six_axis_arm;

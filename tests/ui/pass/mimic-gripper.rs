@@ -36,5 +36,7 @@ fn main() {
     let _: f64 = state.finger_mirror_joint.position;
     let mut cmd = GripperCommand::default();
     cmd.finger_joint.position = 0.02;
+    assert_eq!(cmd.finger_joint.position, 0.02);
+    assert!(mirror.command_interfaces.is_empty());
     assert_eq!(Gripper::FINGER_MIRROR_JOINT.POSITION, "finger_mirror_joint/position");
 }

@@ -1,0 +1,32 @@
+//! Safe commands for the moment of activation.
+
+use crate::interface::InterfaceKind;
+use crate::typed::{RobotTypes, Slot, Values};
+
+/// Seeds every command to a value that makes no joint move when the hardware is enabled: the
+/// position command takes the measured position (where the joint has both), velocity,
+/// acceleration, feed-forward effort and current are zero, and the MIT gains are zero, so the law
+/// `τ = stiffness·(q* − q) + damping·(v* − v) + τ_ff` starts at zero torque. A controller's own
+/// `on_activate` then takes over from there.
+///
+/// Allocation-free: it walks the layouts.
+pub fn seed_safe_commands<R: RobotTypes>(state: &R::State, command: &mut R::Command) {
+    let states = state.as_slice();
+    let commands = command.as_mut_slice();
+    for (slot, value) in R::COMMAND_LAYOUT.slots.iter().zip(commands.iter_mut()) {
+        let Slot::Joint { joint, kind } = *slot else { continue };
+        *value = match kind {
+            InterfaceKind::Position => match R::STATE_LAYOUT.joint_slot(usize::from(joint), InterfaceKind::Position) {
+                Some(s) => states[s],
+                None => *value,
+            },
+            InterfaceKind::Velocity
+            | InterfaceKind::Acceleration
+            | InterfaceKind::Effort
+            | InterfaceKind::Current
+            | InterfaceKind::Stiffness
+            | InterfaceKind::Damping => 0.0,
+            InterfaceKind::Temperature => *value,
+        };
+    }
+}

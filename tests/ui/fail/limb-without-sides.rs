@@ -1,0 +1,12 @@
+use robot_macros::robot;
+
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    link base {}
+    limb arm {
+        link tip {}
+        joint j: fixed { parent: base, child: tip }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use robot_macros::robot;
+
+robot! {
+    robot Tiny {}
+    link base {}
+}
+
+fn main() {}
