@@ -11,6 +11,7 @@ pub mod checked_in;
 pub mod controllers;
 pub mod describe;
 pub mod lite_biped;
+pub mod runtime;
 pub mod six_axis_arm;
 
 pub use lite_biped::{LiteBiped, LiteBipedCommand, LiteBipedState};

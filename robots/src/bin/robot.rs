@@ -3,14 +3,41 @@
 //! * `robot emit` writes every description of a robot into a folder;
 //!   `robot emit --checked-in` regenerates the checked-in copies and schemas.
 //! * `robot describe` prints the joints, buses, interfaces, limits and bus load.
-//! * `robot run` emits the descriptions and describes the robot (the control loop comes with the
-//!   runtime).
+//! * `robot run` emits the descriptions and runs the robot's example controller on the backend
+//!   the runtime configuration (or `--backend`) selects, printing the loop statistics.
+//! * `robot check CONFIG` validates a runtime configuration.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use robot_core::Robot;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use robot_core::control_loop::{LoopOptions, RealtimeOptions, StopAfter};
+use robot_core::{Backend, Robot};
+use robots::controllers::{Squat, Wave};
+use robots::{LiteBiped, SixAxisArm, runtime};
+
+/// A backend, as the command line names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BackendArg {
+    /// RobStride actuators over SocketCAN.
+    Real,
+    /// The MuJoCo simulator.
+    Mujoco,
+    /// No hardware: commands mirrored to states.
+    Mock,
+}
+
+impl From<BackendArg> for Backend {
+    fn from(arg: BackendArg) -> Backend {
+        match arg {
+            BackendArg::Real => Backend::Real,
+            BackendArg::Mujoco => Backend::Mujoco,
+            BackendArg::Mock => Backend::Mock,
+        }
+    }
+}
 
 #[derive(Parser)]
 #[command(
@@ -47,11 +74,43 @@ enum Command {
         #[arg(long, default_value = "lite_biped")]
         robot: String,
     },
-    /// Emit the robot's descriptions into target/descriptions and describe it.
+    /// Validate a runtime configuration file (backend, bus interfaces, calibration) against the
+    /// configuration schema and its robot; print every error and exit 1 when it is not valid.
+    Check {
+        /// The configuration file (YAML), e.g. robots/configs/lite_biped.real.yaml.
+        config: PathBuf,
+        /// The robot to check against, by ROS name; by default the file's `robot:` field.
+        #[arg(long)]
+        robot: Option<String>,
+    },
+    /// Emit the robot's descriptions into target/descriptions, then run its example controller
+    /// (lite_biped: a slow squat; six_axis_arm: a wave) on the backend the config or `--backend`
+    /// selects, showing progress and printing the loop statistics at the end.
     Run {
-        /// The robot, by ROS name.
-        #[arg(long, default_value = "lite_biped")]
-        robot: String,
+        /// Runtime configuration (backend, buses, calibration, disabled joints).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The robot, by ROS name; the config's `robot` when a config is given.
+        #[arg(long)]
+        robot: Option<String>,
+        /// Backend, overriding the config's.
+        #[arg(long, value_enum)]
+        backend: Option<BackendArg>,
+        /// How long to run, seconds.
+        #[arg(long, default_value_t = 6.0)]
+        seconds: f64,
+        /// Loop rate, Hz; the robot's update rate by default.
+        #[arg(long)]
+        rate: Option<u32>,
+        /// Run the control thread under SCHED_FIFO at this priority (1-99).
+        #[arg(long)]
+        fifo_priority: Option<i32>,
+        /// Pin the control thread to this CPU.
+        #[arg(long)]
+        cpu: Option<usize>,
+        /// Lock the process's memory (mlockall).
+        #[arg(long)]
+        lock_memory: bool,
     },
 }
 
@@ -110,14 +169,103 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", robots::describe::table(find(&robot)?));
             Ok(())
         }
-        Command::Run { robot } => {
-            let robot = find(&robot)?;
-            let dir = Path::new("target/descriptions").join(robot.name.as_ref());
-            let written =
-                robots::checked_in::write_robot(robot, &dir).map_err(|e| e.to_string())?;
+        Command::Check { config, robot } => check(&config, robot),
+        Command::Run { config, robot, backend, seconds, rate, fifo_priority, cpu, lock_memory } => {
+            let config = match &config {
+                Some(path) => {
+                    let name = match &robot {
+                        Some(name) => name.clone(),
+                        None => robot_core::config::robot_name_of(path).map_err(|e| e.to_string())?,
+                    };
+                    Some(robot_core::config::load(path, find(&name)?).map_err(|e| e.to_string())?)
+                }
+                None => None,
+            };
+            let name = robot.or_else(|| config.as_ref().map(|c| c.robot.clone())).unwrap_or_else(|| "lite_biped".into());
+            let description = find(&name)?;
+            let backend = backend.map(Backend::from).or(config.as_ref().map(|c| c.backend)).unwrap_or(Backend::Mock);
+            let dir = Path::new("target/descriptions").join(description.name.as_ref());
+            let written = robots::checked_in::write_robot(description, &dir).map_err(|e| e.to_string())?;
             println!("emitted {} files into {}", written.len(), dir.display());
-            print!("{}", robots::describe::table(robot));
+            let options = LoopOptions {
+                rate_hz: rate,
+                activate: true,
+                stop_after: StopAfter { cycles: None, duration: Some(Duration::from_secs_f64(seconds.max(0.0))) },
+                realtime: RealtimeOptions { fifo_priority, cpu, lock_memory },
+                ..LoopOptions::default()
+            };
+            let rate = rate.unwrap_or(description.update_rate);
+            let mut out = std::io::stdout();
+            let report = match description.name.as_ref() {
+                "lite_biped" => {
+                    println!("running the squat on {} on {backend} at {rate} Hz for {seconds} s", description.name);
+                    let components = runtime::components::<LiteBiped>(backend, config.as_ref()).map_err(|e| e.to_string())?;
+                    let (report, state) =
+                        runtime::run(components, Squat::default(), options, &mut out).map_err(|e| e.to_string())?;
+                    if let Some(state) = state {
+                        println!(
+                            "final knee positions: left {:+.3} rad, right {:+.3} rad",
+                            state.left_knee_pitch.position, state.right_knee_pitch.position
+                        );
+                    }
+                    report
+                }
+                "six_axis_arm" => {
+                    println!("running the wave on {} on {backend} at {rate} Hz for {seconds} s", description.name);
+                    let components = runtime::components::<SixAxisArm>(backend, config.as_ref()).map_err(|e| e.to_string())?;
+                    let (report, state) =
+                        runtime::run(components, Wave::default(), options, &mut out).map_err(|e| e.to_string())?;
+                    if let Some(state) = state {
+                        println!("final elbow position: {:+.3} rad", state.elbow.position);
+                    }
+                    report
+                }
+                other => return Err(format!("no example controller for `{other}`")),
+            };
+            print!("{}", runtime::summary(&report));
             Ok(())
         }
     }
+}
+
+/// `robot check`: the robot from `--robot` or the file's `robot:` field, then the full load.
+fn check(path: &Path, robot: Option<String>) -> Result<(), String> {
+    use robot_core::config::{self, ConfigError, FieldError};
+
+    let robot = match robot {
+        Some(name) => find(&name)?, // a bad `--robot` is the command line's mistake
+        None => {
+            let name = config::robot_name_of(path).map_err(config_failed)?;
+            find(&name).map_err(|message| {
+                config_failed(ConfigError {
+                    file: path.to_path_buf(),
+                    errors: vec![FieldError::new("robot", message)],
+                })
+            })?
+        }
+    };
+    let loaded = config::load(path, robot).map_err(config_failed)?;
+    let buses = robot.buses.len();
+    let disabled = loaded.disabled_joints().count();
+    println!(
+        "{}: ok ({} on {}; {buses} bus{}; {disabled} joint{} disabled)",
+        path.display(),
+        robot.name,
+        loaded.backend,
+        if buses == 1 { "" } else { "es" },
+        if disabled == 1 { "" } else { "s" },
+    );
+    Ok(())
+}
+
+/// Prints every error of a configuration to stderr, one a line; returns their count as the
+/// command's error.
+fn config_failed(error: robot_core::config::ConfigError) -> String {
+    eprintln!("{error}");
+    let count = error.errors.len();
+    format!(
+        "{}: {count} error{}",
+        error.file.display(),
+        if count == 1 { "" } else { "s" }
+    )
 }

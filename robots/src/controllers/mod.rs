@@ -2,5 +2,7 @@
 //! The same source runs on every backend: they see only `LiteBipedState` and `LiteBipedCommand`.
 
 mod squat;
+mod wave;
 
 pub use squat::{Squat, SquatGains};
+pub use wave::Wave;

@@ -1,0 +1,297 @@
+//! Values for mocked sensors, set from outside the control thread: our stand-in for the command
+//! interfaces GenericSystem creates for sensors with `mock_sensor_commands` (there a forward
+//! controller writes `imu/orientation.x` and the next read copies it to the state).
+//!
+//! One writer at a time (a mutex, never taken by the control thread) publishes a whole set of IMU
+//! values under a sequence lock; `read` takes the latest complete set without waiting: when a
+//! write is in progress it keeps the previous values for that cycle.
+
+use std::sync::atomic::{AtomicU64, Ordering, fence};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use robot_core::ImuState;
+use robot_core::interface::IMU_STATE_INTERFACES;
+
+const PER_IMU: usize = IMU_STATE_INTERFACES.len();
+
+/// A wrong value for a mocked sensor.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SensorInputError {
+    /// The robot has no sensor with that index.
+    #[error("no sensor #{index}: the robot has {count}")]
+    UnknownSensor {
+        /// The index asked for.
+        index: usize,
+        /// How many sensors the robot has.
+        count: usize,
+    },
+    /// An infinite value, which GenericSystem's mirroring refuses too.
+    #[error("`{sensor}/{interface}` cannot be infinite")]
+    Infinite {
+        /// The sensor's name.
+        sensor: String,
+        /// The state interface, `orientation.w` and so on.
+        interface: &'static str,
+    },
+}
+
+#[derive(Debug)]
+struct Cells {
+    /// Even: stable; odd: a write is in progress. Bumped by two per published set.
+    sequence: AtomicU64,
+    /// `f64` bits, ten per sensor in `IMU_STATE_INTERFACES` order.
+    values: Box<[AtomicU64]>,
+    names: Box<[String]>,
+    writer: Mutex<()>,
+}
+
+/// Where tests and tools put the values of the IMUs a [`crate::MockSystem`] backs; cheap to clone,
+/// usable from any thread. Get one from [`crate::MockSystem::sensor_input`].
+#[derive(Debug, Clone)]
+pub struct SensorInput {
+    cells: Arc<Cells>,
+}
+
+impl SensorInput {
+    pub(crate) fn new(sensor_names: impl IntoIterator<Item = String>) -> Self {
+        let names: Box<[String]> = sensor_names.into_iter().collect();
+        let default = ImuState::default();
+        let defaults = imu_values(&default);
+        let values = (0..names.len() * PER_IMU)
+            .map(|i| AtomicU64::new(defaults[i % PER_IMU].to_bits()))
+            .collect();
+        SensorInput {
+            cells: Arc::new(Cells {
+                sequence: AtomicU64::new(0),
+                values,
+                names,
+                writer: Mutex::new(()),
+            }),
+        }
+    }
+
+    /// Sets every value of IMU `sensor` (an index into the robot's `sensors`); the next read of
+    /// the mock copies them to the state. A NaN component leaves that state as it is, as a NaN
+    /// command does in GenericSystem; an infinite one is refused.
+    pub fn set_imu(&self, sensor: usize, value: ImuState) -> Result<(), SensorInputError> {
+        let count = self.cells.names.len();
+        if sensor >= count {
+            return Err(SensorInputError::UnknownSensor {
+                index: sensor,
+                count,
+            });
+        }
+        let values = imu_values(&value);
+        if let Some(i) = values.iter().position(|v| v.is_infinite()) {
+            return Err(SensorInputError::Infinite {
+                sensor: self.cells.names[sensor].clone(),
+                interface: IMU_STATE_INTERFACES[i],
+            });
+        }
+        let _writer = self
+            .cells
+            .writer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let sequence = self.cells.sequence.load(Ordering::Relaxed);
+        self.cells
+            .sequence
+            .store(sequence.wrapping_add(1), Ordering::Relaxed);
+        fence(Ordering::Release);
+        for (cell, v) in self.cells.values[sensor * PER_IMU..][..PER_IMU]
+            .iter()
+            .zip(values)
+        {
+            cell.store(v.to_bits(), Ordering::Relaxed);
+        }
+        self.cells
+            .sequence
+            .store(sequence.wrapping_add(2), Ordering::Release);
+        Ok(())
+    }
+
+    /// How many sensors values can be set for.
+    pub fn len(&self) -> usize {
+        self.cells.names.len()
+    }
+
+    /// Whether the robot has no sensors.
+    pub fn is_empty(&self) -> bool {
+        self.cells.names.is_empty()
+    }
+}
+
+/// The control thread's side: copies a complete, new set of values, never waiting.
+#[derive(Debug)]
+pub(crate) struct SensorReader {
+    input: SensorInput,
+    /// The sequence number of the set last applied.
+    seen: u64,
+    staging: Vec<f64>,
+}
+
+impl SensorReader {
+    pub fn new(input: SensorInput) -> Self {
+        let len = input.cells.values.len();
+        SensorReader {
+            input,
+            seen: 0,
+            staging: vec![0.0; len],
+        }
+    }
+
+    /// Another handle on the same values.
+    pub fn input(&self) -> SensorInput {
+        self.input.clone()
+    }
+
+    /// Forget what was applied: the next [`SensorReader::apply`] copies the current set (if any
+    /// was ever published), as after `on_configure` reset the state.
+    pub fn reset(&mut self) {
+        self.seen = 0;
+    }
+
+    /// Copies the latest complete set into `state`, the IMUs' first slots given by `imus`, when
+    /// there is one not applied yet; NaN components are skipped. Allocation- and wait-free.
+    pub fn apply(&mut self, imus: &[usize], state: &mut [f64]) {
+        let cells = &self.input.cells;
+        let before = cells.sequence.load(Ordering::Acquire);
+        if before == self.seen || before & 1 == 1 {
+            return;
+        }
+        for (staged, cell) in self.staging.iter_mut().zip(cells.values.iter()) {
+            *staged = f64::from_bits(cell.load(Ordering::Relaxed));
+        }
+        fence(Ordering::Acquire);
+        if cells.sequence.load(Ordering::Relaxed) != before {
+            // A writer got in between: keep the previous values this cycle.
+            return;
+        }
+        self.seen = before;
+        for (&first, values) in imus.iter().zip(self.staging.chunks_exact(PER_IMU)) {
+            for (slot, &v) in state[first..first + PER_IMU].iter_mut().zip(values) {
+                if !v.is_nan() {
+                    *slot = v;
+                }
+            }
+        }
+    }
+}
+
+fn imu_values(imu: &ImuState) -> [f64; PER_IMU] {
+    let (q, w, a) = (
+        imu.orientation,
+        imu.angular_velocity,
+        imu.linear_acceleration,
+    );
+    [q.x, q.y, q.z, q.w, w.x, w.y, w.z, a.x, a.y, a.z]
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use robot_core::{Quaternion, Vector3};
+
+    fn tilted() -> ImuState {
+        ImuState {
+            orientation: Quaternion {
+                x: 0.0,
+                y: 0.6,
+                z: 0.0,
+                w: 0.8,
+            },
+            angular_velocity: Vector3 {
+                x: 0.1,
+                y: 0.2,
+                z: 0.3,
+            },
+            linear_acceleration: Vector3 {
+                x: 0.0,
+                y: 0.0,
+                z: 9.81,
+            },
+        }
+    }
+
+    #[test]
+    fn a_published_set_is_applied_once() {
+        let input = SensorInput::new(["base_imu".to_string()]);
+        let mut reader = SensorReader::new(input.clone());
+        let mut state = [0.0; 12];
+        reader.apply(&[2], &mut state);
+        assert_eq!(state, [0.0; 12], "nothing published yet");
+        input.set_imu(0, tilted()).unwrap();
+        reader.apply(&[2], &mut state);
+        assert_eq!(&state[2..], &imu_values(&tilted()));
+        state[2] = 7.0;
+        reader.apply(&[2], &mut state);
+        assert_eq!(state[2], 7.0, "an applied set is not applied again");
+        reader.reset();
+        reader.apply(&[2], &mut state);
+        assert_eq!(
+            state[2], 0.0,
+            "after a reset the current set is applied again"
+        );
+    }
+
+    #[test]
+    fn nan_components_leave_the_state_and_infinite_ones_are_refused() {
+        let input = SensorInput::new(["base_imu".to_string()]);
+        let mut reader = SensorReader::new(input.clone());
+        let mut state = [5.0; 10];
+        let mut only_gyro = tilted();
+        only_gyro.orientation = Quaternion {
+            x: f64::NAN,
+            y: f64::NAN,
+            z: f64::NAN,
+            w: f64::NAN,
+        };
+        input.set_imu(0, only_gyro).unwrap();
+        reader.apply(&[0], &mut state);
+        assert_eq!(&state[..4], &[5.0; 4]);
+        assert_eq!(&state[4..7], &[0.1, 0.2, 0.3]);
+        let mut bad = tilted();
+        bad.linear_acceleration.z = f64::INFINITY;
+        let error = input.set_imu(0, bad).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`base_imu/linear_acceleration.z` cannot be infinite"
+        );
+        assert_eq!(
+            input.set_imu(1, tilted()).unwrap_err().to_string(),
+            "no sensor #1: the robot has 1"
+        );
+    }
+
+    #[test]
+    fn a_reader_never_sees_half_a_set() {
+        let input = SensorInput::new(["imu".to_string()]);
+        let mut reader = SensorReader::new(input.clone());
+        let writer = {
+            let input = input.clone();
+            std::thread::spawn(move || {
+                for i in 0..20_000 {
+                    let v = f64::from(i);
+                    let imu = ImuState {
+                        orientation: Quaternion {
+                            x: v,
+                            y: v,
+                            z: v,
+                            w: v,
+                        },
+                        angular_velocity: Vector3 { x: v, y: v, z: v },
+                        linear_acceleration: Vector3 { x: v, y: v, z: v },
+                    };
+                    input.set_imu(0, imu).unwrap();
+                }
+            })
+        };
+        let mut state = [0.0; 10];
+        while !writer.is_finished() {
+            reader.apply(&[0], &mut state);
+            assert!(state.iter().all(|&v| v == state[0]), "torn set: {state:?}");
+        }
+        writer.join().unwrap();
+    }
+}

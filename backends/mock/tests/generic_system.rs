@@ -1,0 +1,575 @@
+//! The behaviour of `mock_components/GenericSystem`, case by case after ros2_control's
+//! `test_generic_system.cpp`, run through `robot_core::hardware::System` on the shipped robots and
+//! on small robots defined here for what those cannot show. `calculate_dynamics` has its own file.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+mod common;
+
+use backend_mock::MockSystem;
+use common::{CLOCK, CLOSE, active, inactive, joint_index, system, unsupported};
+use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle};
+use robot_core::model::MockParams;
+use robot_core::{ImuState, InterfaceKind, Quaternion, Values, Vector3};
+use robots::{LiteBiped, SixAxisArm, SixAxisArmCommand, SixAxisArmState};
+
+/// Robots for the cases the shipped ones cannot show.
+mod test_robots {
+    use robot_macros::robot;
+
+    robot! {
+        /// Initial values, a `current` command and state, a `temperature` state, an
+        /// `acceleration` command and state, and GenericSystem's test offset set in the definition.
+        robot Offset {
+            update_rate: 100 Hz,
+            mock { position_state_following_offset: -3 },
+        }
+        bus main {}
+        link base {}
+        link one {}
+        link two {}
+        link three {}
+        joint joint1: revolute {
+            parent: base, child: one,
+            limits { lower: -5, upper: 5, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 1, model: RS02 },
+            command: [position, velocity],
+            state: [position = 3.45, velocity],
+        }
+        joint joint2: revolute {
+            parent: base, child: two,
+            limits { lower: -5, upper: 5, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 2, model: RS02 },
+            command: [position, velocity, current],
+            state: [position = 2.78, velocity, current, temperature = 25],
+        }
+        joint joint3: revolute {
+            parent: base, child: three,
+            limits { lower: -5, upper: 5, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 3, model: RS02 },
+            command: [acceleration],
+            state: [position, acceleration = 0.5],
+        }
+    }
+
+    robot! {
+        /// A mimic joint reporting a velocity its followed joint does not have.
+        robot Lopsided { update_rate: 100 Hz }
+        bus main {}
+        link base {}
+        link one {}
+        link two {}
+        joint leader: revolute {
+            parent: base, child: one,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 1, model: RS02 },
+            command: [position],
+            state: [position],
+        }
+        joint follower: revolute {
+            parent: base, child: two,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            mimic { joint: leader },
+            state: [position, velocity],
+        }
+    }
+}
+
+use test_robots::{Lopsided, Offset, OffsetCommand, OffsetState};
+
+// --- Claims and initial values ---
+
+#[test]
+fn claims_every_controlled_joint_and_no_sensor() {
+    let biped = MockSystem::<LiteBiped>::new();
+    assert_eq!(Component::<LiteBiped>::name(&biped), "LiteBipedHardware");
+    let claims = Component::<LiteBiped>::claims(&biped);
+    let names: Vec<&str> = claims
+        .joints
+        .iter()
+        .map(|&j| LiteBiped::DESCRIPTION.joints[j].name.as_ref())
+        .collect();
+    assert_eq!(names.len(), 14);
+    assert!(
+        !names.contains(&"imu_frame"),
+        "a fixed joint has nothing to mock"
+    );
+    assert!(
+        claims.sensors.is_empty(),
+        "the mock description has no sensors"
+    );
+    assert!(biped.sensor_input().is_none());
+
+    let arm = MockSystem::<SixAxisArm>::new();
+    let claims = Component::<SixAxisArm>::claims(&arm);
+    assert_eq!(
+        claims.joints.len(),
+        8,
+        "six axes, the gripper and its mimic"
+    );
+}
+
+#[test]
+fn initial_values_are_the_first_state() {
+    let mut system = system(MockSystem::<Offset>::with_params(MockParams::DEFAULT)).unwrap();
+    system.configure().unwrap();
+    // The loop's struct may hold anything; the first read replaces it with the initial values.
+    let mut state = OffsetState::default();
+    state.as_mut_slice().fill(99.0);
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!((state.joint1.position, state.joint1.velocity), (3.45, 0.0));
+    assert_eq!(
+        (
+            state.joint2.position,
+            state.joint2.velocity,
+            state.joint2.current
+        ),
+        (2.78, 0.0, 0.0)
+    );
+    assert_eq!(state.joint2.temperature, 25.0);
+    assert_eq!(
+        (state.joint3.position, state.joint3.acceleration),
+        (0.0, 0.5)
+    );
+}
+
+#[test]
+fn reconfiguring_starts_again_from_the_initial_values() {
+    let (mut system, mut state, mut command) =
+        active(MockSystem::<Offset>::with_params(MockParams::DEFAULT));
+    command.joint1.position = 1.0;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint1.position, 1.0);
+    system.deactivate().unwrap();
+    system.cleanup().unwrap();
+    system.configure().unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state.joint1.position, 3.45,
+        "and the stored commands are gone too"
+    );
+}
+
+// --- Mirroring ---
+
+#[test]
+fn commands_are_mirrored_on_the_next_read() {
+    let (mut system, mut state, mut command) = active(MockSystem::<LiteBiped>::new());
+    command.left_knee_pitch.position = 0.11;
+    command.left_knee_pitch.velocity = 0.22;
+    command.left_knee_pitch.effort = 1.5;
+    command.left_knee_pitch.stiffness = 40.0;
+    command.left_knee_pitch.damping = 2.0;
+    system.write(CLOCK, &command).unwrap();
+    assert_eq!(
+        state.left_knee_pitch.position, 0.0,
+        "write changes no state"
+    );
+    system.read(CLOCK, &mut state).unwrap();
+    let knee = state.left_knee_pitch;
+    assert_eq!(
+        (knee.position, knee.velocity, knee.effort),
+        (0.11, 0.22, 1.5)
+    );
+
+    // The stored command is mirrored on every read until the next write.
+    command.left_knee_pitch.position = 0.55;
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.left_knee_pitch.position, 0.11);
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.left_knee_pitch.position, 0.55);
+}
+
+#[test]
+fn every_same_named_interface_is_mirrored() {
+    let (mut system, mut state, mut command) =
+        active(MockSystem::<Offset>::with_params(MockParams::DEFAULT));
+    command.joint2.current = 3.0;
+    command.joint3.acceleration = -1.25;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint2.current, 3.0);
+    assert_eq!(state.joint3.acceleration, -1.25);
+    assert_eq!(
+        state.joint3.position, 0.0,
+        "no position command, nothing to mirror"
+    );
+    assert_eq!(
+        state.joint2.temperature, 25.0,
+        "a state without a command keeps its initial value"
+    );
+}
+
+#[test]
+fn seeded_safe_commands_hold_the_joints_still() {
+    let (mut system, mut state, command) =
+        active(MockSystem::<Offset>::with_params(MockParams::DEFAULT));
+    let before = state;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint1.position, before.joint1.position);
+    assert_eq!(state.joint2.position, before.joint2.position);
+    assert_eq!(state.joint1.velocity, 0.0);
+}
+
+#[test]
+fn nan_command_leaves_state() {
+    let (mut system, mut state, mut command) = active(MockSystem::<LiteBiped>::new());
+    command.right_hip_yaw.position = 0.3;
+    command.right_hip_yaw.velocity = 0.4;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    command.right_hip_yaw.position = f64::NAN;
+    command.right_hip_yaw.velocity = f64::NAN;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        (state.right_hip_yaw.position, state.right_hip_yaw.velocity),
+        (0.3, 0.4)
+    );
+
+    // A command never set is NaN from the start: the initial state stays.
+    let (mut system, mut state, _) =
+        inactive(MockSystem::<Offset>::with_params(MockParams::DEFAULT));
+    system
+        .activate(CLOCK, &mut state, &mut OffsetCommand::default())
+        .unwrap();
+    system.write(CLOCK, &OffsetCommand::default()).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint1.position, 3.45);
+}
+
+#[test]
+fn infinite_command_is_an_error() {
+    let (mut system, mut state, mut command) = active(MockSystem::<LiteBiped>::new());
+    command.left_knee_pitch.position = 0.2;
+    command.left_knee_pitch.velocity = f64::INFINITY;
+    let error = system.write(CLOCK, &command).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidCommand);
+    assert_eq!(
+        error.to_string(),
+        "LiteBipedHardware: command `left_knee_pitch/velocity` is inf"
+    );
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state.left_knee_pitch.position, 0.0,
+        "nothing of the bad set was stored"
+    );
+
+    // Gains have no state, but an infinite one is refused all the same.
+    command.left_knee_pitch.velocity = 0.0;
+    command.right_ankle_roll.stiffness = f64::NEG_INFINITY;
+    let error = system.write(CLOCK, &command).unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("`right_ankle_roll/stiffness` is -inf"),
+        "{error}"
+    );
+
+    // The loop deactivates on an error; re-activated with finite commands, the mock recovers.
+    system.deactivate().unwrap();
+    system.activate(CLOCK, &mut state, &mut command).unwrap();
+    command.left_knee_pitch.position = 0.2;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.left_knee_pitch.position, 0.2);
+}
+
+#[test]
+fn unknown_params_are_ignored() {
+    // The ankle pitch is driven through a four-bar, the left hip pitch is mounted reversed: the
+    // mock knows neither and mirrors in joint space like for any joint.
+    let biped = LiteBiped::DESCRIPTION;
+    let ankle = biped.joint("left_ankle_pitch").unwrap();
+    assert!(ankle.actuator.as_ref().unwrap().four_bar.is_some());
+    let hip = biped.joint("left_hip_pitch").unwrap();
+    assert_eq!(hip.actuator.as_ref().unwrap().direction.sign(), -1.0);
+
+    let (mut system, mut state, mut command) = active(MockSystem::<LiteBiped>::new());
+    command.left_ankle_pitch.position = 0.4;
+    command.left_ankle_pitch.velocity = -0.5;
+    command.left_ankle_pitch.effort = 2.0;
+    command.left_hip_pitch.position = -1.0;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    let a = state.left_ankle_pitch;
+    assert_eq!((a.position, a.velocity, a.effort), (0.4, -0.5, 2.0));
+    assert_eq!(state.left_hip_pitch.position, -1.0);
+}
+
+// --- Following offset ---
+
+#[test]
+fn position_state_following_offset() {
+    // `mock { position_state_following_offset: -3 }` in the definition, as in the source's test.
+    assert_eq!(
+        Offset::DESCRIPTION.mock.position_state_following_offset,
+        -3.0
+    );
+    let (mut system, mut state, mut command) = inactive(MockSystem::<Offset>::new());
+    assert!(
+        (state.joint1.position - (3.45 - 3.0)).abs() < CLOSE,
+        "on_configure adds it once"
+    );
+    assert!((state.joint2.position - (2.78 - 3.0)).abs() < CLOSE);
+    assert_eq!(state.joint1.velocity, 0.0);
+    system.activate(CLOCK, &mut state, &mut command).unwrap();
+    command.joint1.position = 0.11;
+    command.joint1.velocity = 0.22;
+    command.joint2.position = 0.33;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint1.position, 0.11 - 3.0);
+    assert_eq!(state.joint1.velocity, 0.22, "only positions get the offset");
+    assert_eq!(state.joint2.position, 0.33 - 3.0);
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state.joint1.position,
+        0.11 - 3.0,
+        "added to the command, not accumulated"
+    );
+}
+
+#[test]
+fn custom_interface_with_following_offset_takes_the_offset() {
+    let mock = MockSystem::<Offset>::new()
+        .with_custom_interface_with_following_offset(InterfaceKind::Current);
+    let (mut system, mut state, mut command) = inactive(mock);
+    assert_eq!(state.joint1.position, 3.45, "the position gets no offset");
+    system.activate(CLOCK, &mut state, &mut command).unwrap();
+    command.joint2.position = 0.33;
+    command.joint2.current = 7.0;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint2.position, 0.33);
+    assert_eq!(
+        state.joint2.current,
+        0.33 - 3.0,
+        "the custom interface follows the position command"
+    );
+}
+
+#[test]
+fn custom_interface_with_following_offset_must_be_a_non_standard_state() {
+    let message = unsupported(
+        MockSystem::<Offset>::new()
+            .with_custom_interface_with_following_offset(InterfaceKind::Velocity),
+    );
+    assert!(message.contains("not `velocity`"), "{message}");
+    let message = unsupported(
+        MockSystem::<LiteBiped>::new()
+            .with_custom_interface_with_following_offset(InterfaceKind::Current),
+    );
+    assert!(
+        message.contains("no joint has a `position` command and a `current` state"),
+        "{message}"
+    );
+}
+
+// --- Mimic joints ---
+
+#[test]
+fn mimic_joint_follows_with_multiplier() {
+    let (mut system, mut state, mut command) = active(MockSystem::<SixAxisArm>::new());
+    command.gripper.position = 0.03;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.gripper.position, 0.03);
+    assert_eq!(
+        state.gripper_mimic.position, -0.03,
+        "multiplier -1, offset 0"
+    );
+    assert_eq!(state.gripper_mimic.velocity, -state.gripper.velocity);
+}
+
+#[test]
+fn mimic_of_a_joint_without_that_state_is_unsupported() {
+    let message = unsupported(MockSystem::<Lopsided>::new());
+    assert!(
+        message.contains("mimic joint `follower` has a `velocity` state, but `leader`, which it follows, has none"),
+        "{message}"
+    );
+}
+
+// --- disable_commands and disabled joints ---
+
+#[test]
+fn disable_commands_freezes_states() {
+    let params = MockParams {
+        disable_commands: true,
+        ..MockParams::DEFAULT
+    };
+    let (mut system, mut state, mut command) =
+        active(MockSystem::<SixAxisArm>::with_params(params));
+    command.elbow.position = 0.11;
+    command.gripper.position = 0.02;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state,
+        SixAxisArmState::default(),
+        "the initial values, mimic joint included"
+    );
+
+    // Not even an infinite command reaches it.
+    command.elbow.position = f64::INFINITY;
+    system.write(CLOCK, &command).unwrap();
+
+    let (mut system, mut state, mut command) = active(MockSystem::<Offset>::with_params(params));
+    command.joint1.position = 0.11;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint1.position, 3.45);
+}
+
+#[test]
+fn disabled_joint_is_never_driven() {
+    let knee = joint_index::<LiteBiped>("left_knee_pitch");
+    let mock = MockSystem::<LiteBiped>::new().with_disabled_joints(&[knee]);
+    assert_eq!(
+        Component::<LiteBiped>::claims(&mock).joints.len(),
+        14,
+        "still claimed: it stays in the state"
+    );
+    let (mut system, mut state, mut command) = active(mock);
+    command.left_knee_pitch.position = 1.0;
+    command.left_knee_pitch.velocity = f64::INFINITY; // never read, so no error
+    command.right_knee_pitch.position = 1.0;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.left_knee_pitch.position, 0.0);
+    assert_eq!(state.left_knee_pitch.velocity, 0.0);
+    assert_eq!(state.right_knee_pitch.position, 1.0);
+}
+
+#[test]
+fn disabled_joints_come_from_the_runtime_configuration() {
+    // A fixed joint has nothing to drive: disabling it is harmless.
+    let imu_frame = joint_index::<LiteBiped>("imu_frame");
+    system(MockSystem::<LiteBiped>::new().with_disabled_joints(&[imu_frame])).unwrap();
+    let message = unsupported(MockSystem::<LiteBiped>::new().with_disabled_joints(&[99]));
+    assert!(
+        message.contains("disabled joint #99 does not exist: `lite_biped` has 15 joints"),
+        "{message}"
+    );
+}
+
+// --- Lifecycle ---
+
+#[test]
+fn inactive_system_reads_but_does_not_mirror_new_commands() {
+    let (mut system, mut state, mut command) = inactive(MockSystem::<LiteBiped>::new());
+    assert_eq!(system.lifecycle(), Lifecycle::Inactive);
+    command.left_hip_roll.position = 0.5;
+    system.write(CLOCK, &command).unwrap(); // an inactive System sends nothing
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.left_hip_roll.position, 0.0);
+
+    system.activate(CLOCK, &mut state, &mut command).unwrap();
+    command.left_hip_roll.position = 0.5;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.left_hip_roll.position, 0.5);
+
+    system.deactivate().unwrap();
+    command.left_hip_roll.position = 0.9;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state.left_hip_roll.position, 0.5,
+        "the last command before deactivating stays"
+    );
+}
+
+#[test]
+fn runs_under_the_control_loop() {
+    use robot_core::control_loop::{ControlLoop, Controller};
+
+    struct Wave;
+    impl Controller<SixAxisArm> for Wave {
+        fn update(
+            &mut self,
+            clock: Clock,
+            state: &SixAxisArmState,
+            command: &mut SixAxisArmCommand,
+        ) {
+            command.elbow.position = state.elbow.position + 0.01;
+            command.gripper.position = 0.001 * clock.time.as_secs_f64();
+        }
+    }
+    let mut control =
+        ControlLoop::new(system(MockSystem::<SixAxisArm>::new()).unwrap(), Wave, None);
+    control.configure().unwrap();
+    control.activate(CLOCK).unwrap();
+    for _ in 0..10 {
+        control.cycle(CLOCK).unwrap();
+    }
+    // Each cycle reads the previous cycle's command: nine steps of 0.01 after the first.
+    assert!(
+        (control.state().elbow.position - 0.09).abs() < CLOSE,
+        "{}",
+        control.state().elbow.position
+    );
+}
+
+// --- Sensors ---
+
+#[test]
+fn mock_sensor_commands_take_imu_values_from_the_sensor_input() {
+    let params = MockParams {
+        mock_sensor_commands: true,
+        ..MockParams::DEFAULT
+    };
+    let mock = MockSystem::<LiteBiped>::with_params(params);
+    assert_eq!(Component::<LiteBiped>::claims(&mock).sensors, vec![0]);
+    let input = mock.sensor_input().unwrap();
+    let (mut system, mut state, _) = inactive(mock);
+    assert_eq!(
+        state.base_imu,
+        ImuState::default(),
+        "identity, zero rates until set"
+    );
+
+    let tilted = ImuState {
+        orientation: Quaternion {
+            x: 0.0,
+            y: 0.6,
+            z: 0.0,
+            w: 0.8,
+        },
+        angular_velocity: Vector3 {
+            x: 0.0,
+            y: 0.1,
+            z: 0.0,
+        },
+        linear_acceleration: Vector3 {
+            x: 0.0,
+            y: 0.0,
+            z: 9.81,
+        },
+    };
+    input.set_imu(0, tilted).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state.base_imu, tilted,
+        "read while inactive, as sensors are"
+    );
+
+    let mut bad = tilted;
+    bad.angular_velocity.z = f64::INFINITY;
+    let error = input.set_imu(0, bad).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`base_imu/angular_velocity.z` cannot be infinite"
+    );
+}
+
+#[test]
+fn without_mock_sensor_commands_the_imu_slots_are_left_alone() {
+    let (mut system, mut state, _) = inactive(MockSystem::<LiteBiped>::new());
+    state.base_imu.linear_acceleration.z = 9.81; // as another component would have set it
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.base_imu.linear_acceleration.z, 9.81);
+}
