@@ -114,7 +114,8 @@ fn imu_macros<'a>(
     .collect()
 }
 
-/// MuJoCo and mock: one block of every joint; the plugin and the IMU depend on `sim_mujoco`.
+/// MuJoCo and mock: one block of every joint; the plugin and the IMU depend on `sim_mujoco`
+/// (the mock carries the IMU only with `mock_sensor_commands`).
 fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) -> Node {
     let mock = robot.mock;
     let mock_params = [
@@ -139,11 +140,14 @@ fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)
         ));
     let mut body: Vec<Node> = groups.iter().map(|g| call(&g.macro_name)).collect();
     if !imus.is_empty() {
-        body.push(Node::when(
-            SIM_MUJOCO_ARG,
-            true,
-            imus.iter().map(|(_, m)| call(m)).collect(),
-        ));
+        let sensors: Vec<Node> = imus.iter().map(|(_, m)| call(m)).collect();
+        if mock.mock_sensor_commands {
+            // The mock backs the IMU too: its states come from injected sensor commands.
+            body.extend(sensors);
+        } else {
+            // Only MuJoCo can back an IMU; the mock block has no sensors.
+            body.push(Node::when(SIM_MUJOCO_ARG, true, sensors));
+        }
     }
     ros2_control(
         format!("{}Hardware", robot.type_name),
@@ -446,6 +450,18 @@ mod tests {
             .collect();
         out.sort();
         out
+    }
+
+    #[test]
+    fn the_mock_block_carries_the_imu_only_with_mock_sensor_commands() {
+        let mut robot = fixture::robot();
+        let without = urdf(&robot, Backend::Mock).unwrap();
+        assert!(!without.contains("<sensor name=\"base_imu\">"), "{without}");
+        robot.mock.mock_sensor_commands = true;
+        let with = urdf(&robot, Backend::Mock).unwrap();
+        assert_eq!(with.matches("<sensor name=\"base_imu\">").count(), 1, "{with}");
+        let mujoco = urdf(&robot, Backend::Mujoco).unwrap();
+        assert_eq!(mujoco.matches("<sensor name=\"base_imu\">").count(), 1, "{mujoco}");
     }
 
     #[test]
