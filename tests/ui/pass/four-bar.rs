@@ -37,7 +37,10 @@ fn main() {
     let four_bar = joint.actuator.clone().unwrap().four_bar.unwrap();
     assert!((four_bar.ground[0] + 0.012).abs() < 1e-12);
     assert!((four_bar.coupler - 0.150).abs() < 1e-12);
-    assert_eq!(four_bar.branch, robot_core::fourbar::Branch::CounterClockwise);
+    assert_eq!(
+        four_bar.branch,
+        robot_core::fourbar::Branch::CounterClockwise
+    );
     let limits = joint.limits.unwrap();
     let report = four_bar
         .check_range(limits.lower.unwrap(), limits.upper.unwrap())

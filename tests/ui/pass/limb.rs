@@ -38,7 +38,15 @@ fn main() {
     let d = Arms::DESCRIPTION;
     assert!(robot_core::validate::validate(d).is_empty());
     let names: Vec<&str> = d.joints.iter().map(|j| j.name.as_ref()).collect();
-    assert_eq!(names, ["left_shoulder", "left_elbow", "right_shoulder", "right_elbow"]);
+    assert_eq!(
+        names,
+        [
+            "left_shoulder",
+            "left_elbow",
+            "right_shoulder",
+            "right_elbow"
+        ]
+    );
     let joint = |name: &str| d.joint(name).unwrap();
     assert_eq!(joint("left_shoulder").origin.xyz, [0.0, 0.2, 0.4]);
     assert_eq!(joint("right_shoulder").origin.xyz, [0.0, -0.2, 0.4]);
@@ -50,7 +58,10 @@ fn main() {
     assert_eq!(actuator("left_elbow").direction, Direction::Reversed);
     assert_eq!(actuator("right_elbow").direction, Direction::Forward);
     assert_eq!(actuator("left_shoulder").direction, Direction::Forward);
-    assert!((joint("left_shoulder").limits.unwrap().lower.unwrap() + std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+    assert!(
+        (joint("left_shoulder").limits.unwrap().lower.unwrap() + std::f64::consts::FRAC_PI_2).abs()
+            < 1e-12
+    );
 
     let cmd = ArmsCommand::default();
     assert_eq!(cmd.right_shoulder.stiffness, 20.0);

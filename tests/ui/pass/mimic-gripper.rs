@@ -38,5 +38,8 @@ fn main() {
     cmd.finger_joint.position = 0.02;
     assert_eq!(cmd.finger_joint.position, 0.02);
     assert!(mirror.command_interfaces.is_empty());
-    assert_eq!(Gripper::FINGER_MIRROR_JOINT.POSITION, "finger_mirror_joint/position");
+    assert_eq!(
+        Gripper::FINGER_MIRROR_JOINT.POSITION,
+        "finger_mirror_joint/position"
+    );
 }
