@@ -111,6 +111,10 @@ enum Command {
         /// Lock the process's memory (mlockall).
         #[arg(long)]
         lock_memory: bool,
+        /// Spin for the last N microseconds before each deadline instead of sleeping (busy core,
+        /// lower wake-up lateness).
+        #[arg(long, default_value_t = 0)]
+        spin_us: u64,
     },
 }
 
@@ -170,38 +174,69 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Check { config, robot } => check(&config, robot),
-        Command::Run { config, robot, backend, seconds, rate, fifo_priority, cpu, lock_memory } => {
+        Command::Run {
+            config,
+            robot,
+            backend,
+            seconds,
+            rate,
+            fifo_priority,
+            cpu,
+            lock_memory,
+            spin_us,
+        } => {
             let config = match &config {
                 Some(path) => {
                     let name = match &robot {
                         Some(name) => name.clone(),
-                        None => robot_core::config::robot_name_of(path).map_err(|e| e.to_string())?,
+                        None => {
+                            robot_core::config::robot_name_of(path).map_err(|e| e.to_string())?
+                        }
                     };
                     Some(robot_core::config::load(path, find(&name)?).map_err(|e| e.to_string())?)
                 }
                 None => None,
             };
-            let name = robot.or_else(|| config.as_ref().map(|c| c.robot.clone())).unwrap_or_else(|| "lite_biped".into());
+            let name = robot
+                .or_else(|| config.as_ref().map(|c| c.robot.clone()))
+                .unwrap_or_else(|| "lite_biped".into());
             let description = find(&name)?;
-            let backend = backend.map(Backend::from).or(config.as_ref().map(|c| c.backend)).unwrap_or(Backend::Mock);
+            let backend = backend
+                .map(Backend::from)
+                .or(config.as_ref().map(|c| c.backend))
+                .unwrap_or(Backend::Mock);
             let dir = Path::new("target/descriptions").join(description.name.as_ref());
-            let written = robots::checked_in::write_robot(description, &dir).map_err(|e| e.to_string())?;
+            let written =
+                robots::checked_in::write_robot(description, &dir).map_err(|e| e.to_string())?;
             println!("emitted {} files into {}", written.len(), dir.display());
             let options = LoopOptions {
                 rate_hz: rate,
                 activate: true,
-                stop_after: StopAfter { cycles: None, duration: Some(Duration::from_secs_f64(seconds.max(0.0))) },
-                realtime: RealtimeOptions { fifo_priority, cpu, lock_memory },
+                stop_after: StopAfter {
+                    cycles: None,
+                    duration: Some(Duration::from_secs_f64(seconds.max(0.0))),
+                },
+                realtime: RealtimeOptions {
+                    fifo_priority,
+                    cpu,
+                    lock_memory,
+                },
+                spin: Duration::from_micros(spin_us),
                 ..LoopOptions::default()
             };
             let rate = rate.unwrap_or(description.update_rate);
             let mut out = std::io::stdout();
             let report = match description.name.as_ref() {
                 "lite_biped" => {
-                    println!("running the squat on {} on {backend} at {rate} Hz for {seconds} s", description.name);
-                    let components = runtime::components::<LiteBiped>(backend, config.as_ref()).map_err(|e| e.to_string())?;
+                    println!(
+                        "running the squat on {} on {backend} at {rate} Hz for {seconds} s",
+                        description.name
+                    );
+                    let components = runtime::components::<LiteBiped>(backend, config.as_ref())
+                        .map_err(|e| e.to_string())?;
                     let (report, state) =
-                        runtime::run(components, Squat::default(), options, &mut out).map_err(|e| e.to_string())?;
+                        runtime::run(components, Squat::default(), options, &mut out)
+                            .map_err(|e| e.to_string())?;
                     if let Some(state) = state {
                         println!(
                             "final knee positions: left {:+.3} rad, right {:+.3} rad",
@@ -211,10 +246,15 @@ fn run(cli: Cli) -> Result<(), String> {
                     report
                 }
                 "six_axis_arm" => {
-                    println!("running the wave on {} on {backend} at {rate} Hz for {seconds} s", description.name);
-                    let components = runtime::components::<SixAxisArm>(backend, config.as_ref()).map_err(|e| e.to_string())?;
+                    println!(
+                        "running the wave on {} on {backend} at {rate} Hz for {seconds} s",
+                        description.name
+                    );
+                    let components = runtime::components::<SixAxisArm>(backend, config.as_ref())
+                        .map_err(|e| e.to_string())?;
                     let (report, state) =
-                        runtime::run(components, Wave::default(), options, &mut out).map_err(|e| e.to_string())?;
+                        runtime::run(components, Wave::default(), options, &mut out)
+                            .map_err(|e| e.to_string())?;
                     if let Some(state) = state {
                         println!("final elbow position: {:+.3} rad", state.elbow.position);
                     }
