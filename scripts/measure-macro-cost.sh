@@ -11,7 +11,7 @@
 #                         so the first run also builds robot-core's dependencies once (~1-2 min)
 #
 # It writes a throwaway crate into `mktemp -d` (never into the repo), depending on
-# /work/main/robot-core and /work/main/robot-macros by path and locked to the workspace's
+# /work/main/robot-core and /work/main/robot-macros by path, with the versions of the workspace's
 # Cargo.lock, and checks it with three `src/lib.rs`:
 #   baseline    the same crate with no `robot!` invocation (an empty lib);
 #   generated   one `robot!` with JOINTS revolute, actuated, MIT-commanded joints in a chain, on
@@ -91,7 +91,7 @@ EOF
 cd "$dir/crate"
 cp "$dir/cases/baseline.rs" src/lib.rs
 echo "measure-macro-cost: building dependencies into $CARGO_TARGET_DIR"
-cargo check -q --locked
+cargo check -q # trims the copied lock file to this crate's graph, keeping its versions
 
 # Prints the min and median, in seconds, of RUNS timed checks after `touch src/lib.rs`.
 measure() {

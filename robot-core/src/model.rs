@@ -90,6 +90,20 @@ pub struct Inertia {
     pub izz: f64,
 }
 
+impl Inertia {
+    /// The six entries with their URDF attribute names, in URDF order.
+    pub const fn entries(&self) -> [(&'static str, f64); 6] {
+        [
+            ("ixx", self.ixx),
+            ("ixy", self.ixy),
+            ("ixz", self.ixz),
+            ("iyy", self.iyy),
+            ("iyz", self.iyz),
+            ("izz", self.izz),
+        ]
+    }
+}
+
 /// A frame relative to its parent: translation, then fixed-axis roll-pitch-yaw (URDF convention).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -356,23 +356,14 @@ fn numbers_finite(robot: &Robot, out: &mut Problems) {
             continue;
         };
         let site = Site::Link(index, LinkField::Inertial);
-        let i = inertial.inertia;
-        let fields = [
-            ("mass", inertial.mass),
-            ("ixx", i.ixx),
-            ("ixy", i.ixy),
-            ("ixz", i.ixz),
-            ("iyy", i.iyy),
-            ("iyz", i.iyz),
-            ("izz", i.izz),
-        ];
+        let fields = std::iter::once(("mass", inertial.mass)).chain(inertial.inertia.entries());
         let pose = inertial
             .origin
             .xyz
             .iter()
             .chain(&inertial.origin.rpy)
             .map(|&v| ("origin", v));
-        for (field, value) in fields.into_iter().chain(pose) {
+        for (field, value) in fields.chain(pose) {
             if !value.is_finite() {
                 out.push(
                     site,

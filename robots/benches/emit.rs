@@ -19,16 +19,17 @@ use robot_core::emit::{self, EmitError};
 use robot_core::{Backend, Robot};
 use robots::{LiteBiped, SixAxisArm};
 
+/// One per-file emitter of [`robot_core::emit`].
+type Emitter = fn(&Robot) -> Result<String, EmitError>;
+
 fn bench_emit(c: &mut Criterion) {
     let biped = LiteBiped::DESCRIPTION;
     let mut group = c.benchmark_group("emit");
-    group.bench_function("all/lite_biped", |b| {
-        b.iter(|| emit::all(black_box(biped)))
-    });
+    group.bench_function("all/lite_biped", |b| b.iter(|| emit::all(black_box(biped))));
     group.bench_function("all/six_axis_arm", |b| {
         b.iter(|| emit::all(black_box(SixAxisArm::DESCRIPTION)))
     });
-    let artefacts: [(&str, fn(&Robot) -> Result<String, EmitError>); 7] = [
+    let artefacts: [(&str, Emitter); 7] = [
         ("urdf_xacro", emit::urdf_xacro),
         ("urdf/real", |r| emit::urdf(r, Backend::Real)),
         ("urdf/mujoco", |r| emit::urdf(r, Backend::Mujoco)),

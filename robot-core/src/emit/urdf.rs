@@ -66,15 +66,7 @@ fn link(link: &Link) -> Node {
 }
 
 fn inertial(inertial: &Inertial) -> Node {
-    let i = &inertial.inertia;
-    let inertia = [
-        ("ixx", i.ixx),
-        ("ixy", i.ixy),
-        ("ixz", i.ixz),
-        ("iyy", i.iyy),
-        ("iyz", i.iyz),
-        ("izz", i.izz),
-    ];
+    let inertia = inertial.inertia.entries();
     Element::new("inertial")
         .child(origin(&inertial.origin))
         .child(Element::new("mass").attr("value", number(inertial.mass)))
