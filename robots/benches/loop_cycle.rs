@@ -13,10 +13,14 @@ use robots::controllers::Squat;
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 
 fn active_loop() -> (ControlLoop<LiteBiped, Squat>, Clock) {
-    let components: Vec<Box<dyn Component<LiteBiped>>> = vec![Box::new(MockSystem::<LiteBiped>::new())];
+    let components: Vec<Box<dyn Component<LiteBiped>>> =
+        vec![Box::new(MockSystem::<LiteBiped>::new())];
     let system = System::new(components).expect("system");
     let mut control_loop = ControlLoop::new(system, Squat::default(), None);
-    let clock = Clock { time: Duration::ZERO, period: control_loop.period() };
+    let clock = Clock {
+        time: Duration::ZERO,
+        period: control_loop.period(),
+    };
     control_loop.configure().expect("configure");
     control_loop.activate(clock).expect("activate");
     (control_loop, clock)
@@ -35,7 +39,10 @@ fn cycle(c: &mut Criterion) {
     let state = LiteBipedState::default();
     let mut command = LiteBipedCommand::default();
     squat.on_activate(Clock::default(), &state, &mut command);
-    let mut t = Clock { time: Duration::ZERO, period };
+    let mut t = Clock {
+        time: Duration::ZERO,
+        period,
+    };
     c.bench_function("controller/squat/update", |b| {
         b.iter(|| {
             t.time += period;

@@ -38,16 +38,24 @@ pub fn components<R: RobotTypes>(
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     let robot = R::DESCRIPTION;
     let disabled: Vec<usize> = match config {
-        Some(config) => (0..robot.joints.len()).filter(|&i| !config.joint_enabled(&robot.joints[i].name)).collect(),
+        Some(config) => (0..robot.joints.len())
+            .filter(|&i| !config.joint_enabled(&robot.joints[i].name))
+            .collect(),
         None => Vec::new(),
     };
     match backend {
-        Backend::Mock => Ok(vec![Box::new(MockSystem::<R>::new().with_disabled_joints(&disabled))]),
+        Backend::Mock => Ok(vec![Box::new(
+            MockSystem::<R>::new().with_disabled_joints(&disabled),
+        )]),
         Backend::Real | Backend::Mujoco => Err(RunError::Backend {
             backend,
             reason: format!(
                 "not in this build yet: the {} backend comes with its own issue; run with `--backend mock`",
-                if backend == Backend::Real { "RobStride (SocketCAN)" } else { "MuJoCo" }
+                if backend == Backend::Real {
+                    "RobStride (SocketCAN)"
+                } else {
+                    "MuJoCo"
+                }
             ),
         }),
     }

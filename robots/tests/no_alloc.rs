@@ -65,11 +65,15 @@ fn the_counter_sees_an_allocation() {
 
 #[test]
 fn ten_thousand_active_cycles_allocate_nothing() {
-    let components: Vec<Box<dyn Component<LiteBiped>>> = vec![Box::new(MockSystem::<LiteBiped>::new())];
+    let components: Vec<Box<dyn Component<LiteBiped>>> =
+        vec![Box::new(MockSystem::<LiteBiped>::new())];
     let system = System::new(components).unwrap();
     let mut control_loop = ControlLoop::new(system, Squat::default(), None);
     let period = control_loop.period();
-    let mut clock = Clock { time: Duration::ZERO, period };
+    let mut clock = Clock {
+        time: Duration::ZERO,
+        period,
+    };
     control_loop.configure().unwrap();
     control_loop.activate(clock).unwrap();
     let n = allocations_in(|| {
@@ -78,7 +82,10 @@ fn ten_thousand_active_cycles_allocate_nothing() {
             control_loop.cycle(clock).unwrap();
         }
     });
-    assert_eq!(n, 0, "read, update or write allocated {n} times over 10,000 cycles");
+    assert_eq!(
+        n, 0,
+        "read, update or write allocated {n} times over 10,000 cycles"
+    );
     // And the cycles did something: the squat has moved the knees.
     assert!(control_loop.state().left_knee_pitch.position > 0.0);
     assert!(control_loop.command().right_knee_pitch.stiffness > 0.0);

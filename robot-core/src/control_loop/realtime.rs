@@ -33,7 +33,11 @@ impl std::fmt::Display for RealtimeStep {
 
 fn last_os_error(hint: &str) -> Option<String> {
     let error = std::io::Error::last_os_error();
-    Some(if hint.is_empty() { error.to_string() } else { format!("{error}; {hint}") })
+    Some(if hint.is_empty() {
+        error.to_string()
+    } else {
+        format!("{error}; {hint}")
+    })
 }
 
 /// Applies the options to the calling thread. Always sets a 1 ns timer slack (allowed for every
@@ -73,11 +77,17 @@ pub fn apply(options: &RealtimeOptions) -> Vec<RealtimeStep> {
         let result = unsafe { libc::mlockall(libc::MCL_CURRENT | libc::MCL_FUTURE) };
         steps.push(RealtimeStep {
             what: "locked memory (mlockall)".into(),
-            refused: if result == 0 { None } else { last_os_error("needs CAP_IPC_LOCK or a large enough `ulimit -l`") },
+            refused: if result == 0 {
+                None
+            } else {
+                last_os_error("needs CAP_IPC_LOCK or a large enough `ulimit -l`")
+            },
         });
     }
     if let Some(priority) = options.fifo_priority {
-        let param = libc::sched_param { sched_priority: priority };
+        let param = libc::sched_param {
+            sched_priority: priority,
+        };
         // SAFETY: `param` lives across the call; pid 0 is the calling thread.
         let result = unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) };
         steps.push(RealtimeStep {
@@ -98,13 +108,33 @@ mod tests {
 
     #[test]
     fn every_requested_step_is_reported_granted_or_refused() {
-        let steps = std::thread::spawn(|| apply(&RealtimeOptions { fifo_priority: Some(10), cpu: Some(0), lock_memory: false }))
-            .join()
-            .unwrap();
+        let steps = std::thread::spawn(|| {
+            apply(&RealtimeOptions {
+                fifo_priority: Some(10),
+                cpu: Some(0),
+                lock_memory: false,
+            })
+        })
+        .join()
+        .unwrap();
         let names: Vec<&str> = steps.iter().map(|s| s.what.as_str()).collect();
-        assert_eq!(names, ["timer slack 1 ns", "CPU affinity 0", "SCHED_FIFO priority 10"]);
+        assert_eq!(
+            names,
+            [
+                "timer slack 1 ns",
+                "CPU affinity 0",
+                "SCHED_FIFO priority 10"
+            ]
+        );
         assert_eq!(steps[0].refused, None);
-        let beyond = std::thread::spawn(|| apply(&RealtimeOptions { cpu: Some(100_000), ..Default::default() })).join().unwrap();
+        let beyond = std::thread::spawn(|| {
+            apply(&RealtimeOptions {
+                cpu: Some(100_000),
+                ..Default::default()
+            })
+        })
+        .join()
+        .unwrap();
         assert!(beyond[1].refused.is_some(), "{:?}", beyond[1]);
     }
 }

@@ -50,7 +50,11 @@ impl std::fmt::Display for TimingReport {
             self.skipped,
             self.samples
         )?;
-        for (name, p) in [("work", &self.work), ("interval", &self.interval), ("lateness", &self.lateness)] {
+        for (name, p) in [
+            ("work", &self.work),
+            ("interval", &self.interval),
+            ("lateness", &self.lateness),
+        ] {
             writeln!(
                 f,
                 "  {name:<9} p50 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   mean {:>9.1} µs",
@@ -77,7 +81,14 @@ struct Series {
 
 impl Series {
     fn new(capacity: usize) -> Self {
-        Series { ring: vec![0; capacity.max(1)], next: 0, filled: false, max: 0, sum: 0, count: 0 }
+        Series {
+            ring: vec![0; capacity.max(1)],
+            next: 0,
+            filled: false,
+            max: 0,
+            sum: 0,
+            count: 0,
+        }
     }
 
     fn record(&mut self, nanos: u64) {
@@ -93,7 +104,11 @@ impl Series {
     }
 
     fn samples(&self) -> &[u64] {
-        if self.filled { &self.ring } else { &self.ring[..self.next] }
+        if self.filled {
+            &self.ring
+        } else {
+            &self.ring[..self.next]
+        }
     }
 
     fn percentiles(&self) -> Percentiles {
@@ -106,8 +121,17 @@ impl Series {
             let index = ((sorted.len() - 1) as f64 * q).round() as usize;
             Duration::from_nanos(sorted[index.min(sorted.len() - 1)])
         };
-        let mean = if self.count == 0 { 0 } else { (self.sum / u128::from(self.count)) as u64 };
-        Percentiles { p50: at(0.5), p99: at(0.99), max: Duration::from_nanos(self.max), mean: Duration::from_nanos(mean) }
+        let mean = if self.count == 0 {
+            0
+        } else {
+            (self.sum / u128::from(self.count)) as u64
+        };
+        Percentiles {
+            p50: at(0.5),
+            p99: at(0.99),
+            max: Duration::from_nanos(self.max),
+            mean: Duration::from_nanos(mean),
+        }
     }
 }
 
@@ -189,7 +213,11 @@ mod tests {
     fn percentiles_over_known_samples() {
         let mut stats = CycleStats::new(Duration::from_micros(1000), 1000);
         for i in 1..=100u64 {
-            stats.record(Duration::from_micros(i), Some(Duration::from_micros(1000)), Duration::from_micros(i / 10));
+            stats.record(
+                Duration::from_micros(i),
+                Some(Duration::from_micros(1000)),
+                Duration::from_micros(i / 10),
+            );
         }
         stats.record(Duration::from_micros(1500), None, Duration::ZERO);
         let report = stats.report();

@@ -50,7 +50,11 @@ pub trait Component<R: RobotTypes>: Send {
     /// Enables the hardware. `command` already holds safe values
     /// ([`super::seed_safe_commands`]); a component may make its own slots safer still.
     /// Inactive → active.
-    fn on_activate(&mut self, state: &R::State, command: &mut R::Command) -> Result<(), HardwareError>;
+    fn on_activate(
+        &mut self,
+        state: &R::State,
+        command: &mut R::Command,
+    ) -> Result<(), HardwareError>;
 
     /// Disables the hardware (torque off). Active → inactive. Must be safe to call after a failed
     /// `read` or `write`.

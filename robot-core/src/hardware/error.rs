@@ -39,7 +39,11 @@ pub struct HardwareError {
 impl HardwareError {
     /// A new error. Building one allocates; that is fine, an error ends the cycle.
     pub fn new(component: impl Into<String>, kind: ErrorKind, message: impl Into<String>) -> Self {
-        HardwareError { component: component.into(), kind, message: message.into() }
+        HardwareError {
+            component: component.into(),
+            kind,
+            message: message.into(),
+        }
     }
 
     /// What kind of failure.

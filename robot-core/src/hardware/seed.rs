@@ -14,12 +14,16 @@ pub fn seed_safe_commands<R: RobotTypes>(state: &R::State, command: &mut R::Comm
     let states = state.as_slice();
     let commands = command.as_mut_slice();
     for (slot, value) in R::COMMAND_LAYOUT.slots.iter().zip(commands.iter_mut()) {
-        let Slot::Joint { joint, kind } = *slot else { continue };
+        let Slot::Joint { joint, kind } = *slot else {
+            continue;
+        };
         *value = match kind {
-            InterfaceKind::Position => match R::STATE_LAYOUT.joint_slot(usize::from(joint), InterfaceKind::Position) {
-                Some(s) => states[s],
-                None => *value,
-            },
+            InterfaceKind::Position => {
+                match R::STATE_LAYOUT.joint_slot(usize::from(joint), InterfaceKind::Position) {
+                    Some(s) => states[s],
+                    None => *value,
+                }
+            }
             InterfaceKind::Velocity
             | InterfaceKind::Acceleration
             | InterfaceKind::Effort

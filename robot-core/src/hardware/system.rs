@@ -35,7 +35,10 @@ pub struct System<R: RobotTypes> {
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let names: Vec<&str> = self.components.iter().map(|c| c.name()).collect();
-        f.debug_struct("System").field("components", &names).field("lifecycle", &self.lifecycle).finish()
+        f.debug_struct("System")
+            .field("components", &names)
+            .field("lifecycle", &self.lifecycle)
+            .finish()
     }
 }
 
@@ -51,28 +54,53 @@ impl<R: RobotTypes> System<R> {
         for (index, component) in components.iter().enumerate() {
             let claims = component.claims();
             for (what, items, owners, names) in [
-                ("joint", &claims.joints, &mut joint_owner, robot.joints.iter().map(|j| j.name.to_string()).collect::<Vec<_>>()),
-                ("sensor", &claims.sensors, &mut sensor_owner, robot.sensors.iter().map(|s| s.name.to_string()).collect()),
+                (
+                    "joint",
+                    &claims.joints,
+                    &mut joint_owner,
+                    robot
+                        .joints
+                        .iter()
+                        .map(|j| j.name.to_string())
+                        .collect::<Vec<_>>(),
+                ),
+                (
+                    "sensor",
+                    &claims.sensors,
+                    &mut sensor_owner,
+                    robot.sensors.iter().map(|s| s.name.to_string()).collect(),
+                ),
             ] {
                 for &item in items {
                     let Some(owner) = owners.get_mut(item) else {
                         return Err(HardwareError::new(
                             component.name(),
                             ErrorKind::Unsupported,
-                            format!("claims {what} #{item}, but `{}` has only {}", robot.name, names.len()),
+                            format!(
+                                "claims {what} #{item}, but `{}` has only {}",
+                                robot.name,
+                                names.len()
+                            ),
                         ));
                     };
                     if let Some(other) = owner.replace(index) {
                         return Err(HardwareError::new(
                             component.name(),
                             ErrorKind::Unsupported,
-                            format!("{what} `{}` is already driven by `{}`", names[item], components[other].name()),
+                            format!(
+                                "{what} `{}` is already driven by `{}`",
+                                names[item],
+                                components[other].name()
+                            ),
                         ));
                     }
                 }
             }
         }
-        let mut system = System { components, lifecycle: Lifecycle::Unconfigured };
+        let mut system = System {
+            components,
+            lifecycle: Lifecycle::Unconfigured,
+        };
         for component in &mut system.components {
             component.on_init()?;
         }
@@ -96,7 +124,10 @@ impl<R: RobotTypes> System<R> {
             Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
-                format!("cannot {action}: the system is {}, not {wanted}", self.lifecycle),
+                format!(
+                    "cannot {action}: the system is {}, not {wanted}",
+                    self.lifecycle
+                ),
             ))
         }
     }
@@ -133,7 +164,12 @@ impl<R: RobotTypes> System<R> {
     /// Inactive → active. Reads the state, seeds every command to a safe value
     /// ([`seed_safe_commands`]), then runs every component's `on_activate`. On a failure the
     /// components already activated are deactivated again and the system stays inactive.
-    pub fn activate(&mut self, clock: Clock, state: &mut R::State, command: &mut R::Command) -> Result<(), HardwareError> {
+    pub fn activate(
+        &mut self,
+        clock: Clock,
+        state: &mut R::State,
+        command: &mut R::Command,
+    ) -> Result<(), HardwareError> {
         self.expect(Lifecycle::Inactive, "activate")?;
         self.read(clock, state)?;
         seed_safe_commands::<R>(state, command);
@@ -166,7 +202,11 @@ impl<R: RobotTypes> System<R> {
     /// Every component's `read`, while inactive or active.
     pub fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
         if self.lifecycle == Lifecycle::Unconfigured {
-            return Err(HardwareError::new(SYSTEM, ErrorKind::Lifecycle, "cannot read: the system is unconfigured"));
+            return Err(HardwareError::new(
+                SYSTEM,
+                ErrorKind::Lifecycle,
+                "cannot read: the system is unconfigured",
+            ));
         }
         for component in &mut self.components {
             component.read(clock, state)?;
@@ -185,9 +225,11 @@ impl<R: RobotTypes> System<R> {
                 Ok(())
             }
             Lifecycle::Inactive => Ok(()),
-            Lifecycle::Unconfigured => {
-                Err(HardwareError::new(SYSTEM, ErrorKind::Lifecycle, "cannot write: the system is unconfigured"))
-            }
+            Lifecycle::Unconfigured => Err(HardwareError::new(
+                SYSTEM,
+                ErrorKind::Lifecycle,
+                "cannot write: the system is unconfigured",
+            )),
         }
     }
 }

@@ -66,7 +66,14 @@ const JOINTS: usize = 14;
 
 impl Default for Squat {
     fn default() -> Self {
-        Squat { depth: 0.9, period: 4.0, ramp: 1.0, gains: SquatGains::default(), start: [0.0; JOINTS], activated_at: Duration::ZERO }
+        Squat {
+            depth: 0.9,
+            period: 4.0,
+            ramp: 1.0,
+            gains: SquatGains::default(),
+            start: [0.0; JOINTS],
+            activated_at: Duration::ZERO,
+        }
     }
 }
 
@@ -77,7 +84,13 @@ fn pose(depth: f64, s: f64) -> (f64, f64, f64) {
 }
 
 /// Sets one joint's MIT command.
-fn set(c: &mut (impl MitCommand + ?Sized), position: f64, velocity: f64, stiffness: f64, damping: f64) {
+fn set(
+    c: &mut (impl MitCommand + ?Sized),
+    position: f64,
+    velocity: f64,
+    stiffness: f64,
+    damping: f64,
+) {
     c.set(position, velocity, 0.0, stiffness, damping);
 }
 
@@ -105,9 +118,20 @@ macro_rules! mit_command {
 }
 
 mit_command!(
-    LeftHipPitchCommand, LeftHipRollCommand, LeftHipYawCommand, LeftKneePitchCommand, LeftAnkleYawCommand,
-    LeftAnklePitchCommand, LeftAnkleRollCommand, RightHipPitchCommand, RightHipRollCommand, RightHipYawCommand,
-    RightKneePitchCommand, RightAnkleYawCommand, RightAnklePitchCommand, RightAnkleRollCommand,
+    LeftHipPitchCommand,
+    LeftHipRollCommand,
+    LeftHipYawCommand,
+    LeftKneePitchCommand,
+    LeftAnkleYawCommand,
+    LeftAnklePitchCommand,
+    LeftAnkleRollCommand,
+    RightHipPitchCommand,
+    RightHipRollCommand,
+    RightHipYawCommand,
+    RightKneePitchCommand,
+    RightAnkleYawCommand,
+    RightAnklePitchCommand,
+    RightAnkleRollCommand,
 );
 
 /// Every joint's command, in declaration order.
@@ -180,7 +204,12 @@ impl Squat {
 }
 
 impl Controller<LiteBiped> for Squat {
-    fn on_activate(&mut self, clock: Clock, _state: &LiteBipedState, command: &mut LiteBipedCommand) {
+    fn on_activate(
+        &mut self,
+        clock: Clock,
+        _state: &LiteBipedState,
+        command: &mut LiteBipedCommand,
+    ) {
         // The seeded position commands are the measured positions: start the ramp there.
         for (start, joint) in self.start.iter_mut().zip(joints(command)) {
             let position = joint.position();
@@ -206,7 +235,10 @@ mod tests {
 
     fn run(squat: &mut Squat, t: f64) -> LiteBipedCommand {
         let mut command = LiteBipedCommand::default();
-        let clock = Clock { time: Duration::from_secs_f64(t), period: Duration::from_millis(5) };
+        let clock = Clock {
+            time: Duration::from_secs_f64(t),
+            period: Duration::from_millis(5),
+        };
         squat.update(clock, &LiteBipedState::default(), &mut command);
         command
     }
@@ -218,8 +250,14 @@ mod tests {
         seeded.left_knee_pitch.position = 0.4;
         squat.on_activate(Clock::default(), &LiteBipedState::default(), &mut seeded);
         let (ramp, period) = (squat.ramp, squat.period);
-        assert!((run(&mut squat, 0.0).left_knee_pitch.position - 0.4).abs() < 1e-12, "starts where the leg is");
-        assert!(run(&mut squat, ramp).left_knee_pitch.position.abs() < 1e-12, "standing after the ramp");
+        assert!(
+            (run(&mut squat, 0.0).left_knee_pitch.position - 0.4).abs() < 1e-12,
+            "starts where the leg is"
+        );
+        assert!(
+            run(&mut squat, ramp).left_knee_pitch.position.abs() < 1e-12,
+            "standing after the ramp"
+        );
         let bottom = run(&mut squat, ramp + period / 2.0);
         assert!((bottom.left_knee_pitch.position - squat.depth).abs() < 1e-9);
         assert!((bottom.right_hip_pitch.position + squat.depth / 2.0).abs() < 1e-9);
@@ -228,10 +266,17 @@ mod tests {
         for step in 0..=400 {
             let t = ramp + period * f64::from(step) / 400.0;
             let command = run(&mut squat, t);
-            let positions: Vec<f64> = robot_core::Values::as_slice(&command).chunks(5).map(|c| c[0]).collect();
+            let positions: Vec<f64> = robot_core::Values::as_slice(&command)
+                .chunks(5)
+                .map(|c| c[0])
+                .collect();
             for (joint, q) in robot.actuated_joints().zip(positions) {
                 let limits = joint.limits.unwrap();
-                assert!(q >= limits.lower.unwrap() && q <= limits.upper.unwrap(), "{} at {q}", joint.name);
+                assert!(
+                    q >= limits.lower.unwrap() && q <= limits.upper.unwrap(),
+                    "{} at {q}",
+                    joint.name
+                );
             }
         }
     }
@@ -239,10 +284,18 @@ mod tests {
     #[test]
     fn velocity_targets_are_the_derivative_of_position_targets() {
         let mut squat = Squat::default();
-        squat.on_activate(Clock::default(), &LiteBipedState::default(), &mut LiteBipedCommand::default());
+        squat.on_activate(
+            Clock::default(),
+            &LiteBipedState::default(),
+            &mut LiteBipedCommand::default(),
+        );
         let t = squat.ramp + 0.7;
         let h = 1e-6;
-        let (a, b, c) = (run(&mut squat, t - h), run(&mut squat, t + h), run(&mut squat, t));
+        let (a, b, c) = (
+            run(&mut squat, t - h),
+            run(&mut squat, t + h),
+            run(&mut squat, t),
+        );
         let numeric = (b.left_knee_pitch.position - a.left_knee_pitch.position) / (2.0 * h);
         assert!((numeric - c.left_knee_pitch.velocity).abs() < 1e-6);
         assert_eq!(c.left_knee_pitch.stiffness, 40.0);

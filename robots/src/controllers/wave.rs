@@ -22,7 +22,12 @@ pub struct Wave {
 
 impl Default for Wave {
     fn default() -> Self {
-        Wave { amplitude: 0.3, period: 6.0, start: [0.0; 7], activated_at: 0.0 }
+        Wave {
+            amplitude: 0.3,
+            period: 6.0,
+            start: [0.0; 7],
+            activated_at: 0.0,
+        }
     }
 }
 
@@ -39,7 +44,12 @@ fn positions(c: &mut SixAxisArmCommand) -> [&mut f64; 7] {
 }
 
 impl Controller<SixAxisArm> for Wave {
-    fn on_activate(&mut self, clock: Clock, _state: &SixAxisArmState, command: &mut SixAxisArmCommand) {
+    fn on_activate(
+        &mut self,
+        clock: Clock,
+        _state: &SixAxisArmState,
+        command: &mut SixAxisArmCommand,
+    ) {
         for (start, position) in self.start.iter_mut().zip(positions(command)) {
             *start = if position.is_finite() { *position } else { 0.0 };
         }
