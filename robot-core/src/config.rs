@@ -39,7 +39,7 @@ mod check;
 mod load;
 
 #[cfg(feature = "config")]
-pub use load::{ConfigError, FieldError, load, parse, peek_robot};
+pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of};
 
 /// A runtime configuration file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -114,7 +114,10 @@ impl RuntimeConfig {
 }
 
 #[cfg(all(test, feature = "config"))]
+#[allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use crate::emit::fixture;
 
@@ -138,8 +141,6 @@ mod tests {
         }
         text
     }
-
-    use std::path::Path;
 
     #[test]
     fn a_minimal_file_keeps_every_default() {
@@ -178,18 +179,23 @@ joints:
 
     #[test]
     fn wrong_type() {
-        let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    enabled: yes\n");
+        let text =
+            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    enabled: yes\n");
         assert_eq!(
             text,
             format!("{FILE}: joints.ankle.enabled: expected a boolean, found \"yes\"")
         );
-        let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    zero_offset: [1]\n");
+        let text =
+            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    zero_offset: [1]\n");
         assert!(
             text.contains("joints.ankle.zero_offset: expected a number or null, found a list"),
             "{text}"
         );
         let text = rejected("robot: test_bot\nbackend: mock\nbuses: [can0]\n");
-        assert!(text.contains("buses: expected a mapping, found a list"), "{text}");
+        assert!(
+            text.contains("buses: expected a mapping, found a list"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -205,7 +211,8 @@ joints:
 
     #[test]
     fn unknown_field_inside_a_joint() {
-        let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    enable: false\n");
+        let text =
+            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    enable: false\n");
         assert_eq!(
             text,
             format!(
@@ -242,7 +249,8 @@ joints:
 
     #[test]
     fn unknown_joint() {
-        let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankel: { enabled: false }\n");
+        let text =
+            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankel: { enabled: false }\n");
         assert_eq!(
             text,
             format!(
@@ -261,7 +269,9 @@ joints:
             "{text}"
         );
         assert!(
-            text.contains("joints.imu_mount.enabled: imu_mount has no actuator, so nothing to disable"),
+            text.contains(
+                "joints.imu_mount.enabled: imu_mount has no actuator, so nothing to disable"
+            ),
             "{text}"
         );
         // Saying what is already so is not an error.
@@ -308,22 +318,32 @@ joints:
     #[test]
     fn yaml_syntax_error_keeps_its_position() {
         let text = rejected("robot: test_bot\nbackend: mock\n joints: {}\n");
-        assert!(text.starts_with(&format!("{FILE}: invalid YAML: ")), "{text}");
+        assert!(
+            text.starts_with(&format!("{FILE}: invalid YAML: ")),
+            "{text}"
+        );
         assert!(text.contains("at line 3 column"), "{text}");
         let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: {}\n  ankle: {}\n");
-        assert!(text.contains("duplicate entry with key \"ankle\""), "{text}");
+        assert!(
+            text.contains("duplicate entry with key \"ankle\""),
+            "{text}"
+        );
         assert!(text.contains("at line 4 column"), "{text}");
     }
 
     #[test]
     fn what_json_cannot_say_is_rejected_at_its_field() {
-        let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: .nan }\n");
+        let text =
+            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: .nan }\n");
         assert_eq!(
             text,
-            format!("{FILE}: joints.ankle.zero_offset: expected a finite number, found NaN")
+            format!("{FILE}: joints.ankle.zero_offset: expected a finite number, found .nan")
         );
         let text = rejected("robot: test_bot\nbackend: !real x\n");
-        assert!(text.contains("backend: YAML tags are not supported, found `!real`"), "{text}");
+        assert!(
+            text.contains("backend: YAML tags are not supported, found `!real`"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -336,7 +356,12 @@ joints:
         .expect_err("accepted");
         let paths: Vec<&str> = error.errors.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(error.errors.len(), 4, "{error}");
-        for path in ["backend", "surprise", "joints.ankle.enabled", "joints.ankle.colour"] {
+        for path in [
+            "backend",
+            "surprise",
+            "joints.ankle.enabled",
+            "joints.ankle.colour",
+        ] {
             assert!(paths.contains(&path), "{path} missing from {paths:?}");
         }
     }
@@ -362,7 +387,9 @@ joints:
     fn a_file_that_cannot_be_read_names_itself() {
         let error = load(Path::new("no/such/config.yaml"), &fixture::robot()).unwrap_err();
         assert!(
-            error.to_string().starts_with("no/such/config.yaml: cannot read the file: "),
+            error
+                .to_string()
+                .starts_with("no/such/config.yaml: cannot read the file: "),
             "{error}"
         );
     }

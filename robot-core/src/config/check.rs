@@ -68,7 +68,9 @@ fn is_linux_interface_name(name: &str) -> bool {
     (1..=15).contains(&name.len())
         && name != "."
         && name != ".."
-        && !name.chars().any(|c| c == '/' || c == ':' || c.is_whitespace())
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == ':' || c.is_whitespace())
 }
 
 /// Real hardware runs one component per bus, each on its interface; a bus without one cannot be
@@ -150,7 +152,16 @@ mod tests {
         for good in ["can0", "vcan12", "can-left_leg.1", "a", "fifteen_chars15"] {
             assert!(is_linux_interface_name(good), "{good}");
         }
-        for bad in ["", ".", "..", "can/0", "can 0", "can0:1", "sixteen_chars_16", "\tcan0"] {
+        for bad in [
+            "",
+            ".",
+            "..",
+            "can/0",
+            "can 0",
+            "can0:1",
+            "sixteen_chars_16",
+            "\tcan0",
+        ] {
             assert!(!is_linux_interface_name(bad), "{bad:?}");
         }
     }

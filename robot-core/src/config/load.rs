@@ -72,10 +72,7 @@ fn lines(file: &Path, errors: &[FieldError]) -> String {
 
 /// Reads, validates and checks the configuration file at `path` for `robot`.
 pub fn load(path: &Path, robot: &Robot) -> Result<RuntimeConfig, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-        file: path.to_path_buf(),
-        errors: vec![FieldError::new("", format!("cannot read the file: {e}"))],
-    })?;
+    let text = read(path)?;
     parse(&text, path, robot)
 }
 
@@ -126,15 +123,27 @@ pub fn peek_robot(text: &str, source_name: impl AsRef<Path>) -> Result<String, C
             "robot",
             format!("expected a string, found {}", found(other)),
         ))),
-        None if json.is_object() => Err(fail(FieldError::new(
-            "robot",
-            "required field is missing",
-        ))),
+        None if json.is_object() => {
+            Err(fail(FieldError::new("robot", "required field is missing")))
+        }
         None => Err(fail(FieldError::new(
             "",
             format!("expected a mapping, found {}", found(&json)),
         ))),
     }
+}
+
+/// The `robot:` field of the configuration file at `path`, as [`peek_robot`] reads it.
+pub fn robot_name_of(path: &Path) -> Result<String, ConfigError> {
+    let text = read(path)?;
+    peek_robot(&text, path)
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: path.to_path_buf(),
+        errors: vec![FieldError::new("", format!("cannot read the file: {e}"))],
+    })
 }
 
 /// Stages 1 and 2: the text as a JSON value.
@@ -338,7 +347,10 @@ fn describe(error: &ValidationError, schema: &Json) -> Vec<FieldError> {
                     let field = Json::String(name.clone());
                     below(
                         name,
-                        format!("unknown field {field}; known fields are {}", known.join(", ")),
+                        format!(
+                            "unknown field {field}; known fields are {}",
+                            known.join(", ")
+                        ),
                     )
                 })
                 .collect()
@@ -347,19 +359,29 @@ fn describe(error: &ValidationError, schema: &Json) -> Vec<FieldError> {
             let name = property.as_str().unwrap_or_default();
             vec![below(name, "required field is missing".to_string())]
         }
-        ValidationErrorKind::Constant { expected_value } => {
-            at(format!("expected {}, found {}", bare(expected_value), found(value)))
-        }
+        ValidationErrorKind::Constant { expected_value } => at(format!(
+            "expected {}, found {}",
+            bare(expected_value),
+            found(value)
+        )),
         ValidationErrorKind::Enum { options } => {
             let options: Vec<String> = options
                 .as_array()
                 .map(|o| o.iter().map(bare).collect())
                 .unwrap_or_default();
-            at(format!("expected {}, found {}", one_of(&options), found(value)))
+            at(format!(
+                "expected {}, found {}",
+                one_of(&options),
+                found(value)
+            ))
         }
         // An enum of documented unit variants is a `oneOf` of `const`s (`backend`).
         ValidationErrorKind::OneOfNotValid { context } => match branch_constants(context) {
-            Some(options) => at(format!("expected {}, found {}", one_of(&options), found(value))),
+            Some(options) => at(format!(
+                "expected {}, found {}",
+                one_of(&options),
+                found(value)
+            )),
             None => at(error.to_string()),
         },
         _ => at(error.to_string()),
