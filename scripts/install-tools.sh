@@ -28,3 +28,15 @@ if ((${#missing[@]})); then
   echo "install-tools: pip install ${missing[*]}"
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
 fi
+
+# pyenv puts new console scripts on PATH only after a rehash.
+if command -v pyenv >/dev/null 2>&1; then
+  pyenv rehash || true
+fi
+
+# Fail here, loudly, rather than in a test: every tool must now be on PATH.
+for tool in check_urdf xacro check-jsonschema; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "install-tools: $tool is not on PATH after installing" >&2; exit 1; }
+done
+python3 -c "import mujoco; assert mujoco.__version__ == '3.17.0', mujoco.__version__" \
+  || { echo "install-tools: python3 cannot import mujoco 3.17.0" >&2; exit 1; }
