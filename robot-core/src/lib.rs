@@ -11,6 +11,10 @@
 //! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
 //! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
 //! * [`control_loop`]: read → update → write at a fixed rate, with timing statistics.
+//!
+//! Feature `config` (on by default) adds the runtime-configuration loader and its JSON Schema
+//! validation; `robot-macros` builds robot-core without it, so the macro does not compile a JSON
+//! Schema validator.
 #![warn(missing_docs)]
 
 pub mod actuator;
