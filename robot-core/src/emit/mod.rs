@@ -80,14 +80,16 @@ pub fn robot_json(robot: &Robot) -> Result<String, EmitError> {
 /// Every per-robot file, in a fixed order.
 pub fn all(robot: &Robot) -> Result<Vec<Artifact>, EmitError> {
     let name = &robot.name;
+    // The four URDF documents are renderings of one tree: build it once.
+    let tree = urdf::tree(robot)?;
     let mut files = vec![Artifact {
         file_name: format!("{name}.urdf.xacro"),
-        contents: urdf_xacro(robot)?,
+        contents: urdf::render(&tree, urdf::Target::Xacro)?,
     }];
     for backend in Backend::ALL {
         files.push(Artifact {
             file_name: format!("{name}.{backend}.urdf"),
-            contents: urdf(robot, backend)?,
+            contents: urdf::render(&tree, urdf::Target::Expanded(backend))?,
         });
     }
     files.push(Artifact {

@@ -459,9 +459,17 @@ mod tests {
         assert!(!without.contains("<sensor name=\"base_imu\">"), "{without}");
         robot.mock.mock_sensor_commands = true;
         let with = urdf(&robot, Backend::Mock).unwrap();
-        assert_eq!(with.matches("<sensor name=\"base_imu\">").count(), 1, "{with}");
+        assert_eq!(
+            with.matches("<sensor name=\"base_imu\">").count(),
+            1,
+            "{with}"
+        );
         let mujoco = urdf(&robot, Backend::Mujoco).unwrap();
-        assert_eq!(mujoco.matches("<sensor name=\"base_imu\">").count(), 1, "{mujoco}");
+        assert_eq!(
+            mujoco.matches("<sensor name=\"base_imu\">").count(),
+            1,
+            "{mujoco}"
+        );
     }
 
     #[test]

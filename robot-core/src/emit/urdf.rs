@@ -21,6 +21,11 @@ pub(crate) enum Target {
 
 /// The whole document for `target`.
 pub(crate) fn document(robot: &Robot, target: Target) -> Result<String, EmitError> {
+    render(&tree(robot)?, target)
+}
+
+/// Writes an already built [`tree`] for `target`, so several targets can share one tree.
+pub(crate) fn render(tree: &Document, target: Target) -> Result<String, EmitError> {
     let mode = match target {
         Target::Xacro => Mode::Xacro,
         Target::Expanded(backend) => {
@@ -31,7 +36,7 @@ pub(crate) fn document(robot: &Robot, target: Target) -> Result<String, EmitErro
             }
         }
     };
-    xml::render(&tree(robot)?, mode)
+    xml::render(tree, mode)
 }
 
 /// The one tree both targets render.

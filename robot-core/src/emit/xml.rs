@@ -5,15 +5,16 @@
 //! writes a tree either as xacro ([`Mode::Xacro`]: conditionals and macros stay) or as xacro would
 //! expand it ([`Mode::Expanded`]: conditionals evaluated, macro calls inlined, definitions and arg
 //! declarations dropped). The `.urdf.xacro` and every `.<backend>.urdf` come from one tree, so they
-//! cannot disagree. All writing goes through quick-xml's element writer: tags balance by
-//! construction and every attribute value and text is escaped.
+//! cannot disagree. In expanded mode the renderer evaluates the xacro nodes as it writes, over the
+//! borrowed tree. All writing goes through quick-xml's writer: each element writes its own start
+//! and end tags, so they balance, and every attribute value and text is escaped.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io;
 
 use quick_xml::Writer;
-use quick_xml::events::{BytesDecl, BytesText, Event};
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
 use super::EmitError;
 use super::format::xml_comment;
@@ -144,125 +145,79 @@ pub(crate) enum Mode {
 
 /// Writes the document, with two-space indentation and a trailing newline.
 pub(crate) fn render(document: &Document, mode: Mode) -> Result<String, EmitError> {
-    let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
-    writer.write_event(Event::Decl(BytesDecl::new("1.0", None, None)))?;
-    writer.write_event(Event::Comment(BytesText::from_escaped(xml_comment(
-        &document.comment,
-    ))))?;
-    let root = &document.root;
-    let mut attributes: Vec<(&str, &str)> = Vec::new();
-    let expanded;
-    let children: &[Node] = match mode {
-        Mode::Xacro => {
-            attributes.push(("xmlns:xacro", XACRO_NAMESPACE));
-            &root.children
-        }
+    let args;
+    let (expansion, xacro_namespace) = match mode {
+        Mode::Xacro => (None, Some(("xmlns:xacro", XACRO_NAMESPACE))),
         Mode::Expanded {
             sim_mujoco,
             use_mock_hardware,
         } => {
-            let args = [
+            args = [
                 (SIM_MUJOCO_ARG, sim_mujoco),
                 (USE_MOCK_HARDWARE_ARG, use_mock_hardware),
             ];
-            expanded = expand(&root.children, &args)?;
-            &expanded
+            (Some(Expansion::new(&args)), None)
         }
     };
-    let xacro = mode == Mode::Xacro;
-    let own: Vec<(&str, Cow<'_, str>)> = root
-        .attributes
-        .iter()
-        .map(|(k, v)| (*k, literal(v, xacro)))
-        .collect();
-    attributes.extend(own.iter().map(|(k, v)| (*k, v.as_ref())));
-    write_element(&mut writer, root.name, &attributes, children, xacro)?;
-    let mut text = String::from_utf8(writer.into_inner())
+    let mut renderer = Renderer {
+        writer: Writer::new_with_indent(Vec::new(), b' ', 2),
+        expansion,
+        pending: None,
+        depth: 0,
+    };
+    renderer
+        .writer
+        .write_event(Event::Decl(BytesDecl::new("1.0", None, None)))?;
+    renderer.comment(&document.comment)?;
+    let root = &document.root;
+    let mut start = BytesStart::new(root.name);
+    start.extend_attributes(xacro_namespace);
+    renderer.push_attributes(&mut start, &root.attributes);
+    renderer.element(root.name, start, &root.children)?;
+    let mut text = String::from_utf8(renderer.writer.into_inner())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     text.push('\n');
     Ok(text)
 }
 
-/// The tree as xacro would expand it with `args`: a tree with no xacro nodes left.
-pub(crate) fn expand(
-    nodes: &[Node],
-    args: &[(&'static str, bool)],
-) -> Result<Vec<Node>, EmitError> {
-    let mut expander = Expander {
-        args,
-        declared: HashSet::new(),
-        macros: HashMap::new(),
-        depth: 0,
-    };
-    let mut out = Vec::new();
-    expander.expand_into(nodes, &mut out)?;
-    Ok(out)
-}
-
-struct Expander<'a> {
-    args: &'a [(&'static str, bool)],
-    declared: HashSet<&'static str>,
-    macros: HashMap<&'a str, &'a [Node]>,
+/// Writes a borrowed tree. In expanded mode the xacro nodes are evaluated on the way, in
+/// document order as xacro does (so a use before its definition fails here too), rather than
+/// first copying the tree into an expanded one.
+struct Renderer<'t, 'a> {
+    writer: Writer<Vec<u8>>,
+    /// `None`: write xacro as xacro.
+    expansion: Option<Expansion<'t, 'a>>,
+    /// The start tag of the element being written, until its first child is: whether it is
+    /// written `<a/>` or `<a>…</a>` is only known once its children are expanded.
+    pending: Option<BytesStart<'static>>,
+    /// How many macro calls are being expanded.
     depth: usize,
 }
 
-impl<'a> Expander<'a> {
-    /// Walks in document order, as xacro does, so a use before its definition fails here too.
-    fn expand_into(&mut self, nodes: &'a [Node], out: &mut Vec<Node>) -> io::Result<()> {
-        for node in nodes {
-            match node {
-                Node::Element(element) => {
-                    let mut children = Vec::new();
-                    self.expand_into(&element.children, &mut children)?;
-                    let attributes = element.attributes.clone();
-                    out.push(Node::Element(Element {
-                        name: element.name,
-                        attributes,
-                        children,
-                    }));
-                }
-                Node::Text(_) | Node::Comment(_) => out.push(node.clone()),
-                Node::Arg { name, .. } => {
-                    self.declared.insert(name);
-                }
-                Node::If {
-                    arg,
-                    value,
-                    children,
-                } => {
-                    if self.arg(arg)? == *value {
-                        self.expand_into(children, out)?;
-                    }
-                }
-                Node::Macro { name, children } => {
-                    self.macros.insert(name, children);
-                }
-                Node::Call { name } => {
-                    let Some(body) = self.macros.get(name.as_str()).copied() else {
-                        return Err(invalid(format!(
-                            "xacro macro `{name}` is called before it is defined"
-                        )));
-                    };
-                    if self.depth >= MAX_MACRO_DEPTH {
-                        return Err(invalid(format!("xacro macro `{name}` calls itself")));
-                    }
-                    self.depth += 1;
-                    self.expand_into(body, out)?;
-                    self.depth -= 1;
-                }
-            }
+/// What expansion has seen so far: declared args and defined macros.
+struct Expansion<'t, 'a> {
+    args: &'a [(&'static str, bool)],
+    declared: Vec<&'static str>,
+    macros: HashMap<&'t str, &'t [Node]>,
+}
+
+impl<'t, 'a> Expansion<'t, 'a> {
+    fn new(args: &'a [(&'static str, bool)]) -> Self {
+        Expansion {
+            args,
+            declared: Vec::new(),
+            macros: HashMap::new(),
         }
-        Ok(())
     }
 
-    fn arg(&self, name: &str) -> io::Result<bool> {
+    fn arg(&self, name: &'static str) -> io::Result<bool> {
         let value = self
             .args
             .iter()
             .find(|(arg, _)| *arg == name)
             .map(|&(_, value)| value);
         match value {
-            Some(value) if self.declared.contains(name) => Ok(value),
+            Some(value) if self.declared.contains(&name) => Ok(value),
             Some(_) => Err(invalid(format!(
                 "xacro arg `{name}` is used before it is declared"
             ))),
@@ -271,92 +226,156 @@ impl<'a> Expander<'a> {
     }
 }
 
+impl<'t> Renderer<'t, '_> {
+    fn nodes(&mut self, nodes: &'t [Node]) -> io::Result<()> {
+        for node in nodes {
+            self.node(node)?;
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, node: &'t Node) -> io::Result<()> {
+        match node {
+            Node::Element(element) => {
+                let mut start = BytesStart::new(element.name);
+                self.push_attributes(&mut start, &element.attributes);
+                self.element(element.name, start, &element.children)
+            }
+            Node::Text(text) => {
+                let text = literal(text, self.xacro());
+                self.event(Event::Text(BytesText::new(&text)))
+            }
+            Node::Comment(text) => self.comment(text),
+            Node::Arg { .. } | Node::If { .. } | Node::Macro { .. } | Node::Call { .. } => {
+                if self.xacro() {
+                    self.xacro_node(node)
+                } else {
+                    self.expand(node)
+                }
+            }
+        }
+    }
+
+    fn xacro(&self) -> bool {
+        self.expansion.is_none()
+    }
+
+    /// A xacro construct, evaluated: what it expands to is written in its place.
+    fn expand(&mut self, node: &'t Node) -> io::Result<()> {
+        let Some(expansion) = &mut self.expansion else {
+            return self.xacro_node(node);
+        };
+        match node {
+            Node::Arg { name, .. } => expansion.declared.push(*name),
+            Node::If {
+                arg,
+                value,
+                children,
+            } => {
+                if expansion.arg(arg)? == *value {
+                    self.nodes(children)?;
+                }
+            }
+            Node::Macro { name, children } => {
+                expansion.macros.insert(name.as_str(), children);
+            }
+            Node::Call { name } => {
+                let Some(body) = expansion.macros.get(name.as_str()).copied() else {
+                    return Err(invalid(format!(
+                        "xacro macro `{name}` is called before it is defined"
+                    )));
+                };
+                if self.depth >= MAX_MACRO_DEPTH {
+                    return Err(invalid(format!("xacro macro `{name}` calls itself")));
+                }
+                self.depth += 1;
+                self.nodes(body)?;
+                self.depth -= 1;
+            }
+            // Not xacro constructs: `node` writes them.
+            Node::Element(_) | Node::Text(_) | Node::Comment(_) => {}
+        }
+        Ok(())
+    }
+
+    /// A xacro construct, written as xacro.
+    fn xacro_node(&mut self, node: &'t Node) -> io::Result<()> {
+        match node {
+            Node::If {
+                arg,
+                value,
+                children,
+            } => {
+                let tag = if *value { "xacro:if" } else { "xacro:unless" };
+                let condition = format!("$(arg {})", xml_name(arg)?);
+                let start = BytesStart::new(tag).with_attributes([("value", condition.as_str())]);
+                self.element(tag, start, children)
+            }
+            Node::Arg { name, default } => {
+                let default = if *default { "true" } else { "false" };
+                let start = BytesStart::new("xacro:arg")
+                    .with_attributes([("name", xml_name(name)?), ("default", default)]);
+                self.event(Event::Empty(start))
+            }
+            Node::Macro { name, children } => {
+                let tag = "xacro:macro";
+                let start = BytesStart::new(tag)
+                    .with_attributes([("name", xml_name(name)?), ("params", "")]);
+                self.element(tag, start, children)
+            }
+            Node::Call { name } => {
+                let tag = format!("xacro:{}", xml_name(name)?);
+                self.event(Event::Empty(BytesStart::new(tag)))
+            }
+            // Not xacro constructs: `node` writes them.
+            Node::Element(_) | Node::Text(_) | Node::Comment(_) => Ok(()),
+        }
+    }
+
+    fn push_attributes(&self, start: &mut BytesStart<'_>, attributes: &[(&'static str, String)]) {
+        let xacro = self.xacro();
+        for (name, value) in attributes {
+            start.push_attribute((*name, literal(value, xacro).as_ref()));
+        }
+    }
+
+    /// An element `name` with the tag `start`: `<name …/>` if its children come to nothing.
+    fn element(
+        &mut self,
+        name: &'static str,
+        start: BytesStart<'static>,
+        children: &'t [Node],
+    ) -> io::Result<()> {
+        self.flush()?;
+        self.pending = Some(start);
+        self.nodes(children)?;
+        // Still pending: no child wrote anything (a nested element resolves its own).
+        match self.pending.take() {
+            Some(start) => self.writer.write_event(Event::Empty(start)),
+            None => self.writer.write_event(Event::End(BytesEnd::new(name))),
+        }
+    }
+
+    fn comment(&mut self, text: &str) -> io::Result<()> {
+        self.event(Event::Comment(BytesText::from_escaped(xml_comment(text))))
+    }
+
+    /// Writes `event` inside the pending element, opening it first.
+    fn event(&mut self, event: Event<'_>) -> io::Result<()> {
+        self.flush()?;
+        self.writer.write_event(event)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.pending.take() {
+            Some(start) => self.writer.write_event(Event::Start(start)),
+            None => Ok(()),
+        }
+    }
+}
+
 fn invalid(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
-}
-
-fn write_nodes(writer: &mut Writer<Vec<u8>>, nodes: &[Node], xacro: bool) -> io::Result<()> {
-    for node in nodes {
-        write_node(writer, node, xacro)?;
-    }
-    Ok(())
-}
-
-fn write_node(writer: &mut Writer<Vec<u8>>, node: &Node, xacro: bool) -> io::Result<()> {
-    match node {
-        Node::Element(element) => {
-            let values: Vec<Cow<'_, str>> = element
-                .attributes
-                .iter()
-                .map(|(_, v)| literal(v, xacro))
-                .collect();
-            let attributes: Vec<(&str, &str)> = element
-                .attributes
-                .iter()
-                .zip(&values)
-                .map(|((k, _), v)| (*k, v.as_ref()))
-                .collect();
-            write_element(writer, element.name, &attributes, &element.children, xacro)
-        }
-        Node::Text(text) => writer.write_event(Event::Text(BytesText::new(&literal(text, xacro)))),
-        Node::Comment(text) => {
-            writer.write_event(Event::Comment(BytesText::from_escaped(xml_comment(text))))
-        }
-        _ if !xacro => Err(invalid(
-            "an expanded tree still holds a xacro node".to_string(),
-        )),
-        Node::If {
-            arg,
-            value,
-            children,
-        } => {
-            let tag = if *value { "xacro:if" } else { "xacro:unless" };
-            let condition = format!("$(arg {})", xml_name(arg)?);
-            write_element(writer, tag, &[("value", &condition)], children, xacro)
-        }
-        Node::Arg { name, default } => {
-            let default = if *default { "true" } else { "false" };
-            write_element(
-                writer,
-                "xacro:arg",
-                &[("name", xml_name(name)?), ("default", default)],
-                &[],
-                xacro,
-            )
-        }
-        Node::Macro { name, children } => write_element(
-            writer,
-            "xacro:macro",
-            &[("name", xml_name(name)?), ("params", "")],
-            children,
-            xacro,
-        ),
-        Node::Call { name } => write_element(
-            writer,
-            &format!("xacro:{}", xml_name(name)?),
-            &[],
-            &[],
-            xacro,
-        ),
-    }
-}
-
-fn write_element(
-    writer: &mut Writer<Vec<u8>>,
-    name: &str,
-    attributes: &[(&str, &str)],
-    children: &[Node],
-    xacro: bool,
-) -> io::Result<()> {
-    let element = writer
-        .create_element(name)
-        .with_attributes(attributes.iter().copied());
-    match children {
-        [] => element.write_empty()?,
-        [Node::Text(text)] => element.write_text_content(BytesText::new(&literal(text, xacro)))?,
-        _ => element.write_inner_content(|writer| write_nodes(writer, children, xacro))?,
-    };
-    Ok(())
 }
 
 /// Text xacro reads literally: xacro evaluates `${…}` and `$(…)` and turns `$${`/`$$(` into
@@ -481,6 +500,34 @@ mod tests {
     }
 
     #[test]
+    fn an_element_is_empty_when_its_children_expand_to_nothing() {
+        let only_on = |node: Node| Node::when(SIM_MUJOCO_ARG, true, vec![node]);
+        let root = Element::new("robot")
+            .child(Node::Arg {
+                name: SIM_MUJOCO_ARG,
+                default: false,
+            })
+            .child(Element::new("hardware").child(only_on(Element::new("plugin").into())))
+            .child(Element::new("p").child(only_on(Node::Text("t".into()))));
+        let document = Document {
+            comment: String::new(),
+            root,
+        };
+        let on = render(&document, expanded(true)).unwrap();
+        assert!(
+            on.contains(
+                "<robot>\n  <hardware>\n    <plugin/>\n  </hardware>\n  <p>t</p>\n</robot>"
+            ),
+            "{on}"
+        );
+        let off = render(&document, expanded(false)).unwrap();
+        assert!(
+            off.contains("<robot>\n  <hardware/>\n  <p/>\n</robot>"),
+            "{off}"
+        );
+    }
+
+    #[test]
     fn values_and_text_are_escaped() {
         let odd = r#"a&b<c>"d"'e"#;
         let root = Element::new("robot")
@@ -519,6 +566,18 @@ mod tests {
             text.contains(r#"name="${x}""#) && text.contains("<p>$(arg y) $${z}</p>"),
             "{text}"
         );
+    }
+
+    /// Expands `nodes` with `args`, as [`render`] does in expanded mode.
+    fn expand(nodes: &[Node], args: &[(&'static str, bool)]) -> io::Result<Vec<u8>> {
+        let mut renderer = Renderer {
+            writer: Writer::new(Vec::new()),
+            expansion: Some(Expansion::new(args)),
+            pending: None,
+            depth: 0,
+        };
+        renderer.nodes(nodes)?;
+        Ok(renderer.writer.into_inner())
     }
 
     #[test]
