@@ -6,10 +6,12 @@ use proc_macro2::{Span, TokenStream};
 #[derive(Default)]
 pub struct Errors {
     combined: Option<syn::Error>,
+    count: usize,
 }
 
 impl Errors {
     pub fn push(&mut self, error: syn::Error) {
+        self.count += 1;
         match &mut self.combined {
             Some(existing) => existing.combine(error),
             None => self.combined = Some(error),
@@ -20,8 +22,9 @@ impl Errors {
         self.push(syn::Error::new(span, message));
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.combined.is_none()
+    /// How many errors so far: comparing counts tells whether a step added any.
+    pub fn count(&self) -> usize {
+        self.count
     }
 
     pub fn into_compile_error(self) -> TokenStream {

@@ -120,7 +120,8 @@
 //! order. A per-joint override is just that: `direction: -1 | 1`.
 //!
 //! Every rule of `robot_core::validate` is checked at expansion and reported at the offending
-//! token, all errors at once.
+//! token, all errors at once: syntax errors and rule problems together, except rule problems of an
+//! item that already has a syntax error (they would be follow-ons of it).
 
 mod check;
 mod description;
@@ -145,10 +146,11 @@ fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     };
     let mut errors = errors::Errors::default();
     let items = limb::expand(parsed.items, &mut errors);
+    let limb_errors = errors.count();
     let lowered = lower::robot(&items, &mut errors);
-    // The rules need a well-formed model; with errors in the syntax, the model has gaps that
-    // would only produce follow-on errors.
-    if errors.is_empty() {
+    // Rule problems are reported next to syntax errors, except where the syntax errors left
+    // gaps (see `check::robot`); a broken limb leaves its copies incomplete, so then none.
+    if limb_errors == 0 {
         check::robot(&lowered, &mut errors);
     }
     // The types are generated even when there are errors, so the user sees the real errors and

@@ -3,7 +3,7 @@
 //! `robot_core::validate`, lands on the user's token.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use heck::ToSnakeCase;
 use proc_macro2::Span;
@@ -28,18 +28,29 @@ pub struct Lowered {
     pub robot_docs: Vec<Attribute>,
     /// Doc attributes of each joint, by joint index, for the generated fields.
     pub joint_docs: Vec<Vec<Attribute>>,
+    /// Items (by their name site) that had errors of their own while being read: their model
+    /// holds placeholders, so rule problems about them would only be follow-ons.
+    pub tainted: HashSet<Site>,
+    /// Errors outside any item (an unknown item, a missing header): the model may lack whole
+    /// items, so no rule is checked.
+    pub incomplete: bool,
+}
+
+/// The site naming the item a site belongs to.
+pub fn item_of(site: Site) -> Site {
+    match site {
+        Site::Robot(_) => Site::Robot(RobotField::Name),
+        Site::Link(i, _) => Site::Link(i, LinkField::Name),
+        Site::Joint(i, _) => Site::Joint(i, JointField::Name),
+        Site::Bus(i, _) => Site::Bus(i, BusField::Name),
+        Site::Sensor(i, _) => Site::Sensor(i, SensorField::Name),
+    }
 }
 
 impl Lowered {
     /// The span of a site, falling back to the item it belongs to, then to the invocation.
     pub fn span(&self, site: Site) -> Span {
-        let item = match site {
-            Site::Robot(_) => Site::Robot(RobotField::Name),
-            Site::Link(i, _) => Site::Link(i, LinkField::Name),
-            Site::Joint(i, _) => Site::Joint(i, JointField::Name),
-            Site::Bus(i, _) => Site::Bus(i, BusField::Name),
-            Site::Sensor(i, _) => Site::Sensor(i, SensorField::Name),
-        };
+        let item = item_of(site);
         self.spans
             .get(&site)
             .or_else(|| self.spans.get(&item))
@@ -59,26 +70,53 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
         buses: Vec::new(),
         sensors: Vec::new(),
     };
+    let mut tainted = HashSet::new();
+    let mut incomplete = false;
     for item in items {
         let Body::Entries(block) = &item.body else {
             l.errors.at(item.keyword.span(), "limbs cannot be nested");
+            incomplete = true;
             continue;
         };
-        match item.keyword.to_string().as_str() {
-            "robot" => l.header(item, block),
-            "bus" => l.bus(item, block),
-            "link" => l.link(item, block),
-            "joint" => l.joint(item, block),
-            "imu" => l.imu(item, block),
-            other => l.errors.at(
-                item.keyword.span(),
-                format!("unknown item `{other}`; expected `robot`, `bus`, `link`, `joint`, `imu` or `limb`"),
-            ),
+        let before = l.errors.count();
+        let site = match item.keyword.to_string().as_str() {
+            "robot" => {
+                l.header(item, block);
+                Site::Robot(RobotField::Name)
+            }
+            "bus" => {
+                l.bus(item, block);
+                Site::Bus(l.buses.len() - 1, BusField::Name)
+            }
+            "link" => {
+                l.link(item, block);
+                Site::Link(l.links.len() - 1, LinkField::Name)
+            }
+            "joint" => {
+                l.joint(item, block);
+                Site::Joint(l.joints.len() - 1, JointField::Name)
+            }
+            "imu" => {
+                l.imu(item, block);
+                Site::Sensor(l.sensors.len() - 1, SensorField::Name)
+            }
+            other => {
+                incomplete = true;
+                l.errors.at(
+                    item.keyword.span(),
+                    format!("unknown item `{other}`; expected `robot`, `bus`, `link`, `joint`, `imu` or `limb`"),
+                );
+                continue;
+            }
+        };
+        if l.errors.count() > before {
+            tainted.insert(site);
         }
     }
     let (type_name, update_rate, mock, robot_docs) = match l.header.take() {
         Some(header) => header,
         None => {
+            incomplete = true;
             // There is no token to blame; the first item is where a reader looks for it.
             let at = items
                 .first()
@@ -104,6 +142,8 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
         spans: l.spans,
         robot_docs,
         joint_docs: l.joint_docs,
+        tainted,
+        incomplete,
     }
 }
 
