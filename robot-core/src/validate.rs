@@ -129,11 +129,13 @@ pub enum ProblemKind {
         first: String,
         second: String,
     },
-    #[error("joint `{joint}`: lower limit {lower} is not below upper limit {upper}")]
+    #[error("joint `{joint}`: lower limit {} is not below upper limit {}", quantity(*.lower, .unit), quantity(*.upper, .unit))]
     LimitOrder {
         joint: String,
         lower: f64,
         upper: f64,
+        /// `rad` for revolute joints, `m` for prismatic ones.
+        unit: &'static str,
     },
     #[error("{kind} joint `{joint}` needs `lower` and `upper` position limits")]
     MissingPositionLimits { joint: String, kind: &'static str },
@@ -558,6 +560,11 @@ fn joint_limits(index: usize, joint: &Joint, out: &mut Problems) {
                     joint: name(),
                     lower,
                     upper,
+                    unit: if joint.kind == JointKind::Prismatic {
+                        "m"
+                    } else {
+                        "rad"
+                    },
                 },
             );
         }
@@ -784,6 +791,25 @@ fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &mut Problems
                 model,
             },
         );
+    }
+}
+
+/// A value for a message: at most 4 decimals, and degrees beside radians, since definitions are
+/// often written in degrees (`90 deg` reads back as `1.5708 rad (90°)`).
+fn quantity(value: f64, unit: &str) -> String {
+    let short = |v: f64| {
+        let text = format!("{v:.4}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    if unit == "rad" {
+        format!("{} rad ({}°)", short(value), short(value.to_degrees()))
+    } else {
+        format!("{} {unit}", short(value))
     }
 }
 
