@@ -1,0 +1,402 @@
+//! Rules of joints and what drives them: limits, interfaces, actuators and their models,
+//! four-bars, mimics, CAN ids, bus load, sensors.
+
+use std::collections::HashMap;
+
+use super::Problems;
+use super::problem::{BusField, JointField, ProblemKind, SensorField, Site};
+use crate::bus_load;
+use crate::interface::InterfaceKind;
+use crate::model::{CanId, Joint, JointKind, Robot};
+
+/// urdfdom rejects revolute and prismatic joints without `<limit>`; lower must be below upper;
+/// a continuous joint with bounds would be limited by MuJoCo; non-positive velocity or effort
+/// limits would clamp every command to nothing.
+pub(super) fn joint_limits(index: usize, joint: &Joint, out: &mut Problems) {
+    let name = || joint.name.to_string();
+    let kind = joint.kind.urdf_name();
+    let Some(limits) = &joint.limits else {
+        if joint.kind.is_bounded() {
+            out.push(
+                Site::Joint(index, JointField::Kind),
+                ProblemKind::MissingLimits {
+                    joint: name(),
+                    kind,
+                },
+            );
+        }
+        return;
+    };
+    match (joint.kind, limits.lower, limits.upper) {
+        // `partial_cmp` so that a NaN bound is also out of order.
+        (JointKind::Revolute | JointKind::Prismatic, Some(lower), Some(upper))
+            if lower.partial_cmp(&upper) != Some(std::cmp::Ordering::Less) =>
+        {
+            out.push(
+                Site::Joint(index, JointField::Lower),
+                ProblemKind::LimitOrder {
+                    joint: name(),
+                    lower,
+                    upper,
+                    unit: if joint.kind == JointKind::Prismatic {
+                        "m"
+                    } else {
+                        "rad"
+                    },
+                },
+            );
+        }
+        (JointKind::Revolute | JointKind::Prismatic, Some(_), Some(_)) => {}
+        (JointKind::Revolute | JointKind::Prismatic, _, _) => {
+            out.push(
+                Site::Joint(index, JointField::Limits),
+                ProblemKind::MissingPositionLimits {
+                    joint: name(),
+                    kind,
+                },
+            );
+        }
+        (JointKind::Continuous, lower, upper) if lower.is_some() || upper.is_some() => {
+            let field = if lower.is_some() {
+                JointField::Lower
+            } else {
+                JointField::Upper
+            };
+            out.push(
+                Site::Joint(index, field),
+                ProblemKind::ContinuousWithPositionLimits { joint: name() },
+            );
+        }
+        _ => {}
+    }
+    for (what, value, field) in [
+        ("velocity limit", limits.velocity, JointField::Velocity),
+        ("effort limit", limits.effort, JointField::Effort),
+    ] {
+        if !(value.is_finite() && value > 0.0) {
+            out.push(
+                Site::Joint(index, field),
+                ProblemKind::NotPositive {
+                    joint: name(),
+                    what,
+                    value,
+                },
+            );
+        }
+    }
+    if let Some(current) = limits.current
+        && !(current.is_finite() && current > 0.0)
+    {
+        {
+            out.push(
+                Site::Joint(index, JointField::Current),
+                ProblemKind::NotPositive {
+                    joint: name(),
+                    what: "current limit",
+                    value: current,
+                },
+            );
+        }
+    }
+}
+
+/// ros2_control keys handles by `<joint>/<interface>`: a second declaration would export the same
+/// handle twice. Stiffness and damping are inputs to the MIT law, temperature is only measured.
+pub(super) fn joint_interfaces(index: usize, joint: &Joint, out: &mut Problems) {
+    for (direction, list, field, allowed) in [
+        (
+            "command",
+            &joint.command_interfaces,
+            JointField::Command as fn(usize) -> JointField,
+            InterfaceKind::is_command as fn(InterfaceKind) -> bool,
+        ),
+        (
+            "state",
+            &joint.state_interfaces,
+            JointField::State,
+            InterfaceKind::is_state,
+        ),
+    ] {
+        for (i, interface) in list.iter().enumerate() {
+            if list[..i]
+                .iter()
+                .any(|earlier| earlier.kind == interface.kind)
+            {
+                out.push(
+                    Site::Joint(index, field(i)),
+                    ProblemKind::DuplicateInterface {
+                        joint: joint.name.to_string(),
+                        direction,
+                        interface: interface.kind,
+                    },
+                );
+            }
+            if !allowed(interface.kind) {
+                out.push(
+                    Site::Joint(index, field(i)),
+                    ProblemKind::WrongDirection {
+                        joint: joint.name.to_string(),
+                        direction,
+                        interface: interface.kind,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// ros2_control refuses fixed joints in a block; every exported joint needs a block, and on real
+/// hardware the block is its bus's, so a controlled joint needs an actuator (or follows one).
+pub(super) fn joint_control(index: usize, joint: &Joint, out: &mut Problems) {
+    let name = || joint.name.to_string();
+    if joint.kind == JointKind::Fixed {
+        if joint.actuator.is_some() {
+            out.push(
+                Site::Joint(index, JointField::Actuator),
+                ProblemKind::FixedJointControlled {
+                    joint: name(),
+                    what: "an actuator",
+                },
+            );
+        }
+        if joint.is_controlled() {
+            out.push(
+                Site::Joint(index, JointField::Kind),
+                ProblemKind::FixedJointControlled {
+                    joint: name(),
+                    what: "interfaces",
+                },
+            );
+        }
+        if joint.mimic.is_some() {
+            out.push(
+                Site::Joint(index, JointField::Mimic),
+                ProblemKind::FixedJointControlled {
+                    joint: name(),
+                    what: "a mimic",
+                },
+            );
+        }
+        return;
+    }
+    if joint.is_controlled() && joint.actuator.is_none() && joint.mimic.is_none() {
+        out.push(
+            Site::Joint(index, JointField::Name),
+            ProblemKind::InterfacesWithoutActuator { joint: name() },
+        );
+    }
+    if joint.actuator.is_some() && !joint.is_controlled() {
+        out.push(
+            Site::Joint(index, JointField::Actuator),
+            ProblemKind::ActuatorWithoutInterfaces { joint: name() },
+        );
+    }
+}
+
+/// The actuator model bounds what the joint may ask for (through the four-bar's ratio where there
+/// is one), and a four-bar must assemble, away from toggle poses, over the whole joint range.
+pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &mut Problems) {
+    let Some(actuator) = &joint.actuator else {
+        return;
+    };
+    let name = || joint.name.to_string();
+    if robot.bus(&actuator.bus).is_none() {
+        out.push(
+            Site::Joint(index, JointField::Bus),
+            ProblemKind::UnknownBus {
+                joint: name(),
+                bus: actuator.bus.to_string(),
+            },
+        );
+    }
+    let spec = actuator.model.spec();
+    // Joint velocity = J · motor velocity and joint torque = motor torque / J; with no linkage J = 1.
+    let mut ratio = (1.0_f64, 1.0_f64);
+    if let Some(four_bar) = &actuator.four_bar {
+        match joint
+            .limits
+            .and_then(|l| l.lower.zip(l.upper))
+            .filter(|_| joint.kind == JointKind::Revolute)
+        {
+            None => out.push(
+                Site::Joint(index, JointField::FourBar),
+                ProblemKind::FourBarNeedsRange { joint: name() },
+            ),
+            Some((lower, upper)) => match four_bar.check_range(lower, upper) {
+                Ok(report) => ratio = (report.min_ratio.abs(), report.max_ratio.abs()),
+                Err(source) => {
+                    out.push(
+                        Site::Joint(index, JointField::FourBar),
+                        ProblemKind::FourBar {
+                            joint: name(),
+                            source,
+                        },
+                    );
+                    return;
+                }
+            },
+        }
+    }
+    let Some(limits) = &joint.limits else { return };
+    let (min_ratio, max_ratio) = (ratio.0.min(ratio.1), ratio.0.max(ratio.1));
+    // The joint limit must be reachable everywhere in the range: velocity at the smallest ratio,
+    // torque at the largest.
+    let max_velocity = spec.velocity * min_ratio;
+    let max_effort = spec.torque / max_ratio;
+    let model = actuator.model.name();
+    if limits.velocity > max_velocity * (1.0 + 1e-9) {
+        out.push(
+            Site::Joint(index, JointField::Velocity),
+            ProblemKind::BeyondModel {
+                joint: name(),
+                what: "velocity",
+                value: limits.velocity,
+                max: round3(max_velocity),
+                unit: "rad/s",
+                model,
+            },
+        );
+    }
+    if limits.effort > max_effort * (1.0 + 1e-9) {
+        out.push(
+            Site::Joint(index, JointField::Effort),
+            ProblemKind::BeyondModel {
+                joint: name(),
+                what: "effort",
+                value: limits.effort,
+                max: round3(max_effort),
+                unit: "N·m",
+                model,
+            },
+        );
+    }
+}
+
+pub(super) fn round3(value: f64) -> f64 {
+    (value * 1000.0).floor() / 1000.0
+}
+
+/// ros2_control's parser wants a mimic joint to follow a joint of the same block, and exports only
+/// its states; a joint cannot follow itself or a joint that does not exist.
+pub(super) fn joint_mimic(robot: &Robot, index: usize, joint: &Joint, out: &mut Problems) {
+    let Some(mimic) = &joint.mimic else { return };
+    let name = || joint.name.to_string();
+    let site = Site::Joint(index, JointField::Mimic);
+    if mimic.joint == joint.name {
+        out.push(site, ProblemKind::MimicSelf { joint: name() });
+        return;
+    }
+    let Some(target) = robot.joint(&mimic.joint) else {
+        out.push(
+            site,
+            ProblemKind::UnknownMimicJoint {
+                joint: name(),
+                target: mimic.joint.to_string(),
+            },
+        );
+        return;
+    };
+    if !joint.command_interfaces.is_empty() {
+        out.push(
+            Site::Joint(index, JointField::Command(0)),
+            ProblemKind::MimicWithCommands { joint: name() },
+        );
+    }
+    if joint.actuator.is_some() {
+        out.push(
+            Site::Joint(index, JointField::Actuator),
+            ProblemKind::MimicWithActuator {
+                joint: name(),
+                target: target.name.to_string(),
+            },
+        );
+    } else if robot.bus_of(joint).is_none() {
+        out.push(
+            site,
+            ProblemKind::MimicOfUncontrolled {
+                joint: name(),
+                target: target.name.to_string(),
+            },
+        );
+    }
+}
+
+/// Two actuators answering to one id on one bus would both obey every frame.
+pub(super) fn can_ids(robot: &Robot, out: &mut Problems) {
+    let mut seen: HashMap<(&str, CanId), usize> = HashMap::new();
+    for (index, joint) in robot.joints.iter().enumerate() {
+        let Some(actuator) = &joint.actuator else {
+            continue;
+        };
+        match seen.get(&(actuator.bus.as_ref(), actuator.can_id)) {
+            Some(&first) => out.push_related(
+                Site::Joint(index, JointField::CanId),
+                ProblemKind::DuplicateCanId {
+                    id: actuator.can_id,
+                    bus: actuator.bus.to_string(),
+                    first: robot.joints[first].name.to_string(),
+                    second: joint.name.to_string(),
+                },
+                Site::Joint(first, JointField::CanId),
+                "first used here",
+            ),
+            None => {
+                seen.insert((actuator.bus.as_ref(), actuator.can_id), index);
+            }
+        }
+    }
+}
+
+/// A bus must carry every cycle's frames within the cycle: see [`bus_load`].
+pub(super) fn buses(robot: &Robot, out: &mut Problems) {
+    for (index, bus) in robot.buses.iter().enumerate() {
+        let bitrate = bus.kind.bitrate();
+        if bitrate == 0 || bitrate > bus_load::MAX_CLASSIC_CAN_BITRATE {
+            out.push(
+                Site::Bus(index, BusField::Bitrate),
+                ProblemKind::BadBitrate {
+                    bus: bus.name.to_string(),
+                    bitrate,
+                },
+            );
+            continue;
+        }
+        let load = bus_load::load(robot, bus);
+        if load.needed_bits_per_second > u64::from(bitrate) {
+            out.push(
+                Site::Bus(index, BusField::Bitrate),
+                ProblemKind::BusOverloaded {
+                    bus: bus.name.to_string(),
+                    frames: load.frames_per_cycle,
+                    bits: bus_load::WORST_CASE_FRAME_BITS,
+                    rate: robot.update_rate,
+                    needed: load.needed_bits_per_second,
+                    bitrate,
+                },
+            );
+        }
+    }
+}
+
+/// A sensor sits on a link of this robot, and real hardware needs a plugin to drive it.
+pub(super) fn sensors(robot: &Robot, out: &mut Problems) {
+    for (index, sensor) in robot.sensors.iter().enumerate() {
+        if robot.link(&sensor.link).is_none() {
+            out.push(
+                Site::Sensor(index, SensorField::Link),
+                ProblemKind::UnknownSensorLink {
+                    sensor: sensor.name.to_string(),
+                    link: sensor.link.to_string(),
+                },
+            );
+        }
+        if sensor.plugin.trim().is_empty() {
+            out.push(
+                Site::Sensor(index, SensorField::Plugin),
+                ProblemKind::MissingPlugin {
+                    sensor: sensor.name.to_string(),
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Where a problem is ([`Site`]) and what it is ([`ProblemKind`]).
+
+use crate::fourbar::FourBarError;
+use crate::interface::InterfaceKind;
+use crate::model::CanId;
+
+/// Where in the definition a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Site {
+    /// The robot header.
+    Robot(RobotField),
+    /// Link `index` of [`Robot::links`].
+    Link(usize, LinkField),
+    /// Joint `index` of [`Robot::joints`].
+    Joint(usize, JointField),
+    /// Bus `index` of [`Robot::buses`].
+    Bus(usize, BusField),
+    /// Sensor `index` of [`Robot::sensors`].
+    Sensor(usize, SensorField),
+}
+
+/// A field of the robot header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum RobotField {
+    Name,
+    UpdateRate,
+}
+
+/// A field of a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum LinkField {
+    Name,
+    Inertial,
+    Mass,
+}
+
+/// A field of a joint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum JointField {
+    Name,
+    Kind,
+    Parent,
+    Child,
+    Axis,
+    Limits,
+    Lower,
+    Upper,
+    Velocity,
+    Effort,
+    Current,
+    Actuator,
+    Bus,
+    CanId,
+    FourBar,
+    Mimic,
+    /// The command interface at this index of [`Joint::command_interfaces`].
+    Command(usize),
+    /// The state interface at this index of [`Joint::state_interfaces`].
+    State(usize),
+}
+
+/// A field of a bus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BusField {
+    Name,
+    Bitrate,
+}
+
+/// A field of a sensor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum SensorField {
+    Name,
+    Link,
+    Plugin,
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// Where it is.
+    pub at: Site,
+    /// What is wrong.
+    pub kind: ProblemKind,
+    /// A second place worth showing, with what it is.
+    pub related: Option<(Site, &'static str)>,
+}
+
+/// What is wrong. Messages name the thing and the rule.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[allow(missing_docs)]
+pub enum ProblemKind {
+    #[error("{what} `{name}` is defined twice")]
+    Duplicate { what: &'static str, name: String },
+    #[error("joint `{joint}` names unknown link `{link}`")]
+    UnknownLink { joint: String, link: String },
+    #[error("link `{link}` has two parents: joints `{first}` and `{second}` both have it as child")]
+    TwoParents {
+        link: String,
+        first: String,
+        second: String,
+    },
+    #[error("joint `{joint}` closes a kinematic loop: link `{link}` is its own ancestor")]
+    KinematicLoop { joint: String, link: String },
+    #[error(
+        "link `{link}` is a second root: `{root}` is already the root, and a robot is one tree"
+    )]
+    SecondRoot { link: String, root: String },
+    #[error("the robot has no links")]
+    NoLinks,
+    #[error("joint `{joint}` is on unknown bus `{bus}`")]
+    UnknownBus { joint: String, bus: String },
+    #[error("CAN id {id} is used twice on bus `{bus}`: by `{first}` and `{second}`")]
+    DuplicateCanId {
+        id: CanId,
+        bus: String,
+        first: String,
+        second: String,
+    },
+    #[error("joint `{joint}`: lower limit {} is not below upper limit {}", quantity(*.lower, .unit), quantity(*.upper, .unit))]
+    LimitOrder {
+        joint: String,
+        lower: f64,
+        upper: f64,
+        /// `rad` for revolute joints, `m` for prismatic ones.
+        unit: &'static str,
+    },
+    #[error("{kind} joint `{joint}` needs `lower` and `upper` position limits")]
+    MissingPositionLimits { joint: String, kind: &'static str },
+    #[error("{kind} joint `{joint}` needs `limits {{ lower, upper, velocity, effort }}`")]
+    MissingLimits { joint: String, kind: &'static str },
+    #[error("continuous joint `{joint}` cannot have position limits (MuJoCo would limit it)")]
+    ContinuousWithPositionLimits { joint: String },
+    #[error(
+        "joint `{joint}`: {what} limit {value} {unit} is beyond what a {model} can do ({max} {unit})"
+    )]
+    BeyondModel {
+        joint: String,
+        what: &'static str,
+        value: f64,
+        max: f64,
+        unit: &'static str,
+        model: &'static str,
+    },
+    #[error("joint `{joint}`: {what} must be a positive finite number, not {value}")]
+    NotPositive {
+        joint: String,
+        what: &'static str,
+        value: f64,
+    },
+    #[error("joint `{joint}` declares {direction} interface `{interface}` twice")]
+    DuplicateInterface {
+        joint: String,
+        direction: &'static str,
+        interface: InterfaceKind,
+    },
+    #[error("joint `{joint}`: `{interface}` is not a {direction} interface")]
+    WrongDirection {
+        joint: String,
+        direction: &'static str,
+        interface: InterfaceKind,
+    },
+    #[error("joint `{joint}` mimics unknown joint `{target}`")]
+    UnknownMimicJoint { joint: String, target: String },
+    #[error("joint `{joint}` cannot mimic itself")]
+    MimicSelf { joint: String },
+    #[error(
+        "mimic joint `{joint}` can have state interfaces only (ros2_control exports no commands for it)"
+    )]
+    MimicWithCommands { joint: String },
+    #[error("mimic joint `{joint}` cannot have an actuator: it follows `{target}`")]
+    MimicWithActuator { joint: String, target: String },
+    #[error(
+        "mimic joint `{joint}` follows `{target}`, which is neither actuated nor a mimic of an actuated joint"
+    )]
+    MimicOfUncontrolled { joint: String, target: String },
+    #[error("fixed joint `{joint}` cannot have {what}")]
+    FixedJointControlled { joint: String, what: &'static str },
+    #[error(
+        "joint `{joint}` has interfaces but no actuator and no mimic, so no hardware block can own it"
+    )]
+    InterfacesWithoutActuator { joint: String },
+    #[error("actuated joint `{joint}` declares no interfaces")]
+    ActuatorWithoutInterfaces { joint: String },
+    #[error("joint `{joint}`: the four-bar {0}", .source)]
+    FourBar { joint: String, source: FourBarError },
+    #[error("joint `{joint}`: a four-bar needs a revolute joint with position limits")]
+    FourBarNeedsRange { joint: String },
+    #[error("joint `{joint}` has a zero-length axis")]
+    ZeroAxis { joint: String },
+    #[error("{what} `{name}`: {field} must be finite, not {value}")]
+    NotFinite {
+        what: &'static str,
+        name: String,
+        field: &'static str,
+        value: f64,
+    },
+    #[error("link `{link}`: mass must be positive, not {mass}")]
+    BadMass { link: String, mass: f64 },
+    #[error(
+        "bus `{bus}` is overloaded: {frames} frames of {bits} bits per cycle at {rate} Hz need {needed} bit/s, more than its {bitrate} bit/s"
+    )]
+    BusOverloaded {
+        bus: String,
+        frames: usize,
+        bits: u32,
+        rate: u32,
+        needed: u64,
+        bitrate: u32,
+    },
+    #[error("bus `{bus}`: bit rate {bitrate} bit/s is not a classic CAN rate (at most 1000000)")]
+    BadBitrate { bus: String, bitrate: u32 },
+    #[error("the update rate must be at least 1 Hz")]
+    ZeroUpdateRate,
+    #[error("sensor `{sensor}` is on unknown link `{link}`")]
+    UnknownSensorLink { sensor: String, link: String },
+    #[error("sensor `{sensor}` needs the plugin that drives it on real hardware")]
+    MissingPlugin { sensor: String },
+    #[error("robot name `{name}` must be the snake case of type name `{type_name}`")]
+    BadRobotName { name: String, type_name: String },
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+/// A value for a message: at most 4 decimals, and degrees beside radians, since definitions are
+/// often written in degrees (`90 deg` reads back as `1.5708 rad (90°)`).
+fn quantity(value: f64, unit: &str) -> String {
+    let short = |v: f64| {
+        let text = format!("{v:.4}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    if unit == "rad" {
+        format!("{} rad ({}°)", short(value), short(value.to_degrees()))
+    } else {
+        format!("{} {unit}", short(value))
+    }
+}

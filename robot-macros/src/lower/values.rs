@@ -1,0 +1,253 @@
+//! Reading entries and values: the typed getters every item reader uses, each reporting a wrong
+//! or missing value at its token, and [`Fields`], which reports what no getter asked for as an
+//! unknown field.
+
+use syn::Ident;
+
+use crate::errors::Errors;
+use crate::parse::{Block, Entry, Value};
+
+/// The entries of one block, taken by key; what is never taken is reported as unknown.
+pub(super) struct Fields<'a> {
+    block: &'a Block,
+    what: &'static str,
+    taken: Vec<bool>,
+    asked: Vec<&'static str>,
+}
+
+impl<'a> Fields<'a> {
+    pub(super) fn new(block: &'a Block, what: &'static str) -> Self {
+        Fields {
+            block,
+            what,
+            taken: vec![false; block.entries.len()],
+            asked: Vec::new(),
+        }
+    }
+
+    /// Whether the key was written at all (even if its value was bad).
+    pub(super) fn had(&self, key: &str) -> bool {
+        self.block.entries.iter().any(|e| e.key == key)
+    }
+
+    /// The value of a key that may appear once.
+    pub(super) fn value(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Value> {
+        self.entry(key, errors).map(|e| &e.value)
+    }
+
+    /// The entry of a key that may appear once, for errors about the whole entry.
+    pub(super) fn entry(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Entry> {
+        self.asked.push(key);
+        let mut found: Option<&'a Entry> = None;
+        for (i, entry) in self.block.entries.iter().enumerate() {
+            if entry.key != key {
+                continue;
+            }
+            self.taken[i] = true;
+            if found.is_some() {
+                errors.at(
+                    entry.key.span(),
+                    format!("`{key}` is given twice in this {}", self.what),
+                );
+                continue;
+            }
+            if let Some(kind) = &entry.kind {
+                errors.at(kind.span(), format!("`{key}` takes no kind here"));
+            }
+            found = Some(entry);
+        }
+        found
+    }
+
+    /// Every entry of a key that may repeat (`visual`, `collision`).
+    pub(super) fn all(&mut self, key: &'static str) -> Vec<&'a Entry> {
+        self.asked.push(key);
+        let mut out = Vec::new();
+        for (i, entry) in self.block.entries.iter().enumerate() {
+            if entry.key == key {
+                self.taken[i] = true;
+                out.push(entry);
+            }
+        }
+        out
+    }
+
+    pub(super) fn number(&mut self, key: &'static str, errors: &mut Errors) -> Option<f64> {
+        self.value(key, errors).and_then(|v| number(v, errors))
+    }
+
+    pub(super) fn bool(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
+        match self.value(key, errors)? {
+            Value::Bool(b) => Some(b.value),
+            other => {
+                errors.at(
+                    other.span(),
+                    format!("expected `true` or `false`, found {}", other.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn vector<const N: usize>(
+        &mut self,
+        key: &'static str,
+        errors: &mut Errors,
+    ) -> Option<[f64; N]> {
+        self.value(key, errors).and_then(|v| vector::<N>(v, errors))
+    }
+
+    /// Reports every entry no getter asked for; true when there was none.
+    pub(super) fn finish(&self, errors: &mut Errors) -> bool {
+        let mut known = true;
+        for (entry, taken) in self.block.entries.iter().zip(&self.taken) {
+            if !taken {
+                known = false;
+                let expected = self
+                    .asked
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                errors.at(
+                    entry.key.span(),
+                    format!(
+                        "unknown field `{}` in {}; expected one of {expected}",
+                        entry.key, self.what
+                    ),
+                );
+            }
+        }
+        known
+    }
+}
+
+pub(super) fn sided_outside_limb(value: &Value, errors: &mut Errors) -> bool {
+    if let Value::Sided { .. } = value {
+        errors.push(value.error("per-side values `a | b` are only allowed inside a `limb`"));
+        return true;
+    }
+    false
+}
+
+pub(super) fn number(value: &Value, errors: &mut Errors) -> Option<f64> {
+    match value {
+        Value::Number { value, .. } => Some(*value),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a number, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn integer(
+    value: &Value,
+    min: i128,
+    max: i128,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<i128> {
+    match value {
+        Value::Number {
+            integer: Some(i), ..
+        } if (min..=max).contains(i) => Some(*i),
+        Value::Number {
+            integer: Some(i),
+            span,
+            ..
+        } => {
+            errors.at(*span, format!("{what} {i} is out of range {min}..={max}"));
+            None
+        }
+        Value::Number { span, .. } => {
+            errors.at(*span, format!("{what} must be a whole number"));
+            None
+        }
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a whole number, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn vector<const N: usize>(value: &Value, errors: &mut Errors) -> Option<[f64; N]> {
+    match value {
+        Value::List { items, span } if items.len() == N => {
+            let mut out = [0.0; N];
+            let mut ok = true;
+            for (slot, item) in out.iter_mut().zip(items) {
+                match number(item, errors) {
+                    Some(v) => *slot = v,
+                    None => ok = false,
+                }
+            }
+            let _ = span;
+            ok.then_some(out)
+        }
+        Value::List { items, span } => {
+            errors.at(
+                *span,
+                format!("expected {N} numbers, found {}", items.len()),
+            );
+            None
+        }
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a list of {N} numbers, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn as_block<'a>(value: &'a Value, errors: &mut Errors) -> Option<&'a Block> {
+    match value {
+        Value::Block(block) => Some(block),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected `{{ ... }}`, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn as_ident(value: &Value, errors: &mut Errors) -> Option<Ident> {
+    match value {
+        Value::Ident(ident) => Some(ident.clone()),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a name, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
+
+pub(super) fn as_str(value: &Value, errors: &mut Errors) -> Option<String> {
+    match value {
+        Value::Str(lit) => Some(lit.value()),
+        other if sided_outside_limb(other, errors) => None,
+        other => {
+            errors.at(
+                other.span(),
+                format!("expected a string, found {}", other.describe()),
+            );
+            None
+        }
+    }
+}
