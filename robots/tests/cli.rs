@@ -1,5 +1,5 @@
-//! The `robot` binary as a user runs it: `robot check CONFIG` on a good and on a bad
-//! configuration, checking the exit code and what it prints.
+//! The `robot` binary as a user runs it: `check` on good and bad configurations, `run` on the
+//! mock (with and without a config), `describe` and `emit`, checking exit codes and output.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
@@ -131,5 +131,127 @@ fn check_reports_a_missing_file() {
         text(&output.stderr).starts_with("no/such/config.yaml: cannot read the file: "),
         "{}",
         text(&output.stderr)
+    );
+}
+
+/// Runs `robot` in a scratch folder of its own, so `run`'s `target/descriptions` lands there.
+fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
+    let cwd = Path::new(env!("CARGO_TARGET_TMPDIR")).join(dir);
+    std::fs::create_dir_all(&cwd).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_robot"))
+        .args(args)
+        .current_dir(&cwd)
+        .output()
+        .expect("run robot");
+    (output, cwd)
+}
+
+#[test]
+fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics() {
+    let (output, cwd) = robot_in("run-mock", &["run", "--seconds", "0.3"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    assert!(
+        stdout.contains("emitted 7 files into target/descriptions/lite_biped"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("running the squat on lite_biped on mock at 200 Hz"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" cycles at 200 Hz, "), "{stdout}");
+    for series in ["work", "interval", "lateness"] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.trim_start().starts_with(series) && l.contains("p99")),
+            "{series}: {stdout}"
+        );
+    }
+    assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
+    let emitted = std::fs::read_dir(cwd.join("target/descriptions/lite_biped"))
+        .unwrap()
+        .count();
+    assert_eq!(emitted, 7);
+}
+
+#[test]
+fn run_leaves_a_joint_the_config_disables_at_rest() {
+    let config = scratch(
+        "disabled.yaml",
+        "robot: lite_biped\nbackend: mock\njoints:\n  right_knee_pitch: { enabled: false }\n",
+    );
+    let config = config.to_string_lossy().to_string();
+    // 1 s ramp to standing, then 1 s into the 4 s squat: the knees are a quarter of the way.
+    let (output, _) = robot_in(
+        "run-disabled",
+        &["run", "--config", &config, "--seconds", "2"],
+    );
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("final knee positions"))
+        .expect("knee line");
+    assert!(line.contains("right +0.000 rad"), "{line}");
+    assert!(!line.contains("left +0.000 rad"), "{line}");
+}
+
+#[test]
+fn backends_of_later_issues_refuse_to_run_with_a_clear_error() {
+    for backend in ["real", "mujoco"] {
+        let (output, _) = robot_in(
+            "run-refused",
+            &["run", "--backend", backend, "--seconds", "0.1"],
+        );
+        assert!(!output.status.success());
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains(&format!("backend `{backend}`: not in this build yet")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn describe_shows_joints_buses_and_their_load() {
+    let output = robot(&["describe"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success());
+    assert!(
+        stdout.starts_with(
+            "LiteBiped (lite_biped): 16 links, 15 joints, 14 actuated, update rate 200 Hz"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("left_ankle_pitch"), "{stdout}");
+    assert!(stdout.contains("(four-bar)"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "left_leg     1000000 bit/s, 7 actuators, 448000 bit/s at 200 Hz = 44.8% load"
+        ),
+        "{stdout}"
+    );
+    let arm = text(&robot(&["describe", "--robot", "six_axis_arm"]).stdout);
+    assert!(arm.contains("(mimics gripper ×-1 +0)"), "{arm}");
+}
+
+#[test]
+fn emit_writes_every_file_of_every_robot() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("emit-all");
+    let output = robot(&["emit", "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for robot in ["lite_biped", "six_axis_arm"] {
+        assert_eq!(
+            std::fs::read_dir(out.join(robot)).unwrap().count(),
+            7,
+            "{robot}"
+        );
+    }
+    let unknown = robot(&["emit", "--robot", "lite_bipd"]);
+    assert!(!unknown.status.success());
+    assert!(
+        text(&unknown.stderr)
+            .contains("unknown robot `lite_bipd`; shipped robots: lite_biped, six_axis_arm")
     );
 }
