@@ -350,3 +350,91 @@ fn the_robot_schema_rejects_what_the_model_rejects() {
         .join("; ");
     assert!(!message.is_empty(), "can_id 200 accepted");
 }
+
+#[test]
+fn the_squat_bottom_pose_keeps_the_feet_level_under_the_pelvis_in_mujoco() {
+    // The squat controller's sign conventions (hip and ankle negative, knee positive) checked
+    // against the real kinematics: MuJoCo's forward kinematics of the emitted model.
+    use robot_core::control_loop::Controller;
+    use robot_core::hardware::Clock;
+    use std::time::Duration;
+
+    let mut squat = robots::controllers::Squat::default();
+    let mut command = robots::LiteBipedCommand::default();
+    let state = robots::LiteBipedState::default();
+    squat.on_activate(Clock::default(), &state, &mut command);
+    let bottom = Duration::from_secs_f64(squat.ramp + squat.period / 2.0);
+    squat.update(
+        Clock {
+            time: bottom,
+            period: Duration::from_millis(5),
+        },
+        &state,
+        &mut command,
+    );
+    let targets = [
+        ("left_hip_pitch", command.left_hip_pitch.position),
+        ("left_knee_pitch", command.left_knee_pitch.position),
+        ("left_ankle_pitch", command.left_ankle_pitch.position),
+        ("right_hip_pitch", command.right_hip_pitch.position),
+        ("right_knee_pitch", command.right_knee_pitch.position),
+        ("right_ankle_pitch", command.right_ankle_pitch.position),
+    ];
+    let (_keep, dir) = emitted(robots::LiteBiped::DESCRIPTION);
+    let script = r#"
+import json, sys, mujoco, numpy as np
+m = mujoco.MjModel.from_xml_path(sys.argv[1]); d = mujoco.MjData(m)
+targets = json.loads(sys.argv[2])
+def feet(q):
+    mujoco.mj_resetData(m, d)
+    for name, value in q.items():
+        d.qpos[m.jnt_qposadr[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, name)]] = value
+    mujoco.mj_kinematics(m, d)
+    pelvis = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, "pelvis")
+    Rp = d.xmat[pelvis].reshape(3, 3)
+    out = {}
+    for side in ("left", "right"):
+        foot = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, side + "_foot")
+        out[side] = (Rp.T @ d.xmat[foot].reshape(3, 3), Rp.T @ (d.xpos[foot] - d.xpos[pelvis]))
+    return out
+stand, squat = feet({}), feet(targets)
+result = {}
+for side in ("left", "right"):
+    rel = stand[side][0].T @ squat[side][0]
+    tilt = float(np.degrees(np.arccos(np.clip((np.trace(rel) - 1) / 2, -1, 1))))
+    rise = float(squat[side][1][2] - stand[side][1][2])
+    forward = float(squat[side][1][0] - stand[side][1][0])
+    result[side] = [tilt, rise, forward]
+print(json.dumps(result))
+"#;
+    let targets = serde_json::Value::Object(
+        targets
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+            .collect(),
+    );
+    let mut python = tool("python3");
+    python
+        .arg("-c")
+        .arg(script)
+        .arg(dir.join("lite_biped.mjcf.xml"))
+        .arg(targets.to_string());
+    let (ok, text) = run(python);
+    assert!(ok, "{text}");
+    let result: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
+    for side in ["left", "right"] {
+        let [tilt, rise, forward] = [0, 1, 2].map(|i| result[side][i].as_f64().expect("number"));
+        assert!(
+            tilt < 6.0,
+            "{side} foot tilts {tilt:.2}° at the bottom of the squat"
+        );
+        assert!(
+            rise > 0.03,
+            "{side} foot rises only {rise:.3} m towards the pelvis"
+        );
+        assert!(
+            forward.abs() < 0.02,
+            "{side} foot moves {forward:.3} m fore-aft"
+        );
+    }
+}
