@@ -94,6 +94,8 @@ pub struct Problem {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[allow(missing_docs)]
 pub enum ProblemKind {
+    #[error("{what} name `{name}` is not a name: a letter or `_`, then letters, digits and `_`")]
+    BadName { what: &'static str, name: String },
     #[error("{what} `{name}` is defined twice")]
     Duplicate { what: &'static str, name: String },
     #[error("joint `{joint}` names unknown link `{link}`")]

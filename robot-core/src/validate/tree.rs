@@ -25,8 +25,19 @@ pub(super) fn robot_header(robot: &Robot, out: &mut Problems) {
     }
 }
 
-/// Names are how every consumer refers to things: URDF links and joints, ros2_control blocks and
+/// Names are how every consumer refers to things, so each must be a plain name (see [`is_name`])
+/// and unique: URDF links and joints, ros2_control blocks and
 /// sensors, our buses. A second definition would silently shadow the first.
+/// A ROS name, and a Rust field name the generated code can use: a letter or `_`, then letters,
+/// digits and `_`. `robot!` only ever produces such names; a description read from JSON may not.
+fn is_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 pub(super) fn duplicate_names(robot: &Robot, out: &mut Problems) {
     fn check<'a>(
         what: &'static str,
@@ -36,6 +47,15 @@ pub(super) fn duplicate_names(robot: &Robot, out: &mut Problems) {
     ) {
         let mut first: HashMap<&str, usize> = HashMap::new();
         for (index, name) in names.enumerate() {
+            if !is_name(name) {
+                out.push(
+                    site(index),
+                    ProblemKind::BadName {
+                        what,
+                        name: name.to_string(),
+                    },
+                );
+            }
             if let Some(&earlier) = first.get(name) {
                 out.push_related(
                     site(index),
