@@ -25,9 +25,6 @@ pub(super) fn robot_header(robot: &Robot, out: &mut Problems) {
     }
 }
 
-/// Names are how every consumer refers to things, so each must be a plain name (see [`is_name`])
-/// and unique: URDF links and joints, ros2_control blocks and
-/// sensors, our buses. A second definition would silently shadow the first.
 /// A ROS name, and a Rust field name the generated code can use: a letter or `_`, then letters,
 /// digits and `_`. `robot!` only ever produces such names; a description read from JSON may not.
 fn is_name(name: &str) -> bool {
@@ -38,6 +35,9 @@ fn is_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Names are how every consumer refers to things, so each must be a plain name (see [`is_name`])
+/// and unique: URDF links and joints, ros2_control blocks and sensors, our buses. A second
+/// definition would silently shadow the first.
 pub(super) fn duplicate_names(robot: &Robot, out: &mut Problems) {
     fn check<'a>(
         what: &'static str,
