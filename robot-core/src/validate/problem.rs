@@ -9,13 +9,13 @@ use crate::model::CanId;
 pub enum Site {
     /// The robot header.
     Robot(RobotField),
-    /// Link `index` of [`Robot::links`].
+    /// Link `index` of [`Robot::links`](crate::Robot::links).
     Link(usize, LinkField),
-    /// Joint `index` of [`Robot::joints`].
+    /// Joint `index` of [`Robot::joints`](crate::Robot::joints).
     Joint(usize, JointField),
-    /// Bus `index` of [`Robot::buses`].
+    /// Bus `index` of [`Robot::buses`](crate::Robot::buses).
     Bus(usize, BusField),
-    /// Sensor `index` of [`Robot::sensors`].
+    /// Sensor `index` of [`Robot::sensors`](crate::Robot::sensors).
     Sensor(usize, SensorField),
 }
 
@@ -56,9 +56,9 @@ pub enum JointField {
     CanId,
     FourBar,
     Mimic,
-    /// The command interface at this index of [`Joint::command_interfaces`].
+    /// The command interface at this index of [`Joint::command_interfaces`](crate::model::Joint::command_interfaces).
     Command(usize),
-    /// The state interface at this index of [`Joint::state_interfaces`].
+    /// The state interface at this index of [`Joint::state_interfaces`](crate::model::Joint::state_interfaces).
     State(usize),
 }
 
