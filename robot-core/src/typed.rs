@@ -38,12 +38,19 @@ pub unsafe trait Values: Copy + Default + std::fmt::Debug + Send + Sync + 'stati
 
     /// The slots, in layout order.
     fn as_slice(&self) -> &[f64] {
+        if Self::LEN == 0 {
+            // A zero-sized struct may sit at an address not aligned for `f64`.
+            return &[];
+        }
         // SAFETY: by the trait's contract `Self` is `LEN` contiguous, aligned `f64`s.
         unsafe { std::slice::from_raw_parts((self as *const Self).cast::<f64>(), Self::LEN) }
     }
 
     /// The slots, in layout order, for writing.
     fn as_mut_slice(&mut self) -> &mut [f64] {
+        if Self::LEN == 0 {
+            return &mut [];
+        }
         // SAFETY: as in `as_slice`; the exclusive borrow of `self` covers every slot.
         unsafe { std::slice::from_raw_parts_mut((self as *mut Self).cast::<f64>(), Self::LEN) }
     }

@@ -35,6 +35,7 @@ struct Scripted {
     log: Arc<Mutex<Vec<Call>>>,
     fail_read_at: Option<usize>,
     fail_configure: bool,
+    fail_activate: bool,
     reads: usize,
     measured_knee: f64,
 }
@@ -50,6 +51,7 @@ impl Scripted {
             log: Arc::clone(log),
             fail_read_at: None,
             fail_configure: false,
+            fail_activate: false,
             reads: 0,
             measured_knee: 0.25,
         }
@@ -95,6 +97,13 @@ impl Component<LiteBiped> for Scripted {
             knee_position_command: command.left_knee_pitch.position,
             knee_stiffness: command.left_knee_pitch.stiffness,
         });
+        if self.fail_activate {
+            return Err(HardwareError::new(
+                &self.name,
+                ErrorKind::DeviceFault,
+                "actuator 44 faulted while enabling",
+            ));
+        }
         Ok(())
     }
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
@@ -274,7 +283,8 @@ fn an_inactive_loop_reads_but_neither_updates_nor_writes() {
 fn a_failing_read_deactivates_and_ends_the_loop_with_the_error() {
     let log = Arc::default();
     let mut component = Scripted::new("LiteBipedLeftLeg", all_joints(), &log);
-    component.fail_read_at = Some(4); // the activation read is #1, then cycles
+    // Read #1 is activation's, which also serves the first cycle; cycles 2, 3 and 4 read #2-#4.
+    component.fail_read_at = Some(4);
     let mut control_loop = ControlLoop::new(system(component), Probe::default(), Some(1000));
     let control = LoopControl::default();
     let result = control_loop.run(&LoopOptions::default(), &control);
@@ -286,13 +296,13 @@ fn a_failing_read_deactivates_and_ends_the_loop_with_the_error() {
     else {
         panic!("expected a cycle error, got {result:?}")
     };
-    assert_eq!(cycle, 3);
+    assert_eq!(cycle, 4);
     assert_eq!(error.kind(), ErrorKind::Timeout);
     assert_eq!(
         error.to_string(),
         "LiteBipedLeftLeg: actuator 34 did not answer"
     );
-    assert_eq!(report.cycles, 2, "two good cycles before the failing one");
+    assert_eq!(report.cycles, 3, "three good cycles before the failing one");
     assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
     let log = calls(&log);
     assert_eq!(
@@ -304,7 +314,7 @@ fn a_failing_read_deactivates_and_ends_the_loop_with_the_error() {
 }
 
 #[test]
-fn a_failing_configure_cleans_up_the_components_already_configured() {
+fn a_failing_configure_cleans_up_the_failing_component_and_those_already_configured() {
     let log = Arc::default();
     let joints = all_joints();
     let (left, right) = joints.split_at(7);
@@ -321,6 +331,7 @@ fn a_failing_configure_cleans_up_the_components_already_configured() {
             Call::Init,
             Call::Configure,
             Call::Configure,
+            Call::Cleanup,
             Call::Cleanup
         ]
     );
@@ -445,4 +456,58 @@ fn a_run_stops_by_itself_after_the_requested_cycles() {
         "a clean stop deactivates"
     );
     assert_eq!(report.realtime[0].what, "timer slack 1 ns");
+}
+
+#[test]
+fn a_failing_activation_switches_off_the_failing_component_too() {
+    let log = Arc::default();
+    let joints = all_joints();
+    let (left, right) = joints.split_at(7);
+    let first = Scripted::new("LiteBipedLeftLeg", left.to_vec(), &log);
+    let mut second = Scripted::new("LiteBipedRightLeg", right.to_vec(), &log);
+    second.fail_activate = true;
+    let mut system = System::<LiteBiped>::new(vec![Box::new(first), Box::new(second)]).unwrap();
+    system.configure().unwrap();
+    calls(&log);
+    let (mut state, mut command) = (LiteBipedState::default(), LiteBipedCommand::default());
+    let error = system
+        .activate(Clock::default(), &mut state, &mut command)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::DeviceFault);
+    let log = calls(&log);
+    let deactivations = log.iter().filter(|c| **c == Call::Deactivate).count();
+    assert_eq!(
+        deactivations, 2,
+        "both legs torque off, the failing one included: {log:?}"
+    );
+    assert_eq!(system.lifecycle(), Lifecycle::Inactive);
+}
+
+#[test]
+fn activating_mid_run_reads_once_in_that_cycle() {
+    let log = Arc::default();
+    let mut control_loop = ControlLoop::new(
+        system(Scripted::new("LiteBipedHardware", all_joints(), &log)),
+        Probe::default(),
+        Some(1000),
+    );
+    let options = LoopOptions {
+        stop_after: StopAfter {
+            cycles: Some(3),
+            duration: None,
+        },
+        ..LoopOptions::default()
+    };
+    control_loop.run(&options, &LoopControl::default()).unwrap();
+    let log = calls(&log);
+    let reads = log.iter().filter(|c| **c == Call::Read).count();
+    let writes = log
+        .iter()
+        .filter(|c| matches!(c, Call::Write { .. }))
+        .count();
+    assert_eq!(
+        (reads, writes),
+        (3, 3),
+        "one read per cycle, activation's included: {log:?}"
+    );
 }

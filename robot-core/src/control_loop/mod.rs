@@ -269,8 +269,14 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     /// One cycle: read, then (when active) update and write. On an error the components are
     /// deactivated before it is returned.
     pub fn cycle(&mut self, clock: Clock) -> Result<(), HardwareError> {
+        self.cycle_from(clock, true)
+    }
+
+    /// A cycle, with or without its read: activation has just read the state, and reading twice
+    /// in one period would cost a second bus round trip (and integrate a mock twice).
+    fn cycle_from(&mut self, clock: Clock, read: bool) -> Result<(), HardwareError> {
         self.cycle += 1;
-        let result = self.step(clock);
+        let result = self.step(clock, read);
         if result.is_err() && self.system.lifecycle() == Lifecycle::Active {
             // Torque off first; the cycle's error is the one worth reporting.
             let _ = self.system.deactivate();
@@ -278,8 +284,10 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         result
     }
 
-    fn step(&mut self, clock: Clock) -> Result<(), HardwareError> {
-        self.system.read(clock, &mut self.state)?;
+    fn step(&mut self, clock: Clock, read: bool) -> Result<(), HardwareError> {
+        if read {
+            self.system.read(clock, &mut self.state)?;
+        }
         if self.system.lifecycle() == Lifecycle::Active {
             self.controller
                 .update(clock, &self.state, &mut self.command);
@@ -327,8 +335,8 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 time: began - start,
                 period: previous.map_or(self.period, |p| began - p),
             };
-            self.apply_request(control, clock)?;
-            if let Err(error) = self.cycle(clock) {
+            let activated = self.apply_request(control, clock)?;
+            if let Err(error) = self.cycle_from(clock, !activated) {
                 control.publish(self.system.lifecycle(), &stats);
                 return Err(LoopError::Cycle {
                     cycle: self.cycle,
@@ -377,14 +385,15 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         })
     }
 
-    fn apply_request(&mut self, control: &LoopControl, clock: Clock) -> Result<(), LoopError> {
+    /// Carries out a pending lifecycle request; returns whether it activated (and so just read).
+    fn apply_request(&mut self, control: &LoopControl, clock: Clock) -> Result<bool, LoopError> {
         match (
             control.target.swap(0, Ordering::AcqRel),
             self.system.lifecycle(),
         ) {
-            (WANT_ACTIVE, Lifecycle::Inactive) => self.activate(clock),
-            (WANT_INACTIVE, Lifecycle::Active) => self.deactivate(),
-            _ => Ok(()),
+            (WANT_ACTIVE, Lifecycle::Inactive) => self.activate(clock).map(|()| true),
+            (WANT_INACTIVE, Lifecycle::Active) => self.deactivate().map(|()| false),
+            _ => Ok(false),
         }
     }
 }

@@ -42,7 +42,8 @@ pub trait Component<R: RobotTypes>: Send {
     /// Opens the bus, loads the model; may block. Unconfigured → inactive.
     fn on_configure(&mut self) -> Result<(), HardwareError>;
 
-    /// Releases what `on_configure` opened. Inactive → unconfigured.
+    /// Releases what `on_configure` opened. Inactive → unconfigured. Also called on a component
+    /// whose `on_configure` failed, so it must be safe on a half-opened component.
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
         Ok(())
     }
@@ -57,7 +58,8 @@ pub trait Component<R: RobotTypes>: Send {
     ) -> Result<(), HardwareError>;
 
     /// Disables the hardware (torque off). Active → inactive. Must be safe to call after a failed
-    /// `read` or `write`.
+    /// `read`, `write` or `on_activate` (the System calls it on a component whose activation
+    /// failed, which may have enabled some motors already).
     fn on_deactivate(&mut self) -> Result<(), HardwareError>;
 
     /// Fills this component's slots of `state`. Inactive and active; never allocates or blocks.

@@ -4,7 +4,7 @@ use crate::interface::InterfaceKind;
 use crate::typed::{RobotTypes, Slot, Values};
 
 /// Seeds every command to a value that makes no joint move when the hardware is enabled: the
-/// position command takes the measured position (where the joint has both), velocity,
+/// position command takes the measured position (NaN, no command, where there is none), velocity,
 /// acceleration, feed-forward effort and current are zero, and the MIT gains are zero, so the law
 /// `τ = stiffness·(q* − q) + damping·(v* − v) + τ_ff` starts at zero torque. A controller's own
 /// `on_activate` then takes over from there.
@@ -18,10 +18,12 @@ pub fn seed_safe_commands<R: RobotTypes>(state: &R::State, command: &mut R::Comm
             continue;
         };
         *value = match kind {
+            // Without a measured position there is nothing safe to hold: no command (NaN), never a
+            // stale target a previous controller left behind.
             InterfaceKind::Position => {
                 match R::STATE_LAYOUT.joint_slot(usize::from(joint), InterfaceKind::Position) {
                     Some(s) => states[s],
-                    None => *value,
+                    None => f64::NAN,
                 }
             }
             InterfaceKind::Velocity

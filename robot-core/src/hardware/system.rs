@@ -132,13 +132,14 @@ impl<R: RobotTypes> System<R> {
         }
     }
 
-    /// Unconfigured → inactive: every component's `on_configure`. On a failure, the components
-    /// already configured are cleaned up again.
+    /// Unconfigured → inactive: every component's `on_configure`. On a failure, the failing
+    /// component and those already configured are cleaned up again.
     pub fn configure(&mut self) -> Result<(), HardwareError> {
         self.expect(Lifecycle::Unconfigured, "configure")?;
         for index in 0..self.components.len() {
             if let Err(error) = self.components[index].on_configure() {
-                for done in self.components[..index].iter_mut().rev() {
+                // The failing component too: it may have opened part of what it needs.
+                for done in self.components[..=index].iter_mut().rev() {
                     let _ = done.on_cleanup();
                 }
                 return Err(error);
@@ -175,7 +176,8 @@ impl<R: RobotTypes> System<R> {
         seed_safe_commands::<R>(state, command);
         for index in 0..self.components.len() {
             if let Err(error) = self.components[index].on_activate(state, command) {
-                for done in self.components[..index].iter_mut().rev() {
+                // The failing component too: it may have enabled some of its motors already.
+                for done in self.components[..=index].iter_mut().rev() {
                     let _ = done.on_deactivate();
                 }
                 return Err(error);
