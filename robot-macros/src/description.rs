@@ -34,7 +34,7 @@ fn option<T>(value: &Option<T>, f: impl Fn(&T) -> TokenStream) -> TokenStream {
 }
 
 /// An `f64` literal that keeps its exact value (`f64` Debug prints the shortest round-trip form).
-fn num(value: f64) -> TokenStream {
+pub(crate) fn num(value: f64) -> TokenStream {
     if value.is_nan() {
         quote!(::core::f64::NAN)
     } else if value.is_infinite() {

@@ -301,10 +301,9 @@ fn joint_types(lowered: &Lowered, index: usize, joint: &Joint) -> TokenStream {
             .map(|i| {
                 let field = Ident::new(i.kind.name(), span);
                 let value = match i.initial_value {
-                    Some(v) => {
-                        let v = proc_macro2::Literal::f64_suffixed(v);
-                        quote!(#v)
-                    }
+                    // One float writer for every generated number: it also spells the
+                    // non-finite values (rejected by the rules, but still written without a panic).
+                    Some(v) => description::num(v),
                     None => default.clone(),
                 };
                 quote!(#field: #value)

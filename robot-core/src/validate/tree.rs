@@ -99,7 +99,103 @@ pub(super) fn duplicate_names(robot: &Robot, out: &mut Problems) {
 
 /// NaN or infinity anywhere in the physical data makes every emitted file meaningless; mass must
 /// be positive for MuJoCo to compile a body that moves.
+/// The joint's numbers beyond origin and axis: limits, dynamics, actuator, mimic, initial values.
+/// (Velocity, effort and current limits have their own positivity rule; the four-bar its own
+/// geometry check.)
+fn joint_numbers(joint: &Joint) -> Vec<(&'static str, f64, JointField)> {
+    let mut numbers = Vec::new();
+    if let Some(limits) = &joint.limits {
+        numbers.extend(limits.lower.map(|v| ("lower limit", v, JointField::Lower)));
+        numbers.extend(limits.upper.map(|v| ("upper limit", v, JointField::Upper)));
+    }
+    if let Some(d) = &joint.dynamics {
+        numbers.extend(
+            [
+                ("damping", d.damping),
+                ("friction", d.friction),
+                ("armature", d.armature),
+            ]
+            .map(|(f, v)| (f, v, JointField::Name)),
+        );
+    }
+    if let Some(actuator) = &joint.actuator {
+        numbers.push(("zero offset", actuator.zero_offset, JointField::Actuator));
+    }
+    if let Some(mimic) = &joint.mimic {
+        numbers.push(("mimic multiplier", mimic.multiplier, JointField::Mimic));
+        numbers.push(("mimic offset", mimic.offset, JointField::Mimic));
+    }
+    for (i, interface) in joint.command_interfaces.iter().enumerate() {
+        numbers.extend(
+            interface
+                .initial_value
+                .map(|v| ("initial value", v, JointField::Command(i))),
+        );
+    }
+    for (i, interface) in joint.state_interfaces.iter().enumerate() {
+        numbers.extend(
+            interface
+                .initial_value
+                .map(|v| ("initial value", v, JointField::State(i))),
+        );
+    }
+    numbers
+}
+
+/// The numbers of a shape: placement and size.
+fn shape_numbers(shape: &crate::model::Shape) -> Vec<f64> {
+    use crate::model::Geometry;
+    let mut numbers: Vec<f64> = shape
+        .origin
+        .xyz
+        .iter()
+        .chain(&shape.origin.rpy)
+        .copied()
+        .collect();
+    match &shape.geometry {
+        Geometry::Box { size } => numbers.extend(size),
+        Geometry::Cylinder { radius, length } | Geometry::Capsule { radius, length } => {
+            numbers.extend([*radius, *length])
+        }
+        Geometry::Sphere { radius } => numbers.push(*radius),
+        Geometry::Mesh { scale, .. } => numbers.extend(scale),
+    }
+    numbers
+}
+
 pub(super) fn numbers_finite(robot: &Robot, out: &mut Problems) {
+    let offset = robot.mock.position_state_following_offset;
+    if !offset.is_finite() {
+        out.push(
+            Site::Robot(RobotField::Name),
+            ProblemKind::NotFinite {
+                what: "robot",
+                name: robot.name.to_string(),
+                field: "mock position_state_following_offset",
+                value: offset,
+            },
+        );
+    }
+    for (index, link) in robot.links.iter().enumerate() {
+        for value in link
+            .visuals
+            .iter()
+            .chain(link.collisions.iter())
+            .flat_map(shape_numbers)
+        {
+            if !value.is_finite() {
+                out.push(
+                    Site::Link(index, LinkField::Name),
+                    ProblemKind::NotFinite {
+                        what: "link",
+                        name: link.name.to_string(),
+                        field: "geometry",
+                        value,
+                    },
+                );
+            }
+        }
+    }
     for (index, link) in robot.links.iter().enumerate() {
         let Some(inertial) = &link.inertial else {
             continue;
@@ -143,7 +239,7 @@ pub(super) fn numbers_finite(robot: &Robot, out: &mut Problems) {
             .chain(&joint.origin.rpy)
             .map(|&v| ("origin", v, JointField::Name));
         let axis = joint.axis.iter().map(|&v| ("axis", v, JointField::Axis));
-        for (field, value, at) in values.chain(axis) {
+        for (field, value, at) in values.chain(axis).chain(joint_numbers(joint)) {
             if !value.is_finite() {
                 out.push(
                     Site::Joint(index, at),
