@@ -255,3 +255,21 @@ fn emit_writes_every_file_of_every_robot() {
             .contains("unknown robot `lite_bipd`; shipped robots: lite_biped, six_axis_arm")
     );
 }
+
+#[test]
+fn a_run_length_that_is_not_one_is_a_usage_error_not_a_panic() {
+    for bad in ["inf", "-1", "1e20", "soon"] {
+        let output = robot(&["run", &format!("--seconds={bad}")]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{bad}: {}",
+            text(&output.stderr)
+        );
+        assert!(
+            text(&output.stderr).contains("--seconds"),
+            "{bad}: {}",
+            text(&output.stderr)
+        );
+    }
+}

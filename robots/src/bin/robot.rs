@@ -97,7 +97,7 @@ enum Command {
         #[arg(long, value_enum)]
         backend: Option<BackendArg>,
         /// How long to run, seconds.
-        #[arg(long, default_value_t = 6.0)]
+        #[arg(long, default_value_t = 6.0, value_parser = seconds)]
         seconds: f64,
         /// Loop rate, Hz; the robot's update rate by default.
         #[arg(long)]
@@ -116,6 +116,18 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         spin_us: u64,
     },
+}
+
+/// A run length: a finite, non-negative number of seconds that fits a `Duration`.
+fn seconds(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(value)
+        .map(|_| value)
+        .map_err(|_| {
+            format!("`{text}` is not a run length: give a finite number of seconds, 0 or more")
+        })
 }
 
 fn main() -> ExitCode {
@@ -214,7 +226,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 activate: true,
                 stop_after: StopAfter {
                     cycles: None,
-                    duration: Some(Duration::from_secs_f64(seconds.max(0.0))),
+                    duration: Some(Duration::from_secs_f64(seconds)),
                 },
                 realtime: RealtimeOptions {
                     fifo_priority,
