@@ -111,6 +111,10 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
     let state_slots = generated_slots(typed::state_slots(robot), &joints, &sensors);
     let command_slots = generated_slots(typed::command_slots(robot), &joints, &sensors);
     let (state_len, command_len) = (state_slots.len(), command_slots.len());
+    // The layout tables and the struct fields come from the same slot lists; these asserts prove
+    // at compile time that slot k of the table is the field at offset 8·k.
+    let state_offsets = offset_asserts(robot, &state, &state_slots);
+    let command_offsets = offset_asserts(robot, &command, &command_slots);
     let state_slots = state_slots.into_iter().map(slot);
     let command_slots = command_slots.into_iter().map(slot);
     let description = description::robot(robot);
@@ -196,6 +200,8 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
             ::core::assert!(::core::mem::align_of::<#state>() == ::core::mem::align_of::<f64>() || #state_len == 0);
             ::core::assert!(::core::mem::size_of::<#command>() == #command_len * ::core::mem::size_of::<f64>());
             ::core::assert!(::core::mem::align_of::<#command>() == ::core::mem::align_of::<f64>() || #command_len == 0);
+                    #state_offsets
+            #command_offsets
         };
 
         #[automatically_derived]
@@ -259,6 +265,39 @@ fn generated_slots(
             Slot::Imu { sensor, .. } => sensors.iter().any(|(i, _)| *i == usize::from(sensor)),
         })
         .collect()
+}
+
+/// `assert!(offset_of!(Struct, joint.kind) == 8·k)` for every slot k.
+fn offset_asserts(robot: &Robot, ty: &Ident, slots: &[Slot]) -> TokenStream {
+    const IMU_FIELDS: [(&str, &str); 10] = [
+        ("orientation", "x"),
+        ("orientation", "y"),
+        ("orientation", "z"),
+        ("orientation", "w"),
+        ("angular_velocity", "x"),
+        ("angular_velocity", "y"),
+        ("angular_velocity", "z"),
+        ("linear_acceleration", "x"),
+        ("linear_acceleration", "y"),
+        ("linear_acceleration", "z"),
+    ];
+    let asserts = slots.iter().enumerate().map(|(k, slot)| {
+        let path = match *slot {
+            Slot::Joint { joint, kind } => {
+                let joint = ident(&robot.joints[usize::from(joint)].name, Span::call_site());
+                let kind = Ident::new(kind.name(), Span::call_site());
+                quote!(#joint.#kind)
+            }
+            Slot::Imu { sensor, component } => {
+                let sensor = ident(&robot.sensors[usize::from(sensor)].name, Span::call_site());
+                let (group, axis) = IMU_FIELDS[usize::from(component) % IMU_FIELDS.len()];
+                let (group, axis) = (Ident::new(group, Span::call_site()), Ident::new(axis, Span::call_site()));
+                quote!(#sensor.#group.#axis)
+            }
+        };
+        quote!(::core::assert!(::core::mem::offset_of!(#ty, #path) == #k * ::core::mem::size_of::<f64>());)
+    });
+    quote!(#(#asserts)*)
 }
 
 fn slot(slot: Slot) -> TokenStream {
