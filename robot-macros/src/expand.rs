@@ -7,7 +7,7 @@
 //!   `LiteBiped::DESCRIPTION` and `LiteBiped::LEFT_KNEE_PITCH.POSITION == "left_knee_pitch/position"`;
 //! * `LiteBipedState` and `LiteBipedCommand`: one field per joint (and per IMU, for the state);
 //! * a module `lite_biped` holding the per-joint structs (`LeftKneePitchCommand`, ...), the
-//!   interface-name structs and the per-bus views (`LeftLegCommand<'a>`, ...).
+//!   interface-name structs and the per-bus views (`LeftLegBusCommand<'a>`, ...).
 
 use std::collections::HashSet;
 
@@ -39,7 +39,8 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
     let marker = Ident::new(&robot.type_name, span);
     let state = format_ident!("{}State", marker);
     let command = format_ident!("{}Command", marker);
-    let module = Ident::new(&robot.name, span);
+    // A raw identifier when the snake-case name is a keyword (`robot Loop` → `mod r#loop`).
+    let module = ident(&robot.name, span);
     let docs = &lowered.robot_docs;
 
     // Joints whose names repeat (an error already reported) are generated once, so the user sees
@@ -50,7 +51,8 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         .joints
         .iter()
         .enumerate()
-        .filter(|(_, j)| j.is_controlled() && seen.insert(j.name.to_string()))
+        // By type name: names equal up to case and underscores (an error already reported) too.
+        .filter(|(_, j)| j.is_controlled() && seen.insert(j.name.to_upper_camel_case()))
         .collect();
 
     let per_joint = joints
@@ -417,11 +419,16 @@ fn bus_views(
     let mut views = TokenStream::new();
     let mut state_methods = TokenStream::new();
     let mut command_methods = TokenStream::new();
-    let mut seen = HashSet::new();
+    // A bus whose view type would repeat another bus's or a joint's (an error already reported)
+    // gets no view, so the user sees that error and not a cascade.
+    let mut seen: HashSet<String> = joints
+        .iter()
+        .map(|(_, j)| j.name.to_upper_camel_case())
+        .collect();
     for bus in robot
         .buses
         .iter()
-        .filter(|b| seen.insert(b.name.to_string()))
+        .filter(|b| seen.insert(format!("{}Bus", b.name.to_upper_camel_case())))
     {
         let on_bus: Vec<&Joint> = joints
             .iter()
@@ -429,8 +436,9 @@ fn bus_views(
             .filter(|j| robot.bus_of(j) == Some(bus.name.as_ref()))
             .collect();
         let camel = bus.name.to_upper_camel_case();
-        let state_view = format_ident!("{}State", camel);
-        let command_view = format_ident!("{}Command", camel);
+        // `Bus` in the name keeps a bus and a joint of the same name apart.
+        let state_view = format_ident!("{}BusState", camel);
+        let command_view = format_ident!("{}BusCommand", camel);
         let method = ident(&bus.name, Span::call_site());
         let with_state: Vec<&Joint> = on_bus
             .iter()

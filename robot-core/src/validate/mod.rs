@@ -20,6 +20,7 @@ pub fn validate(robot: &Robot) -> Vec<Problem> {
     let mut out = Problems::default();
     tree::robot_header(robot, &mut out);
     tree::duplicate_names(robot, &mut out);
+    tree::generated_names(robot, &mut out);
     tree::numbers_finite(robot, &mut out);
     tree::tree(robot, &mut out);
     for (index, joint) in robot.joints.iter().enumerate() {

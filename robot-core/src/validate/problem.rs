@@ -96,6 +96,16 @@ pub struct Problem {
 pub enum ProblemKind {
     #[error("{what} name `{name}` is not a name: a letter or `_`, then letters, digits and `_`")]
     BadName { what: &'static str, name: String },
+    #[error(
+        "{what} `{first}` and {other_what} `{second}` both become `{generated}` in generated names; rename one"
+    )]
+    NameCollision {
+        what: &'static str,
+        first: String,
+        other_what: &'static str,
+        second: String,
+        generated: String,
+    },
     #[error("{what} `{name}` is defined twice")]
     Duplicate { what: &'static str, name: String },
     #[error("joint `{joint}` names unknown link `{link}`")]

@@ -163,6 +163,64 @@ fn shape_numbers(shape: &crate::model::Shape) -> Vec<f64> {
     numbers
 }
 
+/// `robot!` turns names into type names (`left_knee_pitch` → `LeftKneePitchState`, bus
+/// `left_leg` → `LeftLegBusState` and block `LiteBipedLeftLeg`, IMUs → blocks `LiteBipedBaseImu`):
+/// names that differ only in case or underscores would give the same type or block twice.
+pub(super) fn generated_names(robot: &Robot, out: &mut Problems) {
+    use heck::ToUpperCamelCase;
+    let mut seen: HashMap<String, (&'static str, &str, Site)> = HashMap::new();
+    let joints = robot.joints.iter().enumerate().map(|(i, j)| {
+        (
+            "joint",
+            j.name.as_ref(),
+            j.name.to_upper_camel_case(),
+            Site::Joint(i, JointField::Name),
+        )
+    });
+    let buses = robot.buses.iter().enumerate().map(|(i, b)| {
+        (
+            "bus",
+            b.name.as_ref(),
+            format!("{}Bus", b.name.to_upper_camel_case()),
+            Site::Bus(i, BusField::Name),
+        )
+    });
+    let sensors = robot
+        .sensors
+        .iter()
+        .enumerate()
+        // Sensors share no type namespace with joints and buses, only block names among themselves.
+        .map(|(i, s)| {
+            (
+                "sensor",
+                s.name.as_ref(),
+                format!("sensor {}", s.name.to_upper_camel_case()),
+                Site::Sensor(i, SensorField::Name),
+            )
+        });
+    for (what, name, generated, site) in joints.chain(buses).chain(sensors) {
+        match seen.get(&generated) {
+            // Exact duplicates are the duplicate-name rule's.
+            Some(&(first_what, first, _)) if first_what == what && first == name => {}
+            Some(&(first_what, first, first_site)) => out.push_related(
+                site,
+                ProblemKind::NameCollision {
+                    what: first_what,
+                    first: first.to_string(),
+                    other_what: what,
+                    second: name.to_string(),
+                    generated: generated.clone(),
+                },
+                first_site,
+                "this one",
+            ),
+            None => {
+                seen.insert(generated, (what, name, site));
+            }
+        }
+    }
+}
+
 pub(super) fn numbers_finite(robot: &Robot, out: &mut Problems) {
     let offset = robot.mock.position_state_following_offset;
     if !offset.is_finite() {
