@@ -30,6 +30,10 @@ pub struct Robot {
     pub name: Str,
     /// Controller-manager update rate, in Hz.
     pub update_rate: u32,
+    /// The root link moves freely (a legged robot): the MJCF gives it a free joint. Otherwise
+    /// (an arm on a table) the root is welded to the world.
+    #[serde(default)]
+    pub floating_base: bool,
     /// Links, in declaration order.
     pub links: List<Link>,
     /// Joints, in declaration order.

@@ -59,6 +59,7 @@ pub fn robot(robot: &Robot) -> TokenStream {
     let type_name = text(&robot.type_name);
     let name = text(&robot.name);
     let update_rate = robot.update_rate;
+    let floating_base = robot.floating_base;
     let links = list(robot.links.iter().map(link));
     let joints = list(robot.joints.iter().map(joint));
     let buses = list(robot.buses.iter().map(bus));
@@ -69,6 +70,7 @@ pub fn robot(robot: &Robot) -> TokenStream {
             type_name: #type_name,
             name: #name,
             update_rate: #update_rate,
+            floating_base: #floating_base,
             links: #links,
             joints: #joints,
             buses: #buses,

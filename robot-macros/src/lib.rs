@@ -12,6 +12,7 @@
 //!     /// A small biped, for the docs.
 //!     robot DocBiped {
 //!         update_rate: 200 Hz,
+//!         floating_base: true,               // a free joint in MuJoCo
 //!     }
 //!
 //!     bus left_leg { bitrate: 1_000_000 }
@@ -94,7 +95,7 @@
 //! # The language
 //!
 //! Items, in any order:
-//! * `robot Name { update_rate: N, mock { calculate_dynamics: bool, position_state_following_offset: x, mock_sensor_commands: bool, disable_commands: bool } }`
+//! * `robot Name { update_rate: N, floating_base: bool, mock { calculate_dynamics: bool, position_state_following_offset: x, mock_sensor_commands: bool, disable_commands: bool } }`
 //!   — exactly one; `Name` is the Rust type name, the ROS name is its snake case.
 //! * `bus name [: can] { bitrate: N }` — a CAN bus; which OS interface it is on is runtime
 //!   configuration, never part of the definition.

@@ -24,6 +24,7 @@ robot! {
     /// a base IMU on the `imu` frame.
     robot LiteBiped {
         update_rate: 200 Hz,
+        floating_base: true,
     }
 
     bus left_leg { bitrate: 1_000_000 }

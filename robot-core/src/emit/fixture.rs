@@ -31,6 +31,7 @@ pub(crate) fn robot() -> Robot {
         type_name: "TestBot".into(),
         name: "test_bot".into(),
         update_rate: 500,
+        floating_base: true,
         links: Cow::Owned(vec![
             link(
                 "base",

@@ -77,11 +77,9 @@ pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
     })
 }
 
-/// Whether the root body gets a free joint. The model has no such flag, so the rule is: a robot
-/// with an IMU is a floating-base robot (a legged or mobile base needs one to know its attitude);
-/// a fixed-base arm has none, and its root body is welded to the world.
+/// Whether the root body gets a free joint: the definition says so.
 fn is_floating_base(robot: &Robot) -> bool {
-    robot.sensors.iter().any(|s| s.kind == SensorKind::Imu)
+    robot.floating_base
 }
 
 /// The attributes of one element, in writing order; quick-xml escapes the values.

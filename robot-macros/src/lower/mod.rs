@@ -119,7 +119,7 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
             tainted.insert(site);
         }
     }
-    let (type_name, update_rate, mock, robot_docs) = match l.header.take() {
+    let header = match l.header.take() {
         Some(header) => header,
         None => {
             incomplete = true;
@@ -131,32 +131,48 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
                 at,
                 "missing the robot header: add `robot MyRobot { update_rate: 200 Hz }`",
             );
-            ("Robot".to_string(), 1, MockParams::DEFAULT, Vec::new())
+            Header {
+                type_name: "Robot".to_string(),
+                update_rate: 1,
+                floating_base: false,
+                mock: MockParams::DEFAULT,
+                docs: Vec::new(),
+            }
         }
     };
     Lowered {
         robot: Robot {
-            name: Cow::Owned(type_name.to_snake_case()),
-            type_name: Cow::Owned(type_name),
-            update_rate,
+            name: Cow::Owned(header.type_name.to_snake_case()),
+            type_name: Cow::Owned(header.type_name),
+            update_rate: header.update_rate,
+            floating_base: header.floating_base,
             links: Cow::Owned(l.links),
             joints: Cow::Owned(l.joints),
             buses: Cow::Owned(l.buses),
             sensors: Cow::Owned(l.sensors),
-            mock,
+            mock: header.mock,
         },
         spans: l.spans,
-        robot_docs,
+        robot_docs: header.docs,
         joint_docs: l.joint_docs,
         tainted,
         incomplete,
     }
 }
 
+/// What the `robot Name { .. }` header says.
+struct Header {
+    type_name: String,
+    update_rate: u32,
+    floating_base: bool,
+    mock: MockParams,
+    docs: Vec<Attribute>,
+}
+
 struct Lowering<'e> {
     errors: &'e mut Errors,
     spans: HashMap<Site, Span>,
-    header: Option<(String, u32, MockParams, Vec<Attribute>)>,
+    header: Option<Header>,
     links: Vec<Link>,
     joints: Vec<Joint>,
     joint_docs: Vec<Vec<Attribute>>,
@@ -204,6 +220,7 @@ impl Lowering<'_> {
                 1
             }
         };
+        let floating_base = f.bool("floating_base", self.errors).unwrap_or(false);
         let mut mock = MockParams::DEFAULT;
         if let Some(v) = f.value("mock", self.errors)
             && let Some(block) = as_block(v, self.errors)
@@ -222,7 +239,13 @@ impl Lowering<'_> {
             }
         }
         f.finish(self.errors);
-        self.header = Some((item.name.to_string(), update_rate, mock, docs(&item.attrs)));
+        self.header = Some(Header {
+            type_name: item.name.to_string(),
+            update_rate,
+            floating_base,
+            mock,
+            docs: docs(&item.attrs),
+        });
     }
 
     fn bus(&mut self, item: &Item, block: &Block) {

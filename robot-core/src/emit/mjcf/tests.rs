@@ -60,9 +60,11 @@ fn assert_close(a: &[f64], b: &[f64]) {
     );
 }
 
+/// The fixture as a fixed-base robot without its IMU.
 fn without_imu() -> Robot {
     Robot {
         sensors: Vec::new().into(),
+        floating_base: false,
         ..fixture::robot()
     }
 }
@@ -338,7 +340,7 @@ fn imu_is_a_site_with_three_sensors() {
 }
 
 #[test]
-fn without_an_imu_the_root_is_welded_to_the_world() {
+fn a_fixed_base_robot_is_welded_to_the_world() {
     let text = emit(&without_imu());
     let doc = parse(&text);
     assert!(
@@ -508,4 +510,22 @@ fn names_are_escaped() {
 fn output_is_deterministic() {
     let robot = fixture::robot();
     assert_eq!(emit(&robot), emit(&robot.clone()));
+}
+
+#[test]
+fn the_definition_not_the_imu_decides_the_free_joint() {
+    // A fixed arm with a wrist IMU stays welded; a floating robot without one still floats.
+    let arm_with_imu = Robot {
+        floating_base: false,
+        ..fixture::robot()
+    };
+    assert!(all(&parse(&emit(&arm_with_imu)), "freejoint").is_empty());
+    let floating_without_imu = Robot {
+        floating_base: true,
+        ..without_imu()
+    };
+    assert_eq!(
+        all(&parse(&emit(&floating_without_imu)), "freejoint").len(),
+        1
+    );
 }
