@@ -55,7 +55,7 @@ enum Command {
     /// Write every emitted description of a robot (or of all robots) into a folder.
     Emit {
         /// The robot, by ROS name; all robots when omitted.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "checked_in")]
         robot: Option<String>,
         /// Folder to write into; each robot gets a subfolder named after it.
         #[arg(
@@ -160,10 +160,6 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
             checked_in,
         } => {
-            let selected = match &robot {
-                Some(name) => vec![find(name)?],
-                None => robots::all().to_vec(),
-            };
             if checked_in {
                 let written = robots::checked_in::regenerate().map_err(|e| e.to_string())?;
                 for path in written {
@@ -171,6 +167,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 return Ok(());
             }
+            let selected = match &robot {
+                Some(name) => vec![find(name)?],
+                None => robots::all().to_vec(),
+            };
             for robot in selected {
                 let dir = out.join(robot.name.as_ref());
                 for path in
