@@ -61,16 +61,18 @@ pub fn components<R: RobotTypes>(
     }
 }
 
-/// Runs `controller` on robot `R` until `options.stop_after`, printing progress to `progress`
-/// about once a second; returns the loop's report.
+/// Runs `controller` on robot `R` at `rate_hz` (the robot's update rate when `None`) until
+/// `options.stop_after`, printing progress to `progress` about once a second; returns the loop's
+/// report.
 pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     components: Vec<Box<dyn Component<R>>>,
     controller: C,
+    rate_hz: Option<u32>,
     options: LoopOptions,
     progress: &mut dyn std::io::Write,
 ) -> Result<(LoopReport, Option<R::State>), RunError> {
     let system = System::new(components)?;
-    let control_loop = ControlLoop::new(system, controller, options.rate_hz);
+    let control_loop = ControlLoop::new(system, controller, rate_hz);
     let handle = control_loop.spawn(options)?;
     let started = Instant::now();
     let mut next = Duration::from_secs(1);

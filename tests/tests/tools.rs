@@ -362,16 +362,20 @@ fn the_squat_bottom_pose_keeps_the_feet_level_under_the_pelvis_in_mujoco() {
     let mut squat = robots::controllers::Squat::default();
     let mut command = robots::LiteBipedCommand::default();
     let state = robots::LiteBipedState::default();
-    squat.on_activate(Clock::default(), &state, &mut command);
+    squat
+        .on_activate(Clock::default(), &state, &mut command)
+        .unwrap();
     let bottom = Duration::from_secs_f64(squat.ramp + squat.period / 2.0);
-    squat.update(
-        Clock {
-            time: bottom,
-            period: Duration::from_millis(5),
-        },
-        &state,
-        &mut command,
-    );
+    squat
+        .update(
+            Clock {
+                time: bottom,
+                period: Duration::from_millis(5),
+            },
+            &state,
+            &mut command,
+        )
+        .unwrap();
     let targets = [
         ("left_hip_pitch", command.left_hip_pitch.position),
         ("left_knee_pitch", command.left_knee_pitch.position),

@@ -10,7 +10,9 @@ use common::{CLOCK, CLOSE, active, inactive, joint_index, system, unsupported};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle};
 use robot_core::model::MockParams;
 use robot_core::{ImuState, InterfaceKind, Quaternion, Values, Vector3};
-use robots::{LiteBiped, SixAxisArm, SixAxisArmCommand, SixAxisArmState};
+use robots::{
+    LiteBiped, LiteBipedCommand, LiteBipedState, SixAxisArm, SixAxisArmCommand, SixAxisArmState,
+};
 
 /// Robots for the cases the shipped ones cannot show.
 mod test_robots {
@@ -242,16 +244,23 @@ fn nan_command_leaves_state() {
 
 #[test]
 fn infinite_command_is_an_error() {
-    let (mut system, mut state, mut command) = active(MockSystem::<LiteBiped>::new());
+    // Driven directly, without a System, to see what the mock kept after the refusal.
+    let mut mock = MockSystem::<LiteBiped>::new();
+    let (mut state, mut command) = (LiteBipedState::default(), LiteBipedCommand::default());
+    mock.on_init().unwrap();
+    mock.on_configure().unwrap();
+    mock.read(CLOCK, &mut state).unwrap();
+    robot_core::hardware::seed_safe_commands::<LiteBiped>(&state, &mut command);
+    mock.on_activate(&state, &mut command).unwrap();
     command.left_knee_pitch.position = 0.2;
     command.left_knee_pitch.velocity = f64::INFINITY;
-    let error = system.write(CLOCK, &command).unwrap_err();
+    let error = mock.write(CLOCK, &command).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidCommand);
     assert_eq!(
         error.to_string(),
         "LiteBipedHardware: command `left_knee_pitch/velocity` is inf"
     );
-    system.read(CLOCK, &mut state).unwrap();
+    mock.read(CLOCK, &mut state).unwrap();
     assert_eq!(
         state.left_knee_pitch.position, 0.0,
         "nothing of the bad set was stored"
@@ -260,7 +269,7 @@ fn infinite_command_is_an_error() {
     // Gains have no state, but an infinite one is refused all the same.
     command.left_knee_pitch.velocity = 0.0;
     command.right_ankle_roll.stiffness = f64::NEG_INFINITY;
-    let error = system.write(CLOCK, &command).unwrap_err();
+    let error = mock.write(CLOCK, &command).unwrap_err();
     assert!(
         error
             .message
@@ -268,8 +277,13 @@ fn infinite_command_is_an_error() {
         "{error}"
     );
 
-    // The loop deactivates on an error; re-activated with finite commands, the mock recovers.
-    system.deactivate().unwrap();
+    // In a System the error sends the mock through on_error (unconfigured, as upstream);
+    // configured and activated again with finite commands, it recovers.
+    let (mut system, mut state, mut command) = active(MockSystem::<LiteBiped>::new());
+    command.left_knee_pitch.velocity = f64::INFINITY;
+    assert!(system.write(CLOCK, &command).is_err());
+    assert_eq!(system.lifecycle(), Lifecycle::Unconfigured);
+    system.configure().unwrap();
     system.activate(CLOCK, &mut state, &mut command).unwrap();
     command.left_knee_pitch.position = 0.2;
     system.write(CLOCK, &command).unwrap();
@@ -485,7 +499,7 @@ fn inactive_system_reads_but_does_not_mirror_new_commands() {
 
 #[test]
 fn runs_under_the_control_loop() {
-    use robot_core::control_loop::{ControlLoop, Controller};
+    use robot_core::control_loop::{ControlLoop, Controller, ControllerError};
 
     struct Wave;
     impl Controller<SixAxisArm> for Wave {
@@ -494,9 +508,10 @@ fn runs_under_the_control_loop() {
             clock: Clock,
             state: &SixAxisArmState,
             command: &mut SixAxisArmCommand,
-        ) {
+        ) -> Result<(), ControllerError> {
             command.elbow.position = state.elbow.position + 0.01;
             command.gripper.position = 0.001 * clock.time.as_secs_f64();
+            Ok(())
         }
     }
     let mut control =

@@ -4,175 +4,58 @@
 //! * While inactive, `read` runs and nothing is written; the controller is not updated.
 //! * On activation, commands are seeded to safe values, then the controller's `on_activate`
 //!   runs, then cycles write.
-//! * An error from `read` or `write` deactivates the components and ends the loop with that
-//!   error; nothing panics.
 //! * A cycle allocates nothing: state and command live in the loop, statistics go into
 //!   preallocated rings, the lifecycle requests arrive through atomics.
+//!
+//! # Hardware is always left safe
+//! Every way a run ends switches the hardware off, and after a fault nothing but deactivation
+//! reaches a component:
+//! * a failed `read` or `write` sends that component through `on_error`
+//!   ([`crate::hardware::lifecycle`]), and **every other component is deactivated too**. A robot
+//!   with one limb limp and the others stiff falls just as surely, and the controller was
+//!   written for the whole robot, not for the part that is left; a user who wants upstream's
+//!   behaviour (the others go on) can drive a [`System`] directly, which reports each
+//!   component's state;
+//! * a controller that refuses ([`ControllerError`]) or panics, and a component that panics,
+//!   end the run the same way, with [`LoopError::Cycle`] saying what and the loop, its state and
+//!   its command returned to the caller;
+//! * torque-off is tried [`TORQUE_OFF_ATTEMPTS`] times; every failure is kept in
+//!   [`LoopReport::torque_off_failures`], and a component that still fails stays active (as
+//!   upstream leaves it), visible in [`LoopReport::components`];
+//! * dropping an active [`ControlLoop`] switches it off; dropping a [`LoopHandle`] stops its
+//!   loop and waits; dropping a [`System`] switches off whatever is still active.
+//!
+//! Panics are caught with `catch_unwind`, which needs `panic = "unwind"` (the default); under
+//! `panic = "abort"` the process ends and the hardware's own watchdog is all that is left.
 
+mod control;
+mod controller;
+mod error;
+mod handle;
+mod options;
 mod realtime;
 mod stats;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
-use std::thread::JoinHandle;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
+pub use control::LoopControl;
+pub use controller::{Controller, ControllerError};
+pub use error::{Fault, LoopError, PanicSource};
+pub use handle::LoopHandle;
+pub use options::{LoopOptions, LoopReport, StopAfter};
 pub use realtime::{RealtimeOptions, RealtimeStep};
 pub use stats::{CycleStats, Percentiles, TimingReport};
 
-use crate::hardware::{Clock, HardwareError, Lifecycle, System};
+use crate::hardware::{Clock, HardwareError, Lifecycle, System, panic_message};
 use crate::typed::RobotTypes;
+use control::Request;
 
-/// A controller: computes commands from the state, every active cycle.
-pub trait Controller<R: RobotTypes>: Send {
-    /// Called once the hardware is active and the commands hold safe values, before the first
-    /// active update.
-    fn on_activate(&mut self, clock: Clock, state: &R::State, command: &mut R::Command) {
-        let _ = (clock, state, command);
-    }
+/// How often the loop tries to switch the hardware off before it gives up and reports.
+pub const TORQUE_OFF_ATTEMPTS: usize = 3;
 
-    /// One control step. Must not allocate, block or lock: it runs on the control thread.
-    fn update(&mut self, clock: Clock, state: &R::State, command: &mut R::Command);
-}
-
-/// Why the loop stopped with an error.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum LoopError {
-    /// A lifecycle transition failed.
-    #[error("{transition} failed: {error}")]
-    Lifecycle {
-        /// `configure`, `activate`, ...
-        transition: &'static str,
-        /// The component's error.
-        error: HardwareError,
-    },
-    /// `read` or `write` failed; the components were deactivated.
-    #[error("cycle {cycle}: {error}")]
-    Cycle {
-        /// The cycle that failed.
-        cycle: u64,
-        /// The component's error.
-        error: HardwareError,
-        /// Timing up to the failure.
-        report: Box<TimingReport>,
-    },
-    /// The loop thread could not be started or panicked.
-    #[error("control thread: {0}")]
-    Thread(String),
-}
-
-/// When a blocking run ends by itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct StopAfter {
-    /// After this many cycles.
-    pub cycles: Option<u64>,
-    /// After this much time.
-    pub duration: Option<Duration>,
-}
-
-/// How to run the loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LoopOptions {
-    /// Cycle rate; the robot's `update_rate` when `None`.
-    pub rate_hz: Option<u32>,
-    /// Activate as soon as configured (otherwise stay inactive until asked).
-    pub activate: bool,
-    /// When to stop by itself.
-    pub stop_after: StopAfter,
-    /// Real-time setup of the control thread.
-    pub realtime: RealtimeOptions,
-    /// How many recent cycles the percentiles are computed over.
-    pub stats_capacity: usize,
-    /// Sleep until this long before each deadline, then spin: trades a busy core for wake-up
-    /// lateness of a few microseconds instead of tens. Zero sleeps all the way.
-    pub spin: Duration,
-}
-
-impl Default for LoopOptions {
-    fn default() -> Self {
-        LoopOptions {
-            rate_hz: None,
-            activate: true,
-            stop_after: StopAfter::default(),
-            realtime: RealtimeOptions::default(),
-            stats_capacity: 1 << 16,
-            spin: Duration::ZERO,
-        }
-    }
-}
-
-/// What a finished run reports.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoopReport {
-    /// Timing statistics.
-    pub timing: TimingReport,
-    /// The outcome of each real-time setup step.
-    pub realtime: Vec<RealtimeStep>,
-    /// The lifecycle state at the end (inactive after a clean stop of an active loop).
-    pub final_lifecycle: Lifecycle,
-}
-
-/// Requests to a running loop and live progress from it, shared through atomics: the control
-/// thread never locks.
-#[derive(Debug, Default)]
-pub struct LoopControl {
-    stop: AtomicBool,
-    /// 1 = inactive wanted, 2 = active wanted, 0 = no request.
-    target: AtomicU8,
-    cycles: AtomicU64,
-    overruns: AtomicU64,
-    lifecycle: AtomicU8,
-}
-
-const WANT_INACTIVE: u8 = 1;
-const WANT_ACTIVE: u8 = 2;
-
-impl LoopControl {
-    /// Asks the loop to stop after the current cycle.
-    pub fn request_stop(&self) {
-        self.stop.store(true, Ordering::Release);
-    }
-
-    /// Asks the loop to activate the hardware.
-    pub fn request_activate(&self) {
-        self.target.store(WANT_ACTIVE, Ordering::Release);
-    }
-
-    /// Asks the loop to deactivate the hardware (it keeps reading).
-    pub fn request_deactivate(&self) {
-        self.target.store(WANT_INACTIVE, Ordering::Release);
-    }
-
-    /// Cycles run so far.
-    pub fn cycles(&self) -> u64 {
-        self.cycles.load(Ordering::Acquire)
-    }
-
-    /// Overruns so far.
-    pub fn overruns(&self) -> u64 {
-        self.overruns.load(Ordering::Acquire)
-    }
-
-    /// The lifecycle state the loop last reported.
-    pub fn lifecycle(&self) -> Lifecycle {
-        match self.lifecycle.load(Ordering::Acquire) {
-            2 => Lifecycle::Active,
-            1 => Lifecycle::Inactive,
-            _ => Lifecycle::Unconfigured,
-        }
-    }
-
-    fn publish(&self, lifecycle: Lifecycle, stats: &CycleStats) {
-        let code = match lifecycle {
-            Lifecycle::Unconfigured => 0,
-            Lifecycle::Inactive => 1,
-            Lifecycle::Active => 2,
-        };
-        self.lifecycle.store(code, Ordering::Release);
-        self.cycles.store(stats.cycles(), Ordering::Release);
-        self.overruns.store(stats.overruns(), Ordering::Release);
-    }
-}
+/// A pause between torque-off attempts: a bus that just refused a frame may take the next.
+const TORQUE_OFF_RETRY_PAUSE: Duration = Duration::from_millis(1);
 
 /// A system, a controller, and the robot's state and command, stepped together.
 pub struct ControlLoop<R: RobotTypes, C: Controller<R>> {
@@ -182,6 +65,10 @@ pub struct ControlLoop<R: RobotTypes, C: Controller<R>> {
     command: R::Command,
     period: Duration,
     cycle: u64,
+    /// Whether the controller's `on_activate` succeeded and its `on_deactivate` is owed.
+    controller_active: bool,
+    last_clock: Clock,
+    torque_off_failures: Vec<HardwareError>,
 }
 
 impl<R: RobotTypes, C: Controller<R>> std::fmt::Debug for ControlLoop<R, C> {
@@ -194,7 +81,8 @@ impl<R: RobotTypes, C: Controller<R>> std::fmt::Debug for ControlLoop<R, C> {
 }
 
 impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
-    /// A loop at `rate_hz` (the robot's update rate when `None`).
+    /// A loop at `rate_hz` (the robot's update rate when `None`; zero counts as 1 Hz). This is
+    /// the one place the rate is given.
     pub fn new(system: System<R>, controller: C, rate_hz: Option<u32>) -> Self {
         let rate = rate_hz.unwrap_or(R::DESCRIPTION.update_rate).max(1);
         ControlLoop {
@@ -204,6 +92,9 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             command: R::Command::default(),
             period: Duration::from_secs_f64(1.0 / f64::from(rate)),
             cycle: 0,
+            controller_active: false,
+            last_clock: Clock::default(),
+            torque_off_failures: Vec::new(),
         }
     }
 
@@ -227,87 +118,147 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         &self.controller
     }
 
-    /// The lifecycle state of the hardware.
+    /// The hardware.
+    pub fn system(&self) -> &System<R> {
+        &self.system
+    }
+
+    /// The system's state, summarised ([`System::lifecycle`]).
     pub fn lifecycle(&self) -> Lifecycle {
         self.system.lifecycle()
     }
 
-    /// Unconfigured → inactive.
+    /// Every failed torque-off attempt so far.
+    pub fn torque_off_failures(&self) -> &[HardwareError] {
+        &self.torque_off_failures
+    }
+
+    /// Unconfigured → inactive. On a failure, the components configured already are cleaned up
+    /// again: nothing stays open.
     pub fn configure(&mut self) -> Result<(), LoopError> {
-        self.system
-            .configure()
-            .map_err(|error| LoopError::Lifecycle {
+        self.system.configure().map_err(|error| {
+            let _ = self.system.cleanup();
+            LoopError::Lifecycle {
                 transition: "configure",
                 error,
-            })
+            }
+        })
     }
 
     /// Inactive → active: reads, seeds safe commands, activates the components, then the
-    /// controller.
-    pub fn activate(&mut self, clock: Clock) -> Result<(), LoopError> {
+    /// controller. If the controller refuses or panics, the hardware is switched off again.
+    pub fn activate(&mut self, clock: Clock) -> Result<(), Fault> {
+        self.last_clock = clock;
         self.system
-            .activate(clock, &mut self.state, &mut self.command)
-            .map_err(|error| LoopError::Lifecycle {
-                transition: "activate",
-                error,
-            })?;
-        self.controller
-            .on_activate(clock, &self.state, &mut self.command);
-        Ok(())
+            .activate(clock, &mut self.state, &mut self.command)?;
+        let (controller, state, command) = (&mut self.controller, &self.state, &mut self.command);
+        let started = guard_controller("on_activate", || {
+            controller.on_activate(clock, state, command)
+        });
+        match started {
+            Ok(()) => {
+                self.controller_active = true;
+                Ok(())
+            }
+            Err(fault) => {
+                self.switch_off();
+                Err(fault)
+            }
+        }
     }
 
-    /// Active → inactive.
-    pub fn deactivate(&mut self) -> Result<(), LoopError> {
-        self.system
-            .deactivate()
-            .map_err(|error| LoopError::Lifecycle {
-                transition: "deactivate",
-                error,
-            })
+    /// Active → inactive: switches every active component off (retrying), then tells the
+    /// controller. Returns the failures of this call; a component that still fails stays active.
+    pub fn deactivate(&mut self) -> Result<(), Vec<HardwareError>> {
+        let before = self.torque_off_failures.len();
+        if self.switch_off() {
+            Ok(())
+        } else {
+            Err(self.torque_off_failures[before..].to_vec())
+        }
     }
 
-    /// One cycle: read, then (when active) update and write. On an error the components are
-    /// deactivated before it is returned.
-    pub fn cycle(&mut self, clock: Clock) -> Result<(), HardwareError> {
+    /// Torque off, [`TORQUE_OFF_ATTEMPTS`] times at most, then the controller's `on_deactivate`.
+    /// Returns whether no component is left active.
+    fn switch_off(&mut self) -> bool {
+        for attempt in 1..=TORQUE_OFF_ATTEMPTS {
+            if !self.system.any_active() {
+                break;
+            }
+            if let Err(failures) = self.system.deactivate() {
+                self.torque_off_failures.extend(failures);
+                if attempt < TORQUE_OFF_ATTEMPTS && self.system.any_active() {
+                    std::thread::sleep(TORQUE_OFF_RETRY_PAUSE);
+                }
+            }
+        }
+        if std::mem::take(&mut self.controller_active) {
+            let (controller, state, clock) = (&mut self.controller, &self.state, self.last_clock);
+            if let Err(fault) = guard_controller("on_deactivate", || {
+                controller.on_deactivate(clock, state);
+                Ok(())
+            }) {
+                // The hardware is off already; there is nothing left to stop.
+                eprintln!("after torque off: {fault}");
+            }
+        }
+        !self.system.any_active()
+    }
+
+    /// One cycle: read, then (when active) update and write. On a fault the hardware is
+    /// switched off before it is returned.
+    pub fn cycle(&mut self, clock: Clock) -> Result<(), Fault> {
         self.cycle_from(clock, true)
     }
 
     /// A cycle, with or without its read: activation has just read the state, and reading twice
     /// in one period would cost a second bus round trip (and integrate a mock twice).
-    fn cycle_from(&mut self, clock: Clock, read: bool) -> Result<(), HardwareError> {
+    fn cycle_from(&mut self, clock: Clock, read: bool) -> Result<(), Fault> {
         self.cycle += 1;
+        self.last_clock = clock;
         let result = self.step(clock, read);
-        if result.is_err() && self.system.lifecycle() == Lifecycle::Active {
-            // Torque off first; the cycle's error is the one worth reporting.
-            let _ = self.system.deactivate();
+        if result.is_err() {
+            self.switch_off();
         }
         result
     }
 
-    fn step(&mut self, clock: Clock, read: bool) -> Result<(), HardwareError> {
+    fn step(&mut self, clock: Clock, read: bool) -> Result<(), Fault> {
         if read {
             self.system.read(clock, &mut self.state)?;
         }
-        if self.system.lifecycle() == Lifecycle::Active {
-            self.controller
-                .update(clock, &self.state, &mut self.command);
+        if self.system.any_active() {
+            let (controller, state, command) =
+                (&mut self.controller, &self.state, &mut self.command);
+            guard_controller("update", || controller.update(clock, state, command))?;
             self.system.write(clock, &self.command)?;
         }
         Ok(())
     }
 
+    fn report(&self, stats: &CycleStats, realtime: &[RealtimeStep]) -> LoopReport {
+        LoopReport {
+            timing: stats.report(),
+            realtime: realtime.to_vec(),
+            final_lifecycle: self.system.lifecycle(),
+            components: self
+                .system
+                .states()
+                .map(|(name, state)| (name.to_string(), state))
+                .collect(),
+            torque_off_failures: self.torque_off_failures.clone(),
+        }
+    }
+
     /// Runs on the calling thread at the fixed rate until `control` asks to stop or `options`'
     /// stop condition is met: configures, activates when asked (or at once with
-    /// `options.activate`), cycles, and deactivates at the end.
+    /// `options.activate`), cycles, and switches the hardware off at the end.
     pub fn run(
         &mut self,
         options: &LoopOptions,
         control: &LoopControl,
     ) -> Result<LoopReport, LoopError> {
         let realtime = realtime::apply(&options.realtime);
-        if let Some(rate) = options.rate_hz {
-            self.period = Duration::from_secs_f64(1.0 / f64::from(rate.max(1)));
-        }
         let mut stats = CycleStats::new(self.period, options.stats_capacity);
         if self.system.lifecycle() == Lifecycle::Unconfigured {
             self.configure()?;
@@ -335,13 +286,22 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 time: began - start,
                 period: previous.map_or(self.period, |p| began - p),
             };
-            let activated = self.apply_request(control, clock)?;
-            if let Err(error) = self.cycle_from(clock, !activated) {
+            let outcome = match self.apply_request(control, clock) {
+                Ok(Some(activated)) => self.cycle_from(clock, !activated),
+                Ok(None) => {
+                    control.publish(self.system.lifecycle(), &stats);
+                    return Err(LoopError::TorqueOff {
+                        report: Box::new(self.report(&stats, &realtime)),
+                    });
+                }
+                Err(fault) => Err(fault),
+            };
+            if let Err(fault) = outcome {
                 control.publish(self.system.lifecycle(), &stats);
                 return Err(LoopError::Cycle {
                     cycle: self.cycle,
-                    error,
-                    report: Box::new(stats.report()),
+                    fault,
+                    report: Box::new(self.report(&stats, &realtime)),
                 });
             }
             let ended = Instant::now();
@@ -361,7 +321,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 .stop_after
                 .duration
                 .is_some_and(|d| ended - start >= d);
-            if control.stop.load(Ordering::Acquire) || done_cycles || done_time {
+            if control.stop_requested() || done_cycles || done_time {
                 break;
             }
             deadline += self.period;
@@ -374,79 +334,58 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 stats.record_skipped(u64::from(skip));
             }
         }
-        if self.system.lifecycle() == Lifecycle::Active {
-            self.deactivate()?;
-        }
+        let off = self.switch_off();
         control.publish(self.system.lifecycle(), &stats);
-        Ok(LoopReport {
-            timing: stats.report(),
-            realtime,
-            final_lifecycle: self.system.lifecycle(),
-        })
-    }
-
-    /// Carries out a pending lifecycle request; returns whether it activated (and so just read).
-    fn apply_request(&mut self, control: &LoopControl, clock: Clock) -> Result<bool, LoopError> {
-        match (
-            control.target.swap(0, Ordering::AcqRel),
-            self.system.lifecycle(),
-        ) {
-            (WANT_ACTIVE, Lifecycle::Inactive) => self.activate(clock).map(|()| true),
-            (WANT_INACTIVE, Lifecycle::Active) => self.deactivate().map(|()| false),
-            _ => Ok(false),
-        }
-    }
-}
-
-impl<R: RobotTypes, C: Controller<R> + 'static> ControlLoop<R, C> {
-    /// Runs the loop on a dedicated thread named `control`.
-    pub fn spawn(mut self, options: LoopOptions) -> Result<LoopHandle<R, C>, LoopError> {
-        let control = Arc::new(LoopControl::default());
-        let shared = Arc::clone(&control);
-        let thread = std::thread::Builder::new()
-            .name("control".into())
-            .spawn(move || {
-                let result = self.run(&options, &shared);
-                (self, result)
+        let report = self.report(&stats, &realtime);
+        if off {
+            Ok(report)
+        } else {
+            Err(LoopError::TorqueOff {
+                report: Box::new(report),
             })
-            .map_err(|e| LoopError::Thread(e.to_string()))?;
-        Ok(LoopHandle { control, thread })
-    }
-}
-
-/// A loop running on its own thread.
-#[derive(Debug)]
-pub struct LoopHandle<R: RobotTypes, C: Controller<R>> {
-    control: Arc<LoopControl>,
-    thread: JoinHandle<(ControlLoop<R, C>, Result<LoopReport, LoopError>)>,
-}
-
-impl<R: RobotTypes, C: Controller<R>> LoopHandle<R, C> {
-    /// Requests and progress.
-    pub fn control(&self) -> &LoopControl {
-        &self.control
-    }
-
-    /// Whether the loop has ended (by itself, by request or by an error).
-    pub fn is_finished(&self) -> bool {
-        self.thread.is_finished()
-    }
-
-    /// Asks the loop to stop and waits for it; returns the loop (for its final state) and how
-    /// the run ended.
-    pub fn stop(self) -> (Option<ControlLoop<R, C>>, Result<LoopReport, LoopError>) {
-        self.control.request_stop();
-        self.join()
-    }
-
-    /// Waits for the loop to end by itself.
-    pub fn join(self) -> (Option<ControlLoop<R, C>>, Result<LoopReport, LoopError>) {
-        match self.thread.join() {
-            Ok((control_loop, result)) => (Some(control_loop), result),
-            Err(_) => (
-                None,
-                Err(LoopError::Thread("the control thread panicked".into())),
-            ),
         }
+    }
+
+    /// Carries out a pending lifecycle request. `Some(true)`: it activated (and so just read);
+    /// `None`: a requested deactivation could not switch everything off.
+    fn apply_request(
+        &mut self,
+        control: &LoopControl,
+        clock: Clock,
+    ) -> Result<Option<bool>, Fault> {
+        match (control.take_request(), self.system.lifecycle()) {
+            (Request::Activate, Lifecycle::Inactive) => self.activate(clock).map(|()| Some(true)),
+            (Request::Deactivate, Lifecycle::Active) => {
+                Ok(self.deactivate().is_ok().then_some(false))
+            }
+            _ => Ok(Some(false)),
+        }
+    }
+}
+
+impl<R: RobotTypes, C: Controller<R>> Drop for ControlLoop<R, C> {
+    /// An active loop that is dropped (by its owner, or by unwinding) switches the hardware off.
+    fn drop(&mut self) {
+        if self.system.any_active() || self.controller_active {
+            let before = self.torque_off_failures.len();
+            self.switch_off();
+            for failure in &self.torque_off_failures[before..] {
+                eprintln!("dropping the control loop: torque off failed: {failure}");
+            }
+        }
+    }
+}
+
+/// Runs a controller call; a panic becomes [`Fault::Panicked`], a refusal [`Fault::Controller`].
+fn guard_controller(
+    call: &'static str,
+    f: impl FnOnce() -> Result<(), ControllerError>,
+) -> Result<(), Fault> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result.map_err(Fault::Controller),
+        Err(payload) => Err(Fault::Panicked {
+            culprit: PanicSource::Controller(call),
+            message: panic_message(payload.as_ref()).to_string(),
+        }),
     }
 }

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::error::HardwareError;
+use super::lifecycle::Lifecycle;
 use crate::typed::RobotTypes;
 
 /// Time as the control loop gives it to every call of a cycle.
@@ -42,25 +43,47 @@ pub trait Component<R: RobotTypes>: Send {
     /// Opens the bus, loads the model; may block. Unconfigured → inactive.
     fn on_configure(&mut self) -> Result<(), HardwareError>;
 
-    /// Releases what `on_configure` opened. Inactive → unconfigured. Also called on a component
-    /// whose `on_configure` failed, so it must be safe on a half-opened component.
+    /// Releases what `on_configure` opened. Inactive → unconfigured. A failing `on_configure`
+    /// must release what it opened itself: the component stays unconfigured and is not cleaned
+    /// up (upstream's rule).
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
         Ok(())
     }
 
     /// Enables the hardware. `command` already holds safe values
     /// ([`super::seed_safe_commands`]); a component may make its own slots safer still.
-    /// Inactive → active.
+    /// Inactive → active. A failing `on_activate` stays inactive and is not deactivated, so it
+    /// must disable whatever it enabled before returning the error.
     fn on_activate(
         &mut self,
         state: &R::State,
         command: &mut R::Command,
     ) -> Result<(), HardwareError>;
 
-    /// Disables the hardware (torque off). Active → inactive. Must be safe to call after a failed
-    /// `read`, `write` or `on_activate` (the System calls it on a component whose activation
-    /// failed, which may have enabled some motors already).
+    /// Disables the hardware (torque off). Active → inactive. On an `Err` the component stays
+    /// active (upstream's rule: it may still be live) and the loop tries again.
     fn on_deactivate(&mut self) -> Result<(), HardwareError>;
+
+    /// Releases everything before the component is dropped. Unconfigured or inactive (an active
+    /// component is deactivated first) → finalized.
+    fn on_shutdown(&mut self, previous: Lifecycle) -> Result<(), HardwareError> {
+        let _ = previous;
+        Ok(())
+    }
+
+    /// Recovers after a failed `read` or `write`, an escalated callback error or a panic, from
+    /// `previous` (inactive or active). `Ok` → unconfigured (it may be configured again);
+    /// `Err` → finalized (never called again).
+    ///
+    /// The default switches torque off when the component was active, then cleans up. Upstream's
+    /// default does nothing; a component left enabled after an error is the one failure this
+    /// project cannot have.
+    fn on_error(&mut self, previous: Lifecycle) -> Result<(), HardwareError> {
+        if previous == Lifecycle::Active {
+            self.on_deactivate()?;
+        }
+        self.on_cleanup()
+    }
 
     /// Fills this component's slots of `state`. Inactive and active; never allocates or blocks.
     fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError>;

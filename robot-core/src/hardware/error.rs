@@ -20,6 +20,8 @@ pub enum ErrorKind {
     Lifecycle,
     /// An operating-system or file error.
     Io,
+    /// The component panicked; the [`super::System`] caught it.
+    Panicked,
     /// Anything else.
     Other,
 }
@@ -34,6 +36,8 @@ pub struct HardwareError {
     pub kind: ErrorKind,
     /// What happened, for people.
     pub message: String,
+    /// Upstream's `ERROR` rather than `FAILURE`: the component goes through `on_error`.
+    escalated: bool,
 }
 
 impl HardwareError {
@@ -43,7 +47,21 @@ impl HardwareError {
             component: component.into(),
             kind,
             message: message.into(),
+            escalated: false,
         }
+    }
+
+    /// Marks the error as upstream's `ERROR` rather than `FAILURE`: returned from a lifecycle
+    /// callback, it sends the component through [`super::Component::on_error`] instead of leaving
+    /// it where it was (see [`super::lifecycle`]).
+    pub fn escalated(mut self) -> Self {
+        self.escalated = true;
+        self
+    }
+
+    /// Whether the error is upstream's `ERROR`.
+    pub fn is_escalated(&self) -> bool {
+        self.escalated
     }
 
     /// What kind of failure.

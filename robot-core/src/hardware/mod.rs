@@ -5,7 +5,12 @@
 //!   unconfigured ──configure──▶ inactive ──activate──▶ active
 //!        ▲                        │  ▲                    │
 //!        └────────cleanup─────────┘  └────deactivate──────┘
+//!   (shutdown from any of them ──▶ finalized; a failed read/write ──on_error──▶ unconfigured
+//!    or finalized)
 //! ```
+//!
+//! Each component has its own state; [`lifecycle`] has the transition table with upstream's
+//! behaviour beside ours.
 //!
 //! What is legal where (seeds `001` and `003`):
 //! * [`Component::on_init`] checks the definition against what the backend supports and fails
@@ -24,10 +29,14 @@
 
 mod component;
 mod error;
+mod guard;
+pub mod lifecycle;
 mod seed;
 mod system;
 
 pub use component::{Claims, Clock, Component};
 pub use error::{ErrorKind, HardwareError};
+pub use guard::panic_message;
+pub use lifecycle::Lifecycle;
 pub use seed::seed_safe_commands;
-pub use system::{Lifecycle, System};
+pub use system::System;

@@ -1,35 +1,20 @@
-//! Several components driving one robot, through one lifecycle.
+//! Several components driving one robot, each through its own lifecycle ([`super::lifecycle`]).
 
 use super::component::{Clock, Component};
 use super::error::{ErrorKind, HardwareError};
+use super::guard::guarded;
+use super::lifecycle::Lifecycle;
 use super::seed::seed_safe_commands;
 use crate::typed::RobotTypes;
 
-/// Where a [`System`] is in its lifecycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Lifecycle {
-    /// Built and initialised; nothing opened.
-    Unconfigured,
-    /// Configured: state is read, nothing is sent.
-    Inactive,
-    /// Enabled: state is read and commands are sent.
-    Active,
-}
-
-impl std::fmt::Display for Lifecycle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Lifecycle::Unconfigured => "unconfigured",
-            Lifecycle::Inactive => "inactive",
-            Lifecycle::Active => "active",
-        })
-    }
-}
-
 /// The components of one robot, run in turn over its one state and command struct.
+///
+/// Every component call is guarded: a panic becomes an escalated [`ErrorKind::Panicked`] error of
+/// that component. Dropping a system with an active component switches it off.
 pub struct System<R: RobotTypes> {
     components: Vec<Box<dyn Component<R>>>,
-    lifecycle: Lifecycle,
+    /// One state per component, in the same order.
+    states: Vec<Lifecycle>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
@@ -37,7 +22,7 @@ impl<R: RobotTypes> std::fmt::Debug for System<R> {
         let names: Vec<&str> = self.components.iter().map(|c| c.name()).collect();
         f.debug_struct("System")
             .field("components", &names)
-            .field("lifecycle", &self.lifecycle)
+            .field("states", &self.states)
             .finish()
     }
 }
@@ -98,18 +83,28 @@ impl<R: RobotTypes> System<R> {
             }
         }
         let mut system = System {
+            states: vec![Lifecycle::Unconfigured; components.len()],
             components,
-            lifecycle: Lifecycle::Unconfigured,
         };
         for component in &mut system.components {
-            component.on_init()?;
+            guarded(component.as_mut(), "on_init", |c| c.on_init())?;
         }
         Ok(system)
     }
 
-    /// The lifecycle state.
+    /// The system's state, summarised: the most live of its components' states (active if any
+    /// component is active: torque may be on somewhere).
     pub fn lifecycle(&self) -> Lifecycle {
-        self.lifecycle
+        let live = self.states.iter().map(|s| s.liveness()).max();
+        live.map_or(Lifecycle::Unconfigured, Lifecycle::from_liveness)
+    }
+
+    /// Each component's name and state, in order.
+    pub fn states(&self) -> impl Iterator<Item = (&str, Lifecycle)> {
+        self.components
+            .iter()
+            .zip(&self.states)
+            .map(|(c, s)| (c.name(), *s))
     }
 
     /// The components' names, in order.
@@ -117,121 +112,264 @@ impl<R: RobotTypes> System<R> {
         self.components.iter().map(|c| c.name())
     }
 
-    fn expect(&self, wanted: Lifecycle, action: &str) -> Result<(), HardwareError> {
-        if self.lifecycle == wanted {
-            Ok(())
-        } else {
-            Err(HardwareError::new(
+    /// Whether any component is active (may have torque on).
+    pub fn any_active(&self) -> bool {
+        self.states.contains(&Lifecycle::Active)
+    }
+
+    /// Refuses `action` unless every component is in one of `allowed`; names the first that is
+    /// not.
+    fn expect_each(&self, allowed: &[Lifecycle], action: &str) -> Result<(), HardwareError> {
+        match self.states().find(|(_, state)| !allowed.contains(state)) {
+            None => Ok(()),
+            Some((name, state)) => Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
                 format!(
-                    "cannot {action}: the system is {}, not {wanted}",
-                    self.lifecycle
+                    "cannot {action}: `{name}` is {state}, not {}",
+                    allowed
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ),
-            ))
+            )),
         }
     }
 
-    /// Unconfigured → inactive: every component's `on_configure`. On a failure, the failing
-    /// component and those already configured are cleaned up again.
-    pub fn configure(&mut self) -> Result<(), HardwareError> {
-        self.expect(Lifecycle::Unconfigured, "configure")?;
-        for index in 0..self.components.len() {
-            if let Err(error) = self.components[index].on_configure() {
-                // The failing component too: it may have opened part of what it needs.
-                for done in self.components[..=index].iter_mut().rev() {
-                    let _ = done.on_cleanup();
-                }
-                return Err(error);
+    /// Sends component `index` through `on_error` after `error`: unconfigured when it recovers,
+    /// finalized when it does not. Returns `error`, with `on_error`'s own failure added.
+    fn fail(&mut self, index: usize, mut error: HardwareError) -> HardwareError {
+        let previous = self.states[index];
+        let recovered = guarded(self.components[index].as_mut(), "on_error", |c| {
+            c.on_error(previous)
+        });
+        self.states[index] = match recovered {
+            Ok(()) => Lifecycle::Unconfigured,
+            Err(failure) => {
+                error.message.push_str(&format!(
+                    "; on_error failed too ({}), so it is finalized",
+                    failure.message
+                ));
+                Lifecycle::Finalized
             }
+        };
+        error
+    }
+
+    /// Unconfigured → inactive: `on_configure` of every unconfigured component, in order, up to
+    /// the first failure. A failing component stays unconfigured (not cleaned up: upstream's
+    /// rule); those configured before it stay inactive, for the caller to clean up or retry.
+    pub fn configure(&mut self) -> Result<(), HardwareError> {
+        self.expect_each(&[Lifecycle::Unconfigured, Lifecycle::Inactive], "configure")?;
+        for index in 0..self.components.len() {
+            if self.states[index] != Lifecycle::Unconfigured {
+                continue;
+            }
+            guarded(self.components[index].as_mut(), "on_configure", |c| {
+                c.on_configure()
+            })?;
+            self.states[index] = Lifecycle::Inactive;
         }
-        self.lifecycle = Lifecycle::Inactive;
         Ok(())
     }
 
-    /// Inactive → unconfigured: every component's `on_cleanup`.
+    /// Inactive → unconfigured: `on_cleanup` of every inactive component, in reverse order. A
+    /// failing one goes through `on_error` (upstream's rule); the first error is returned.
     pub fn cleanup(&mut self) -> Result<(), HardwareError> {
-        self.expect(Lifecycle::Inactive, "clean up")?;
+        self.expect_each(&[Lifecycle::Inactive, Lifecycle::Unconfigured], "clean up")?;
         let mut first_error = None;
-        for component in self.components.iter_mut().rev() {
-            if let Err(error) = component.on_cleanup() {
-                first_error.get_or_insert(error);
+        for index in (0..self.components.len()).rev() {
+            if self.states[index] != Lifecycle::Inactive {
+                continue;
+            }
+            match guarded(self.components[index].as_mut(), "on_cleanup", |c| {
+                c.on_cleanup()
+            }) {
+                Ok(()) => self.states[index] = Lifecycle::Unconfigured,
+                Err(error) => {
+                    let error = self.fail(index, error);
+                    first_error.get_or_insert(error);
+                }
             }
         }
-        self.lifecycle = Lifecycle::Unconfigured;
         first_error.map_or(Ok(()), Err)
     }
 
-    /// Inactive → active. Reads the state, seeds every command to a safe value
-    /// ([`seed_safe_commands`]), then runs every component's `on_activate`. On a failure the
-    /// components already activated are deactivated again and the system stays inactive.
+    /// Inactive → active, all components or none. Reads the state, seeds every command to a
+    /// safe value ([`seed_safe_commands`]), then runs every component's `on_activate`. A failing
+    /// component stays inactive (or goes through `on_error` when escalated), and those already
+    /// activated are deactivated again: half a robot enabled is not a state to leave it in.
     pub fn activate(
         &mut self,
         clock: Clock,
         state: &mut R::State,
         command: &mut R::Command,
     ) -> Result<(), HardwareError> {
-        self.expect(Lifecycle::Inactive, "activate")?;
+        self.expect_each(&[Lifecycle::Inactive], "activate")?;
         self.read(clock, state)?;
         seed_safe_commands::<R>(state, command);
         for index in 0..self.components.len() {
-            if let Err(error) = self.components[index].on_activate(state, command) {
-                // The failing component too: it may have enabled some of its motors already.
-                for done in self.components[..=index].iter_mut().rev() {
-                    let _ = done.on_deactivate();
+            let activated = guarded(self.components[index].as_mut(), "on_activate", |c| {
+                c.on_activate(state, command)
+            });
+            match activated {
+                Ok(()) => self.states[index] = Lifecycle::Active,
+                Err(error) => {
+                    let mut error = if error.is_escalated() {
+                        self.fail(index, error)
+                    } else {
+                        error
+                    };
+                    if let Err(failures) = self.deactivate() {
+                        for failure in failures {
+                            error
+                                .message
+                                .push_str(&format!("; switching off again failed: {failure}"));
+                        }
+                    }
+                    return Err(error);
                 }
-                return Err(error);
             }
         }
-        self.lifecycle = Lifecycle::Active;
         Ok(())
     }
 
-    /// Active → inactive: every component's `on_deactivate`, all of them even when one fails
-    /// (torque off everywhere matters more than the first error).
-    pub fn deactivate(&mut self) -> Result<(), HardwareError> {
-        self.expect(Lifecycle::Active, "deactivate")?;
-        let mut first_error = None;
-        for component in self.components.iter_mut() {
-            if let Err(error) = component.on_deactivate() {
-                first_error.get_or_insert(error);
+    /// Active → inactive: `on_deactivate` of every active component, all of them even when one
+    /// fails (torque off everywhere matters more than the first error). A component whose
+    /// `on_deactivate` fails stays active, as upstream leaves it, so calling this again retries
+    /// exactly those; an escalated failure goes through `on_error`. Returns every failure.
+    pub fn deactivate(&mut self) -> Result<(), Vec<HardwareError>> {
+        if !self.any_active() {
+            return Err(vec![HardwareError::new(
+                SYSTEM,
+                ErrorKind::Lifecycle,
+                format!("cannot deactivate: the system is {}", self.lifecycle()),
+            )]);
+        }
+        let mut failures = Vec::new();
+        for index in 0..self.components.len() {
+            if self.states[index] != Lifecycle::Active {
+                continue;
+            }
+            match guarded(self.components[index].as_mut(), "on_deactivate", |c| {
+                c.on_deactivate()
+            }) {
+                Ok(()) => self.states[index] = Lifecycle::Inactive,
+                Err(error) if error.is_escalated() => failures.push(self.fail(index, error)),
+                Err(error) => failures.push(error),
             }
         }
-        self.lifecycle = Lifecycle::Inactive;
-        first_error.map_or(Ok(()), Err)
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(failures)
+        }
     }
 
-    /// Every component's `read`, while inactive or active.
+    /// Any state → finalized: active components are deactivated first (one that fails to is
+    /// left active and not shut down, as upstream's resource manager does), then every
+    /// component's `on_shutdown`. Returns every failure.
+    pub fn shutdown(&mut self) -> Result<(), Vec<HardwareError>> {
+        let mut failures = Vec::new();
+        if self.any_active()
+            && let Err(errors) = self.deactivate()
+        {
+            failures.extend(errors);
+        }
+        for index in 0..self.components.len() {
+            let previous = self.states[index];
+            if matches!(previous, Lifecycle::Active | Lifecycle::Finalized) {
+                continue;
+            }
+            match guarded(self.components[index].as_mut(), "on_shutdown", |c| {
+                c.on_shutdown(previous)
+            }) {
+                Ok(()) => self.states[index] = Lifecycle::Finalized,
+                // Upstream's `error()` does nothing from unconfigured.
+                Err(error) if previous == Lifecycle::Unconfigured => failures.push(error),
+                Err(error) => failures.push(self.fail(index, error)),
+            }
+        }
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(failures)
+        }
+    }
+
+    /// `read` of every inactive or active component. A failing component goes through
+    /// `on_error` and the error is returned at once; the caller decides about the others.
     pub fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
-        if self.lifecycle == Lifecycle::Unconfigured {
+        if !self.states.iter().any(|s| s.reads()) {
             return Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
-                "cannot read: the system is unconfigured",
+                format!("cannot read: the system is {}", self.lifecycle()),
             ));
         }
-        for component in &mut self.components {
-            component.read(clock, state)?;
+        for index in 0..self.components.len() {
+            if !self.states[index].reads() {
+                continue;
+            }
+            if let Err(error) = guarded(self.components[index].as_mut(), "read", |c| {
+                c.read(clock, state)
+            }) {
+                return Err(self.fail(index, error));
+            }
         }
         Ok(())
     }
 
-    /// Every component's `write` while active; nothing at all while inactive (seed `003`: see the
-    /// real state before enabling anything).
+    /// `write` of every active component; nothing at all while inactive (seed `003`: see the
+    /// real state before enabling anything). A failing component goes through `on_error`.
     pub fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
-        match self.lifecycle {
-            Lifecycle::Active => {
-                for component in &mut self.components {
-                    component.write(clock, command)?;
-                }
-                Ok(())
-            }
-            Lifecycle::Inactive => Ok(()),
-            Lifecycle::Unconfigured => Err(HardwareError::new(
+        if !self.states.iter().any(|s| s.reads()) {
+            return Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
-                "cannot write: the system is unconfigured",
-            )),
+                format!("cannot write: the system is {}", self.lifecycle()),
+            ));
+        }
+        for index in 0..self.components.len() {
+            if self.states[index] != Lifecycle::Active {
+                continue;
+            }
+            if let Err(error) = guarded(self.components[index].as_mut(), "write", |c| {
+                c.write(clock, command)
+            }) {
+                return Err(self.fail(index, error));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How often dropping a system tries to switch an active component off.
+const DROP_TORQUE_OFF_ATTEMPTS: usize = 3;
+
+impl<R: RobotTypes> Drop for System<R> {
+    /// Switches off whatever is still active: the last line of defence when a loop or a caller
+    /// forgot (or could not) deactivate. Drop has no one to return an error to, so failures go to
+    /// stderr.
+    fn drop(&mut self) {
+        for _ in 0..DROP_TORQUE_OFF_ATTEMPTS {
+            if !self.any_active() {
+                return;
+            }
+            if let Err(failures) = self.deactivate() {
+                for failure in failures {
+                    eprintln!("dropping the hardware system: torque off failed: {failure}");
+                }
+            }
+        }
+        for (name, state) in self.states() {
+            if state == Lifecycle::Active {
+                eprintln!(
+                    "dropping the hardware system: `{name}` is still active after \
+                     {DROP_TORQUE_OFF_ATTEMPTS} attempts to switch it off"
+                );
+            }
         }
     }
 }

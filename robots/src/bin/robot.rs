@@ -222,7 +222,6 @@ fn run(cli: Cli) -> Result<(), String> {
                 robots::checked_in::write_robot(description, &dir).map_err(|e| e.to_string())?;
             println!("emitted {} files into {}", written.len(), dir.display());
             let options = LoopOptions {
-                rate_hz: rate,
                 activate: true,
                 stop_after: StopAfter {
                     cycles: None,
@@ -247,7 +246,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     let components = runtime::components::<LiteBiped>(backend, config.as_ref())
                         .map_err(|e| e.to_string())?;
                     let (report, state) =
-                        runtime::run(components, Squat::default(), options, &mut out)
+                        runtime::run(components, Squat::default(), Some(rate), options, &mut out)
                             .map_err(|e| e.to_string())?;
                     if let Some(state) = state {
                         println!(
@@ -265,7 +264,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     let components = runtime::components::<SixAxisArm>(backend, config.as_ref())
                         .map_err(|e| e.to_string())?;
                     let (report, state) =
-                        runtime::run(components, Wave::default(), options, &mut out)
+                        runtime::run(components, Wave::default(), Some(rate), options, &mut out)
                             .map_err(|e| e.to_string())?;
                     if let Some(state) = state {
                         println!("final elbow position: {:+.3} rad", state.elbow.position);

@@ -10,7 +10,7 @@
 use std::f64::consts::PI;
 use std::time::Duration;
 
-use robot_core::control_loop::Controller;
+use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::Clock;
 
 use crate::lite_biped::{LiteBiped, LiteBipedCommand, LiteBipedState};
@@ -209,16 +209,22 @@ impl Controller<LiteBiped> for Squat {
         clock: Clock,
         _state: &LiteBipedState,
         command: &mut LiteBipedCommand,
-    ) {
+    ) -> Result<(), ControllerError> {
         // The seeded position commands are the measured positions: start the ramp there.
         for (start, joint) in self.start.iter_mut().zip(joints(command)) {
             let position = joint.position();
             *start = if position.is_finite() { position } else { 0.0 };
         }
         self.activated_at = clock.time;
+        Ok(())
     }
 
-    fn update(&mut self, clock: Clock, _state: &LiteBipedState, command: &mut LiteBipedCommand) {
+    fn update(
+        &mut self,
+        clock: Clock,
+        _state: &LiteBipedState,
+        command: &mut LiteBipedCommand,
+    ) -> Result<(), ControllerError> {
         let t = clock.time.saturating_sub(self.activated_at).as_secs_f64();
         let targets = self.targets(t);
         for (index, joint) in joints(command).into_iter().enumerate() {
@@ -226,6 +232,7 @@ impl Controller<LiteBiped> for Squat {
             let (stiffness, damping) = self.gains(index);
             set(joint, position, velocity, stiffness, damping);
         }
+        Ok(())
     }
 }
 
@@ -239,7 +246,9 @@ mod tests {
             time: Duration::from_secs_f64(t),
             period: Duration::from_millis(5),
         };
-        squat.update(clock, &LiteBipedState::default(), &mut command);
+        squat
+            .update(clock, &LiteBipedState::default(), &mut command)
+            .unwrap();
         command
     }
 
@@ -248,7 +257,9 @@ mod tests {
         let mut squat = Squat::default();
         let mut seeded = LiteBipedCommand::default();
         seeded.left_knee_pitch.position = 0.4;
-        squat.on_activate(Clock::default(), &LiteBipedState::default(), &mut seeded);
+        squat
+            .on_activate(Clock::default(), &LiteBipedState::default(), &mut seeded)
+            .unwrap();
         let (ramp, period) = (squat.ramp, squat.period);
         assert!(
             (run(&mut squat, 0.0).left_knee_pitch.position - 0.4).abs() < 1e-12,
@@ -284,11 +295,13 @@ mod tests {
     #[test]
     fn velocity_targets_are_the_derivative_of_position_targets() {
         let mut squat = Squat::default();
-        squat.on_activate(
-            Clock::default(),
-            &LiteBipedState::default(),
-            &mut LiteBipedCommand::default(),
-        );
+        squat
+            .on_activate(
+                Clock::default(),
+                &LiteBipedState::default(),
+                &mut LiteBipedCommand::default(),
+            )
+            .unwrap();
         let t = squat.ramp + 0.7;
         let h = 1e-6;
         let (a, b, c) = (

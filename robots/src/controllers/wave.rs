@@ -3,7 +3,7 @@
 
 use std::f64::consts::PI;
 
-use robot_core::control_loop::Controller;
+use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::Clock;
 
 use crate::six_axis_arm::{SixAxisArm, SixAxisArmCommand, SixAxisArmState};
@@ -49,14 +49,20 @@ impl Controller<SixAxisArm> for Wave {
         clock: Clock,
         _state: &SixAxisArmState,
         command: &mut SixAxisArmCommand,
-    ) {
+    ) -> Result<(), ControllerError> {
         for (start, position) in self.start.iter_mut().zip(positions(command)) {
             *start = if position.is_finite() { *position } else { 0.0 };
         }
         self.activated_at = clock.time.as_secs_f64();
+        Ok(())
     }
 
-    fn update(&mut self, clock: Clock, _state: &SixAxisArmState, command: &mut SixAxisArmCommand) {
+    fn update(
+        &mut self,
+        clock: Clock,
+        _state: &SixAxisArmState,
+        command: &mut SixAxisArmCommand,
+    ) -> Result<(), ControllerError> {
         let t = clock.time.as_secs_f64() - self.activated_at;
         // Fade in over the first second from the activation pose.
         let fade = (t / 1.0).clamp(0.0, 1.0);
@@ -73,5 +79,6 @@ impl Controller<SixAxisArm> for Wave {
             let wave = centre + self.amplitude * half * phase.sin();
             *position = self.start[index] * (1.0 - fade) + wave * fade;
         }
+        Ok(())
     }
 }

@@ -1,0 +1,61 @@
+//! How to run the loop, and what a run reports.
+
+use std::time::Duration;
+
+use super::realtime::{RealtimeOptions, RealtimeStep};
+use super::stats::TimingReport;
+use crate::hardware::{HardwareError, Lifecycle};
+
+/// When a blocking run ends by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StopAfter {
+    /// After this many cycles.
+    pub cycles: Option<u64>,
+    /// After this much time.
+    pub duration: Option<Duration>,
+}
+
+/// How to run the loop. The rate is not here: it is the loop's own
+/// ([`super::ControlLoop::new`]), given in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoopOptions {
+    /// Activate as soon as configured (otherwise stay inactive until asked).
+    pub activate: bool,
+    /// When to stop by itself.
+    pub stop_after: StopAfter,
+    /// Real-time setup of the control thread.
+    pub realtime: RealtimeOptions,
+    /// How many recent cycles the percentiles are computed over.
+    pub stats_capacity: usize,
+    /// Sleep until this long before each deadline, then spin: trades a busy core for wake-up
+    /// lateness of a few microseconds instead of tens. Zero sleeps all the way.
+    pub spin: Duration,
+}
+
+impl Default for LoopOptions {
+    fn default() -> Self {
+        LoopOptions {
+            activate: true,
+            stop_after: StopAfter::default(),
+            realtime: RealtimeOptions::default(),
+            stats_capacity: 1 << 16,
+            spin: Duration::ZERO,
+        }
+    }
+}
+
+/// What a finished run reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopReport {
+    /// Timing statistics.
+    pub timing: TimingReport,
+    /// The outcome of each real-time setup step.
+    pub realtime: Vec<RealtimeStep>,
+    /// The system's state at the end, summarised (inactive after a clean stop of an active
+    /// loop).
+    pub final_lifecycle: Lifecycle,
+    /// Each component's name and state at the end.
+    pub components: Vec<(String, Lifecycle)>,
+    /// Every failed attempt to switch a component off, in order (empty when all went well).
+    pub torque_off_failures: Vec<HardwareError>,
+}

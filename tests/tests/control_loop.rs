@@ -1,0 +1,176 @@
+//! The control loop's rhythm: what runs while inactive and active, lifecycle requests to a
+//! spawned loop, stopping by itself, one read per cycle, several components sharing one robot.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+mod support;
+
+use std::time::Duration;
+
+use robot_core::control_loop::{ControlLoop, LoopControl, LoopOptions, StopAfter};
+use robot_core::hardware::{Clock, Component, Lifecycle, System};
+use robots::LiteBiped;
+use support::{Call, Log, Probe, Scripted, all_joints, plain_calls as calls, system};
+
+#[test]
+fn an_inactive_loop_reads_but_neither_updates_nor_writes() {
+    let log = Log::default();
+    let mut control_loop =
+        ControlLoop::new(system(vec![Scripted::whole(&log)]), Probe::default(), None);
+    control_loop.configure().unwrap();
+    calls(&log);
+    for _ in 0..5 {
+        control_loop.cycle(Clock::default()).unwrap();
+    }
+    assert_eq!(calls(&log), vec![Call::Read; 5]);
+    assert_eq!(control_loop.controller().updates, 0);
+    assert_eq!(
+        control_loop.state().left_knee_pitch.position,
+        0.25,
+        "the state is visible before anything is enabled"
+    );
+
+    control_loop.activate(Clock::default()).unwrap();
+    calls(&log);
+    control_loop.cycle(Clock::default()).unwrap();
+    assert_eq!(
+        calls(&log),
+        [Call::Read, Call::Write { knee_position: 1.0 }]
+    );
+    assert_eq!(control_loop.controller().updates, 1);
+    assert_eq!(control_loop.controller().activations, 1);
+}
+
+#[test]
+fn one_component_per_bus_together_drive_the_whole_robot() {
+    let log = Log::default();
+    let joints = all_joints();
+    let (left, right) = joints.split_at(7);
+    let components: Vec<Box<dyn Component<LiteBiped>>> = vec![
+        Box::new(Scripted::new("LiteBipedLeftLeg", left.to_vec(), &log)),
+        Box::new(Scripted::new("LiteBipedRightLeg", right.to_vec(), &log)),
+    ];
+    let system = System::new(components).unwrap();
+    assert_eq!(
+        system.component_names().collect::<Vec<_>>(),
+        ["LiteBipedLeftLeg", "LiteBipedRightLeg"]
+    );
+    let mut control_loop = ControlLoop::new(system, Probe::default(), None);
+    control_loop.configure().unwrap();
+    control_loop.activate(Clock::default()).unwrap();
+    calls(&log);
+    control_loop.cycle(Clock::default()).unwrap();
+    let log = calls(&log);
+    assert_eq!(log.iter().filter(|c| **c == Call::Read).count(), 2);
+    assert_eq!(
+        log.iter()
+            .filter(|c| matches!(c, Call::Write { .. }))
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn a_spawned_loop_runs_at_its_rate_switches_lifecycle_on_request_and_stops() {
+    let log = Log::default();
+    let control_loop = ControlLoop::new(
+        system(vec![Scripted::whole(&log)]),
+        Probe::default(),
+        Some(1000),
+    );
+    let options = LoopOptions {
+        activate: false,
+        ..LoopOptions::default()
+    };
+    let handle = control_loop.spawn(options).unwrap();
+    let wait_for = |what: &dyn Fn() -> bool| {
+        for _ in 0..2000 {
+            if what() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        panic!("timed out");
+    };
+    wait_for(&|| handle.control().cycles() >= 20);
+    assert_eq!(handle.control().lifecycle(), Lifecycle::Inactive);
+    handle.control().request_activate();
+    wait_for(&|| handle.control().lifecycle() == Lifecycle::Active);
+    let at_activation = handle.control().cycles();
+    wait_for(&|| handle.control().cycles() >= at_activation + 20);
+    handle.control().request_deactivate();
+    wait_for(&|| handle.control().lifecycle() == Lifecycle::Inactive);
+    let (control_loop, result) = handle.stop();
+    let report = result.unwrap();
+    assert!(report.timing.cycles >= 40, "{}", report.timing);
+    assert_eq!(report.final_lifecycle, Lifecycle::Inactive);
+    assert_eq!(report.timing.period, Duration::from_millis(1));
+    assert!(report.timing.interval.p50 > Duration::ZERO);
+    let controller = control_loop.unwrap();
+    assert!(controller.controller().updates >= 20);
+    let log = calls(&log);
+    let writes = log
+        .iter()
+        .filter(|c| matches!(c, Call::Write { .. }))
+        .count();
+    let reads = log.iter().filter(|c| **c == Call::Read).count();
+    assert!(
+        reads > writes,
+        "reads continue while inactive: {reads} reads, {writes} writes"
+    );
+    assert_eq!(writes, controller.controller().updates);
+}
+
+#[test]
+fn a_run_stops_by_itself_after_the_requested_cycles() {
+    let log = Log::default();
+    let mut control_loop = ControlLoop::new(
+        system(vec![Scripted::whole(&log)]),
+        Probe::default(),
+        Some(2000),
+    );
+    let options = LoopOptions {
+        stop_after: StopAfter {
+            cycles: Some(50),
+            duration: None,
+        },
+        ..LoopOptions::default()
+    };
+    let report = control_loop.run(&options, &LoopControl::default()).unwrap();
+    assert_eq!(report.timing.cycles, 50);
+    assert_eq!(control_loop.controller().updates, 50);
+    assert_eq!(
+        report.final_lifecycle,
+        Lifecycle::Inactive,
+        "a clean stop deactivates"
+    );
+    assert_eq!(report.realtime[0].what, "timer slack 1 ns");
+}
+
+#[test]
+fn activating_mid_run_reads_once_in_that_cycle() {
+    let log = Log::default();
+    let mut control_loop = ControlLoop::new(
+        system(vec![Scripted::whole(&log)]),
+        Probe::default(),
+        Some(1000),
+    );
+    let options = LoopOptions {
+        stop_after: StopAfter {
+            cycles: Some(3),
+            duration: None,
+        },
+        ..LoopOptions::default()
+    };
+    control_loop.run(&options, &LoopControl::default()).unwrap();
+    let log = calls(&log);
+    let reads = log.iter().filter(|c| **c == Call::Read).count();
+    let writes = log
+        .iter()
+        .filter(|c| matches!(c, Call::Write { .. }))
+        .count();
+    assert_eq!(
+        (reads, writes),
+        (3, 3),
+        "one read per cycle, activation's included: {log:?}"
+    );
+}
