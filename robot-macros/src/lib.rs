@@ -114,6 +114,12 @@
 //! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`.
 //! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
 //!
+//! Names of joints, buses and IMUs become fields, types and constants (`left_knee_pitch` →
+//! `LeftKneePitchState`, `LEFT_KNEE_PITCH`), and the robot's a module (`lite_biped`): keywords are
+//! written raw (`r#type`), but a name Rust cannot write at all (`self`, `crate`, `super`, `Self`,
+//! `_`, or `_1`, whose type would be `1State`) is an error at the name
+//! (`robot_core::validate::names`).
+//!
 //! Numbers may carry a unit, converted to SI: `deg`, `rad`, `mm`, `m`, `g`, `kg`, `Hz`.
 //!
 //! In a limb, names declared in it get the side as prefix (`hip_pitch` → `left_hip_pitch`, and
@@ -160,3 +166,6 @@ fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     out.extend(errors.into_compile_error());
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -240,7 +240,7 @@ impl Lowering<'_> {
         }
         f.finish(self.errors);
         self.header = Some(Header {
-            type_name: item.name.to_string(),
+            type_name: item.name.unraw().to_string(),
             update_rate,
             floating_base,
             mock,
