@@ -120,7 +120,10 @@
 //! `_`, or `_1`, whose type would be `1State`) is an error at the name
 //! (`robot_core::validate::names`).
 //!
-//! Numbers may carry a unit, converted to SI: `deg`, `rad`, `mm`, `m`, `g`, `kg`, `Hz`.
+//! Numbers may carry a unit, converted to SI: `deg`, `rad` (angles), `mm`, `m` (lengths), `g`,
+//! `kg` (masses), `Hz` (frequencies). The unit must measure what the field does: `lower: -1 mm`
+//! on a revolute joint, `deg` on a length or `deg` on a velocity limit (rad/s, which has no unit
+//! here) is an error at the unit. A bare number is in SI units.
 //!
 //! In a limb, names declared in it get the side as prefix (`hip_pitch` → `left_hip_pitch`, and
 //! so does every reference to them), and any value may be written `a | b`: one per side, in side

@@ -24,7 +24,7 @@ mod values;
 
 use parts::{four_bar, pose, shape};
 use syn::ext::IdentExt;
-use values::{Fields, as_block, as_ident, as_str, integer, number, vector};
+use values::{Fields, Quantity, as_block, as_ident, as_str, integer, number, vector};
 
 /// The model, and where each part of it was written.
 pub struct Lowered {
@@ -212,7 +212,14 @@ impl Lowering<'_> {
             Some(v) => {
                 self.spans
                     .insert(Site::Robot(RobotField::UpdateRate), v.span());
-                integer(v, 0, u32::MAX as i128, "update rate, Hz,", self.errors).unwrap_or(1) as u32
+                integer(
+                    v,
+                    (0, u32::MAX as i128),
+                    "update rate, Hz,",
+                    Quantity::Frequency,
+                    self.errors,
+                )
+                .unwrap_or(1) as u32
             }
             None => {
                 self.errors
@@ -230,7 +237,11 @@ impl Lowering<'_> {
                 mock.calculate_dynamics =
                     m.bool("calculate_dynamics", self.errors).unwrap_or(false);
                 mock.position_state_following_offset = m
-                    .number("position_state_following_offset", self.errors)
+                    .number(
+                        "position_state_following_offset",
+                        Quantity::AngleOrLength,
+                        self.errors,
+                    )
                     .unwrap_or(0.0);
                 mock.mock_sensor_commands =
                     m.bool("mock_sensor_commands", self.errors).unwrap_or(false);
@@ -265,7 +276,14 @@ impl Lowering<'_> {
             Some(v) => {
                 self.spans
                     .insert(Site::Bus(index, BusField::Bitrate), v.span());
-                integer(v, 1, u32::MAX as i128, "bit rate, bit/s,", self.errors).unwrap_or(1) as u32
+                integer(
+                    v,
+                    (1, u32::MAX as i128),
+                    "bit rate, bit/s,",
+                    Quantity::Plain("bit/s"),
+                    self.errors,
+                )
+                .unwrap_or(1) as u32
             }
             None => DEFAULT_CAN_BITRATE,
         };
@@ -290,11 +308,15 @@ impl Lowering<'_> {
             let mass = i.value("mass", self.errors).and_then(|v| {
                 self.spans
                     .insert(Site::Link(index, LinkField::Mass), v.span());
-                number(v, self.errors)
+                number(v, Quantity::Mass, "`mass`", self.errors)
             });
-            let com = i.vector::<3>("com", self.errors).unwrap_or_default();
-            let com_rpy = i.vector::<3>("com_rpy", self.errors).unwrap_or_default();
-            let inertia = i.vector::<6>("inertia", self.errors);
+            let com = i
+                .vector::<3>("com", Quantity::Length, self.errors)
+                .unwrap_or_default();
+            let com_rpy = i
+                .vector::<3>("com_rpy", Quantity::Angle, self.errors)
+                .unwrap_or_default();
+            let inertia = i.vector::<6>("inertia", Quantity::Plain("kg·m²"), self.errors);
             i.finish(self.errors);
             let mass = mass.or_else(|| {
                 if !i.had("mass") {
@@ -413,7 +435,8 @@ impl Lowering<'_> {
         let axis = match f.value("axis", self.errors) {
             Some(v) => {
                 self.spans.insert(site(JointField::Axis), v.span());
-                vector::<3>(v, self.errors).unwrap_or([0.0, 0.0, 1.0])
+                vector::<3>(v, Quantity::Plain("a unit vector"), "`axis`", self.errors)
+                    .unwrap_or([0.0, 0.0, 1.0])
             }
             None => [0.0, 0.0, 1.0],
         };
@@ -421,16 +444,45 @@ impl Lowering<'_> {
             self.spans.insert(site(JointField::Limits), e.key.span());
             let block = as_block(&e.value, self.errors)?;
             let mut l = Fields::new(block, "limits");
-            let num = |key: &'static str, field: JointField, l: &mut Fields, this: &mut Self| {
+            let joint_kind = kind.urdf_name();
+            let num = |key: &'static str,
+                       field: JointField,
+                       quantity: Quantity,
+                       l: &mut Fields,
+                       this: &mut Self| {
                 let v = l.value(key, this.errors)?;
                 this.spans.insert(site(field), v.span());
-                number(v, this.errors)
+                let what = format!("`{key}` of a {joint_kind} joint");
+                number(v, quantity, &what, this.errors)
             };
-            let lower = num("lower", JointField::Lower, &mut l, self);
-            let upper = num("upper", JointField::Upper, &mut l, self);
-            let velocity = num("velocity", JointField::Velocity, &mut l, self);
-            let effort = num("effort", JointField::Effort, &mut l, self);
-            let current = num("current", JointField::Current, &mut l, self);
+            let position = Quantity::position(kind);
+            let (speed, force) = match kind {
+                JointKind::Prismatic => ("m/s", "N"),
+                _ => ("rad/s", "N·m"),
+            };
+            let lower = num("lower", JointField::Lower, position, &mut l, self);
+            let upper = num("upper", JointField::Upper, position, &mut l, self);
+            let velocity = num(
+                "velocity",
+                JointField::Velocity,
+                Quantity::Plain(speed),
+                &mut l,
+                self,
+            );
+            let effort = num(
+                "effort",
+                JointField::Effort,
+                Quantity::Plain(force),
+                &mut l,
+                self,
+            );
+            let current = num(
+                "current",
+                JointField::Current,
+                Quantity::Plain("A"),
+                &mut l,
+                self,
+            );
             let known = l.finish(self.errors);
             let (Some(velocity), Some(effort)) = (velocity, effort) else {
                 // A bad value or a misspelt key (`efort`) is reported already.
@@ -457,9 +509,15 @@ impl Lowering<'_> {
             let block = as_block(v, self.errors)?;
             let mut d = Fields::new(block, "dynamics");
             let dynamics = Dynamics {
-                damping: d.number("damping", self.errors).unwrap_or(0.0),
-                friction: d.number("friction", self.errors).unwrap_or(0.0),
-                armature: d.number("armature", self.errors).unwrap_or(0.0),
+                damping: d
+                    .number("damping", Quantity::Plain("N·m·s/rad"), self.errors)
+                    .unwrap_or(0.0),
+                friction: d
+                    .number("friction", Quantity::Plain("N·m"), self.errors)
+                    .unwrap_or(0.0),
+                armature: d
+                    .number("armature", Quantity::Plain("kg·m²"), self.errors)
+                    .unwrap_or(0.0),
             };
             d.finish(self.errors);
             Some(dynamics)
@@ -477,8 +535,12 @@ impl Lowering<'_> {
                 self.spans.insert(site(JointField::Mimic), v.span());
                 as_ident(v, self.errors)
             });
-            let multiplier = m.number("multiplier", self.errors).unwrap_or(1.0);
-            let offset = m.number("offset", self.errors).unwrap_or(0.0);
+            let multiplier = m
+                .number("multiplier", Quantity::Plain("a ratio"), self.errors)
+                .unwrap_or(1.0);
+            let offset = m
+                .number("offset", Quantity::position(kind), self.errors)
+                .unwrap_or(0.0);
             m.finish(self.errors);
             let joint = joint.or_else(|| {
                 self.errors
@@ -493,11 +555,11 @@ impl Lowering<'_> {
         });
         let command_interfaces = f
             .value("command", self.errors)
-            .map(|v| self.interfaces(v, |i| site(JointField::Command(i)), "command"))
+            .map(|v| self.interfaces(v, kind, |i| site(JointField::Command(i)), "command"))
             .unwrap_or_default();
         let state_interfaces = f
             .value("state", self.errors)
-            .map(|v| self.interfaces(v, |i| site(JointField::State(i)), "state"))
+            .map(|v| self.interfaces(v, kind, |i| site(JointField::State(i)), "state"))
             .unwrap_or_default();
         f.finish(self.errors);
         self.joint_docs.push(docs(&item.attrs));
@@ -526,7 +588,13 @@ impl Lowering<'_> {
         });
         let can_id = a.value("can_id", self.errors).and_then(|v| {
             self.spans.insert(site(JointField::CanId), v.span());
-            let raw = integer(v, i128::MIN, i128::MAX, "CAN id", self.errors)?;
+            let raw = integer(
+                v,
+                (i128::MIN, i128::MAX),
+                "CAN id",
+                Quantity::Plain("a plain number"),
+                self.errors,
+            )?;
             // The range rule is robot-core's, the same `CanId::new` a hand-built model uses.
             match u16::try_from(raw)
                 .map_err(|_| robot_core::model::CanIdError(u16::MAX))
@@ -559,7 +627,13 @@ impl Lowering<'_> {
             model
         });
         let direction = match a.value("direction", self.errors) {
-            Some(v) => match integer(v, i128::MIN, i128::MAX, "direction", self.errors) {
+            Some(v) => match integer(
+                v,
+                (i128::MIN, i128::MAX),
+                "direction",
+                Quantity::Plain("a plain number"),
+                self.errors,
+            ) {
                 Some(1) => Some(Direction::Forward),
                 Some(-1) => Some(Direction::Reversed),
                 Some(other) => {
@@ -571,7 +645,9 @@ impl Lowering<'_> {
             },
             None => Some(Direction::Forward),
         };
-        let zero_offset = a.number("zero_offset", self.errors).unwrap_or(0.0);
+        let zero_offset = a
+            .number("zero_offset", Quantity::Angle, self.errors)
+            .unwrap_or(0.0);
         let four_bar = a.entry("four_bar", self.errors).and_then(|e| {
             self.spans.insert(site(JointField::FourBar), e.key.span());
             let block = as_block(&e.value, self.errors)?;
@@ -603,6 +679,7 @@ impl Lowering<'_> {
     fn interfaces(
         &mut self,
         value: &Value,
+        joint: JointKind,
         site: impl Fn(usize) -> Site,
         direction: &str,
     ) -> Vec<Interface> {
@@ -617,7 +694,7 @@ impl Lowering<'_> {
         for item in items {
             let (ident, initial) = match item {
                 Value::Ident(ident) => (ident, None),
-                Value::Assign { name, value } => (name, number(value, self.errors)),
+                Value::Assign { name, value } => (name, Some(&**value)),
                 other => {
                     self.errors.at(other.span(), "an interface is a name, optionally with an initial value: `position = 0.0`");
                     continue;
@@ -631,6 +708,15 @@ impl Lowering<'_> {
                 );
                 continue;
             };
+            let initial = initial.and_then(|v| {
+                let quantity = match kind {
+                    InterfaceKind::Position => Quantity::position(joint),
+                    // Temperature in °C is no SI unit, but it is the interface's.
+                    other => Quantity::Plain(other.unit()),
+                };
+                let what = format!("the initial value of `{ident}`");
+                number(v, quantity, &what, self.errors)
+            });
             self.spans.insert(site(out.len()), ident.span());
             out.push(Interface {
                 kind,
@@ -678,6 +764,18 @@ impl Lowering<'_> {
             for entry in &block.entries {
                 let text = match &entry.value {
                     Value::Str(s) => Some(s.value()),
+                    Value::Number {
+                        unit: Some(unit), ..
+                    } => {
+                        self.errors.at(
+                            unit.span,
+                            format!(
+                                "a param is passed on as text: write it without `{}`",
+                                unit.name
+                            ),
+                        );
+                        None
+                    }
                     Value::Number { value, .. } => Some(robot_core::emit::number(*value)),
                     Value::Bool(b) => Some(b.value.to_string()),
                     Value::Ident(i) => Some(i.to_string()),
