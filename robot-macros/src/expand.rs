@@ -17,6 +17,7 @@ use quote::{format_ident, quote};
 use robot_core::interface::IMU_STATE_INTERFACES;
 use robot_core::model::{Interface, Joint, Robot};
 use robot_core::typed::{self, Slot};
+use robot_core::validate::names;
 
 use crate::description;
 use crate::lower::Lowered;
@@ -33,10 +34,16 @@ fn ident(name: &str, span: Span) -> Ident {
 
 pub fn robot(lowered: &Lowered) -> TokenStream {
     let robot = &lowered.robot;
+    // A name that cannot become Rust identifiers (a rule error already reported) gets no code:
+    // for the robot, none at all; for a joint, bus or IMU, no field, type or method.
+    if names::unusable_type_name(&robot.type_name).is_some() {
+        return TokenStream::new();
+    }
+    let usable = |name: &str| names::unusable(name).is_none();
     let span = lowered.span(robot_core::validate::Site::Robot(
         robot_core::validate::RobotField::Name,
     ));
-    let marker = Ident::new(&robot.type_name, span);
+    let marker = ident(&robot.type_name, span);
     let state = format_ident!("{}State", marker);
     let command = format_ident!("{}Command", marker);
     // A raw identifier when the snake-case name is a keyword (`robot Loop` → `mod r#loop`).
@@ -52,7 +59,9 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         .iter()
         .enumerate()
         // By type name: names equal up to case and underscores (an error already reported) too.
-        .filter(|(_, j)| j.is_controlled() && seen.insert(j.name.to_upper_camel_case()))
+        .filter(|(_, j)| {
+            j.is_controlled() && usable(&j.name) && seen.insert(j.name.to_upper_camel_case())
+        })
         .collect();
 
     let per_joint = joints
@@ -72,7 +81,7 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         .sensors
         .iter()
         .enumerate()
-        .filter(|(_, s)| seen_sensors.insert(s.name.to_string()))
+        .filter(|(_, s)| usable(&s.name) && seen_sensors.insert(s.name.to_string()))
         .collect();
     let sensor_fields = sensors.iter().map(|(_, s)| {
         let field = ident(&s.name, span);
@@ -425,11 +434,10 @@ fn bus_views(
         .iter()
         .map(|(_, j)| j.name.to_upper_camel_case())
         .collect();
-    for bus in robot
-        .buses
-        .iter()
-        .filter(|b| seen.insert(format!("{}Bus", b.name.to_upper_camel_case())))
-    {
+    for bus in robot.buses.iter().filter(|b| {
+        names::unusable(&b.name).is_none()
+            && seen.insert(format!("{}Bus", b.name.to_upper_camel_case()))
+    }) {
         let on_bus: Vec<&Joint> = joints
             .iter()
             .map(|(_, j)| *j)

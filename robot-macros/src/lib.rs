@@ -114,7 +114,16 @@
 //! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`.
 //! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
 //!
-//! Numbers may carry a unit, converted to SI: `deg`, `rad`, `mm`, `m`, `g`, `kg`, `Hz`.
+//! Names of joints, buses and IMUs become fields, types and constants (`left_knee_pitch` →
+//! `LeftKneePitchState`, `LEFT_KNEE_PITCH`), and the robot's a module (`lite_biped`): keywords are
+//! written raw (`r#type`), but a name Rust cannot write at all (`self`, `crate`, `super`, `Self`,
+//! `_`, or `_1`, whose type would be `1State`) is an error at the name
+//! (`robot_core::validate::names`).
+//!
+//! Numbers may carry a unit, converted to SI: `deg`, `rad` (angles), `mm`, `m` (lengths), `g`,
+//! `kg` (masses), `Hz` (frequencies). The unit must measure what the field does: `lower: -1 mm`
+//! on a revolute joint, `deg` on a length or `deg` on a velocity limit (rad/s, which has no unit
+//! here) is an error at the unit. A bare number is in SI units.
 //!
 //! In a limb, names declared in it get the side as prefix (`hip_pitch` → `left_hip_pitch`, and
 //! so does every reference to them), and any value may be written `a | b`: one per side, in side
@@ -160,3 +169,6 @@ fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     out.extend(errors.into_compile_error());
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -15,6 +15,7 @@
 use std::collections::HashSet;
 
 use syn::Ident;
+use syn::ext::IdentExt;
 
 use crate::errors::Errors;
 use crate::parse::{Block, Body, Entry, Item, Value};
@@ -117,7 +118,11 @@ struct Side<'a> {
 
 impl Side<'_> {
     fn prefixed(&self, name: &Ident) -> Ident {
-        Ident::new(&format!("{}_{}", self.side, name), name.span())
+        // Unraw both: `r#type` in a limb of side `left` is `left_type`.
+        Ident::new(
+            &format!("{}_{}", self.side.unraw(), name.unraw()),
+            name.span(),
+        )
     }
 
     fn block(&mut self, block: &Block) -> Block {

@@ -62,6 +62,8 @@ pub enum Value {
         value: f64,
         integer: Option<i128>,
         span: Span,
+        /// The unit written, if any, for the field to check its dimension.
+        unit: Option<Unit>,
     },
     Ident(Ident),
     Str(LitStr),
@@ -126,15 +128,44 @@ impl Value {
     }
 }
 
-/// Units a number may carry, and their factor to SI.
-const UNITS: &[(&str, f64)] = &[
-    ("rad", 1.0),
-    ("deg", std::f64::consts::PI / 180.0),
-    ("m", 1.0),
-    ("mm", 1e-3),
-    ("kg", 1.0),
-    ("g", 1e-3),
-    ("Hz", 1.0),
+/// What a unit measures. A number keeps its unit's dimension, so that a field checks it: a
+/// length on a revolute joint's limit is an error, not a silent `1 mm` = 0.001 rad.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dimension {
+    Angle,
+    Length,
+    Mass,
+    Frequency,
+}
+
+impl Dimension {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dimension::Angle => "angle",
+            Dimension::Length => "length",
+            Dimension::Mass => "mass",
+            Dimension::Frequency => "frequency",
+        }
+    }
+}
+
+/// The unit a number was written with.
+#[derive(Clone, Copy, Debug)]
+pub struct Unit {
+    pub name: &'static str,
+    pub dimension: Dimension,
+    pub span: Span,
+}
+
+/// Units a number may carry: name, factor to SI, dimension.
+const UNITS: &[(&str, f64, Dimension)] = &[
+    ("rad", 1.0, Dimension::Angle),
+    ("deg", std::f64::consts::PI / 180.0, Dimension::Angle),
+    ("m", 1.0, Dimension::Length),
+    ("mm", 1e-3, Dimension::Length),
+    ("kg", 1.0, Dimension::Mass),
+    ("g", 1e-3, Dimension::Mass),
+    ("Hz", 1.0, Dimension::Frequency),
 ];
 
 impl Parse for Input {
@@ -322,9 +353,9 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
     if input.peek(Ident) && !input.peek2(Token![:]) && !input.peek2(Token![=]) {
         let fork = input.fork();
         let word: Ident = fork.parse()?;
-        if let Some((_, factor)) = UNITS.iter().find(|(unit, _)| word == unit) {
+        if let Some(&(name, factor, dimension)) = UNITS.iter().find(|(unit, ..)| word == unit) {
             input.parse::<Ident>()?;
-            if *factor != 1.0 {
+            if factor != 1.0 {
                 value *= factor;
                 integer = None;
             }
@@ -333,6 +364,11 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
                 value,
                 integer,
                 span,
+                unit: Some(Unit {
+                    name,
+                    dimension,
+                    span: word.span(),
+                }),
             });
         }
     }
@@ -340,5 +376,6 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
         value,
         integer,
         span,
+        unit: None,
     })
 }

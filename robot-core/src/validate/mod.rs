@@ -6,6 +6,7 @@
 //! function. One function per rule, each with its reason.
 
 mod hardware;
+pub mod names;
 mod problem;
 mod tree;
 

@@ -96,6 +96,12 @@ pub struct Problem {
 pub enum ProblemKind {
     #[error("{what} name `{name}` is not a name: a letter or `_`, then letters, digits and `_`")]
     BadName { what: &'static str, name: String },
+    #[error("{what} name `{name}` cannot be used in generated code: {reason}")]
+    UnusableName {
+        what: &'static str,
+        name: String,
+        reason: String,
+    },
     #[error(
         "{what} `{first}` and {other_what} `{second}` both become `{generated}` in generated names; rename one"
     )]

@@ -2,8 +2,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::Problems;
 use super::problem::{BusField, JointField, LinkField, ProblemKind, RobotField, SensorField, Site};
+use super::{Problems, names};
 use crate::model::{Joint, Robot};
 
 /// The update rate drives the loop period and the bus-load check; ROS names derive from the type.
@@ -12,6 +12,16 @@ pub(super) fn robot_header(robot: &Robot, out: &mut Problems) {
         out.push(
             Site::Robot(RobotField::UpdateRate),
             ProblemKind::ZeroUpdateRate,
+        );
+    }
+    if let Some(reason) = names::unusable_type_name(&robot.type_name) {
+        out.push(
+            Site::Robot(RobotField::Name),
+            ProblemKind::UnusableName {
+                what: "robot",
+                name: robot.type_name.to_string(),
+                reason,
+            },
         );
     }
     if robot.name != heck::ToSnakeCase::to_snake_case(robot.type_name.as_ref()) {
@@ -37,22 +47,32 @@ fn is_name(name: &str) -> bool {
 
 /// Names are how every consumer refers to things, so each must be a plain name (see [`is_name`])
 /// and unique: URDF links and joints, ros2_control blocks and sensors, our buses. A second
-/// definition would silently shadow the first.
+/// definition would silently shadow the first. Joints, buses and sensors also name generated
+/// Rust code, so they must make identifiers (see [`names::unusable`]).
 pub(super) fn duplicate_names(robot: &Robot, out: &mut Problems) {
     fn check<'a>(
         what: &'static str,
-        names: impl Iterator<Item = &'a str>,
+        list: impl Iterator<Item = &'a str>,
         site: impl Fn(usize) -> Site,
         out: &mut Problems,
     ) {
         let mut first: HashMap<&str, usize> = HashMap::new();
-        for (index, name) in names.enumerate() {
+        for (index, name) in list.enumerate() {
             if !is_name(name) {
                 out.push(
                     site(index),
                     ProblemKind::BadName {
                         what,
                         name: name.to_string(),
+                    },
+                );
+            } else if let Some(reason) = (what != "link").then(|| names::unusable(name)).flatten() {
+                out.push(
+                    site(index),
+                    ProblemKind::UnusableName {
+                        what,
+                        name: name.to_string(),
+                        reason,
                     },
                 );
             }
@@ -198,7 +218,9 @@ pub(super) fn generated_names(robot: &Robot, out: &mut Problems) {
                 Site::Sensor(i, SensorField::Name),
             )
         });
-    for (what, name, generated, site) in joints.chain(buses).chain(sensors) {
+    // A name that makes no identifiers gets no code, so it collides with nothing.
+    let generates = |(_, name, _, _): &(&str, &str, String, Site)| names::unusable(name).is_none();
+    for (what, name, generated, site) in joints.chain(buses).chain(sensors).filter(generates) {
         match seen.get(&generated) {
             // Exact duplicates are the duplicate-name rule's.
             Some(&(first_what, first, _)) if first_what == what && first == name => {}

@@ -6,20 +6,27 @@ use std::borrow::Cow;
 use robot_core::fourbar::{Branch, FourBar};
 use robot_core::model::{Geometry, Pose, Shape};
 
-use super::values::{Fields, as_block, as_ident, as_str, integer};
+use super::values::{Fields, Quantity, as_block, as_ident, as_str, integer};
 use crate::errors::Errors;
 use crate::parse::{Block, Entry, Value};
 
 pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
     let mut f = Fields::new(block, "four_bar");
-    let ground = f.vector::<2>("ground", errors);
-    let input_crank = f.number("input_crank", errors);
-    let coupler = f.number("coupler", errors);
-    let output_crank = f.number("output_crank", errors);
-    let alpha_zero = f.number("alpha_zero", errors);
-    let sign = f
-        .value("sign", errors)
-        .and_then(|v| integer(v, i128::MIN, i128::MAX, "sign", errors).map(|s| (s, v.span())));
+    let ground = f.vector::<2>("ground", Quantity::Length, errors);
+    let input_crank = f.number("input_crank", Quantity::Length, errors);
+    let coupler = f.number("coupler", Quantity::Length, errors);
+    let output_crank = f.number("output_crank", Quantity::Length, errors);
+    let alpha_zero = f.number("alpha_zero", Quantity::Angle, errors);
+    let sign = f.value("sign", errors).and_then(|v| {
+        let sign = integer(
+            v,
+            (i128::MIN, i128::MAX),
+            "sign",
+            Quantity::Plain("a plain number"),
+            errors,
+        );
+        sign.map(|s| (s, v.span()))
+    });
     let branch = f.value("branch", errors).and_then(|v| {
         let ident = as_ident(v, errors)?;
         let branch = Branch::from_name(&ident.to_string());
@@ -99,15 +106,15 @@ pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
     };
     let geometry = match kind.to_string().as_str() {
         "box" => {
-            let size = f.vector::<3>("size", errors);
+            let size = f.vector::<3>("size", Quantity::Length, errors);
             if size.is_none() {
                 errors.at(kind.span(), "box needs `size: [x, y, z]`");
             }
             size.map(|size| Geometry::Box { size })
         }
         "cylinder" | "capsule" => {
-            let radius = f.number("radius", errors);
-            let length = f.number("length", errors);
+            let radius = f.number("radius", Quantity::Length, errors);
+            let length = f.number("length", Quantity::Length, errors);
             let radius = need("radius", radius, errors);
             let length = need("length", length, errors);
             radius.zip(length).map(|(radius, length)| {
@@ -119,12 +126,14 @@ pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
             })
         }
         "sphere" => {
-            let radius = f.number("radius", errors);
+            let radius = f.number("radius", Quantity::Length, errors);
             need("radius", radius, errors).map(|radius| Geometry::Sphere { radius })
         }
         "mesh" => {
             let filename = f.value("filename", errors).and_then(|v| as_str(v, errors));
-            let scale = f.vector::<3>("scale", errors).unwrap_or([1.0; 3]);
+            let scale = f
+                .vector::<3>("scale", Quantity::Plain("a factor"), errors)
+                .unwrap_or([1.0; 3]);
             if filename.is_none() {
                 errors.at(kind.span(), "mesh needs `filename: \"...\"`");
             }
@@ -150,8 +159,12 @@ pub(super) fn pose(value: &Value, errors: &mut Errors) -> Pose {
         return Pose::IDENTITY;
     };
     let mut f = Fields::new(block, "origin");
-    let xyz = f.vector::<3>("xyz", errors).unwrap_or_default();
-    let rpy = f.vector::<3>("rpy", errors).unwrap_or_default();
+    let xyz = f
+        .vector::<3>("xyz", Quantity::Length, errors)
+        .unwrap_or_default();
+    let rpy = f
+        .vector::<3>("rpy", Quantity::Angle, errors)
+        .unwrap_or_default();
     f.finish(errors);
     Pose { xyz, rpy }
 }

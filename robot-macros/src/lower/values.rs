@@ -5,7 +5,75 @@
 use syn::Ident;
 
 use crate::errors::Errors;
-use crate::parse::{Block, Entry, Value};
+use crate::parse::{Block, Dimension, Entry, Unit, Value};
+
+/// What a number measures, which decides the units it may carry. A number without a unit is in
+/// SI units, whatever it measures.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Quantity {
+    Angle,
+    Length,
+    Mass,
+    Frequency,
+    /// A position whose joint type is not known where it is read: an angle or a length.
+    AngleOrLength,
+    /// Something no unit of the language measures, always written in this SI unit.
+    Plain(&'static str),
+}
+
+impl Quantity {
+    /// An angle for rotating joints, a length for prismatic ones.
+    pub(super) fn position(kind: robot_core::model::JointKind) -> Quantity {
+        match kind {
+            robot_core::model::JointKind::Prismatic => Quantity::Length,
+            _ => Quantity::Angle,
+        }
+    }
+
+    fn accepts(self, dimension: Dimension) -> bool {
+        match self {
+            Quantity::Angle => dimension == Dimension::Angle,
+            Quantity::Length => dimension == Dimension::Length,
+            Quantity::Mass => dimension == Dimension::Mass,
+            Quantity::Frequency => dimension == Dimension::Frequency,
+            Quantity::AngleOrLength => matches!(dimension, Dimension::Angle | Dimension::Length),
+            Quantity::Plain(_) => false,
+        }
+    }
+
+    /// "an angle: ..." — what to write instead, for the message.
+    fn expected(self) -> String {
+        match self {
+            Quantity::Angle => "an angle: use `rad` or `deg` (a bare number is in rad)".into(),
+            Quantity::Length => "a length: use `m` or `mm` (a bare number is in m)".into(),
+            Quantity::Mass => "a mass: use `kg` or `g` (a bare number is in kg)".into(),
+            Quantity::Frequency => "a frequency: use `Hz` or a bare number".into(),
+            Quantity::AngleOrLength => "an angle or a length: use `rad`, `deg`, `m` or `mm`".into(),
+            Quantity::Plain(si) => {
+                format!("in {si}, which has no unit here: write the bare number")
+            }
+        }
+    }
+}
+
+/// Reports a unit whose dimension `quantity` does not accept, at the unit; false then.
+/// `what` names the field for the message: "`lower` of a revolute joint".
+fn unit_fits(unit: Option<&Unit>, quantity: Quantity, what: &str, errors: &mut Errors) -> bool {
+    let Some(unit) = unit else { return true };
+    if quantity.accepts(unit.dimension) {
+        return true;
+    }
+    errors.at(
+        unit.span,
+        format!(
+            "`{}` is a unit of {}, but {what} is {}",
+            unit.name,
+            unit.dimension.name(),
+            quantity.expected()
+        ),
+    );
+    false
+}
 
 /// The entries of one block, taken by key; what is never taken is reported as unknown.
 pub(super) struct Fields<'a> {
@@ -72,8 +140,14 @@ impl<'a> Fields<'a> {
         out
     }
 
-    pub(super) fn number(&mut self, key: &'static str, errors: &mut Errors) -> Option<f64> {
-        self.value(key, errors).and_then(|v| number(v, errors))
+    pub(super) fn number(
+        &mut self,
+        key: &'static str,
+        quantity: Quantity,
+        errors: &mut Errors,
+    ) -> Option<f64> {
+        self.value(key, errors)
+            .and_then(|v| number(v, quantity, &format!("`{key}`"), errors))
     }
 
     pub(super) fn bool(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
@@ -92,9 +166,11 @@ impl<'a> Fields<'a> {
     pub(super) fn vector<const N: usize>(
         &mut self,
         key: &'static str,
+        quantity: Quantity,
         errors: &mut Errors,
     ) -> Option<[f64; N]> {
-        self.value(key, errors).and_then(|v| vector::<N>(v, errors))
+        self.value(key, errors)
+            .and_then(|v| vector::<N>(v, quantity, &format!("`{key}`"), errors))
     }
 
     /// Reports every entry no getter asked for; true when there was none.
@@ -130,9 +206,18 @@ pub(super) fn sided_outside_limb(value: &Value, errors: &mut Errors) -> bool {
     false
 }
 
-pub(super) fn number(value: &Value, errors: &mut Errors) -> Option<f64> {
+/// A number measuring `quantity`; `what` names the field in messages ("`lower` of a revolute
+/// joint").
+pub(super) fn number(
+    value: &Value,
+    quantity: Quantity,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<f64> {
     match value {
-        Value::Number { value, .. } => Some(*value),
+        Value::Number { value, unit, .. } => {
+            unit_fits(unit.as_ref(), quantity, what, errors).then_some(*value)
+        }
         other if sided_outside_limb(other, errors) => None,
         other => {
             errors.at(
@@ -144,13 +229,20 @@ pub(super) fn number(value: &Value, errors: &mut Errors) -> Option<f64> {
     }
 }
 
+/// A whole number in `min..=max`; `what` names it in messages ("CAN id"), `quantity` says
+/// which units it may carry.
 pub(super) fn integer(
     value: &Value,
-    min: i128,
-    max: i128,
+    (min, max): (i128, i128),
     what: &str,
+    quantity: Quantity,
     errors: &mut Errors,
 ) -> Option<i128> {
+    if let Value::Number { unit, .. } = value
+        && !unit_fits(unit.as_ref(), quantity, &format!("the {what}"), errors)
+    {
+        return None;
+    }
     match value {
         Value::Number {
             integer: Some(i), ..
@@ -178,13 +270,18 @@ pub(super) fn integer(
     }
 }
 
-pub(super) fn vector<const N: usize>(value: &Value, errors: &mut Errors) -> Option<[f64; N]> {
+pub(super) fn vector<const N: usize>(
+    value: &Value,
+    quantity: Quantity,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<[f64; N]> {
     match value {
         Value::List { items, span } if items.len() == N => {
             let mut out = [0.0; N];
             let mut ok = true;
             for (slot, item) in out.iter_mut().zip(items) {
-                match number(item, errors) {
+                match number(item, quantity, what, errors) {
                     Some(v) => *slot = v,
                     None => ok = false,
                 }

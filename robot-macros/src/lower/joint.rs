@@ -1,0 +1,376 @@
+//! Reading a `joint` item: its type, links, limits, actuator (with its four-bar), mimic and
+//! interfaces.
+
+use std::borrow::Cow;
+
+use robot_core::model::{
+    Actuator, CanId, Direction, Dynamics, Interface, Joint, JointKind, Limits, Mimic,
+};
+use robot_core::validate::{JointField, Site};
+use robot_core::{InterfaceKind, RobstrideModel};
+
+use super::parts::{four_bar, pose};
+use super::values::{Fields, Quantity, as_block, as_ident, integer, number, vector};
+use super::{Lowering, docs, name};
+use crate::errors::Errors;
+use crate::parse::{Block, Item, Value};
+
+impl Lowering<'_> {
+    pub(super) fn joint(&mut self, item: &Item, block: &Block) {
+        let index = self.joints.len();
+        let site = |field| Site::Joint(index, field);
+        self.spans.insert(site(JointField::Name), item.name.span());
+        let kind = match &item.kind {
+            Some(Value::Ident(kind)) => {
+                self.spans.insert(site(JointField::Kind), kind.span());
+                match kind.to_string().as_str() {
+                    "revolute" => JointKind::Revolute,
+                    "continuous" => JointKind::Continuous,
+                    "prismatic" => JointKind::Prismatic,
+                    "fixed" => JointKind::Fixed,
+                    other => {
+                        self.errors.at(kind.span(), format!("unknown joint type `{other}`; expected `revolute`, `continuous`, `prismatic` or `fixed`"));
+                        JointKind::Fixed
+                    }
+                }
+            }
+            Some(other) => {
+                self.errors.at(
+                    other.span(),
+                    "a joint type is a name: `revolute`, `continuous`, `prismatic` or `fixed`",
+                );
+                JointKind::Fixed
+            }
+            None => {
+                self.errors.at(
+                    item.name.span(),
+                    format!(
+                        "joint `{}` needs its type: `joint {}: revolute {{ ... }}`",
+                        item.name, item.name
+                    ),
+                );
+                JointKind::Fixed
+            }
+        };
+        let mut f = Fields::new(block, "joint");
+        let link_ref = |key: &'static str,
+                        field: JointField,
+                        f: &mut Fields,
+                        this: &mut Self|
+         -> Cow<'static, str> {
+            match f.value(key, this.errors) {
+                Some(v) => {
+                    this.spans.insert(site(field), v.span());
+                    as_ident(v, this.errors)
+                        .map(|i| name(&i))
+                        .unwrap_or_default()
+                }
+                None => {
+                    this.errors.at(
+                        item.name.span(),
+                        format!("joint `{}` needs `{key}` (a link)", item.name),
+                    );
+                    Cow::Borrowed("")
+                }
+            }
+        };
+        let parent = link_ref("parent", JointField::Parent, &mut f, self);
+        let child = link_ref("child", JointField::Child, &mut f, self);
+        let origin = f
+            .value("origin", self.errors)
+            .map(|v| pose(v, self.errors))
+            .unwrap_or_default();
+        let axis = match f.value("axis", self.errors) {
+            Some(v) => {
+                self.spans.insert(site(JointField::Axis), v.span());
+                vector::<3>(v, Quantity::Plain("a unit vector"), "`axis`", self.errors)
+                    .unwrap_or([0.0, 0.0, 1.0])
+            }
+            None => [0.0, 0.0, 1.0],
+        };
+        let limits = f.entry("limits", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::Limits), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
+            let mut l = Fields::new(block, "limits");
+            let joint_kind = kind.urdf_name();
+            let num = |key: &'static str,
+                       field: JointField,
+                       quantity: Quantity,
+                       l: &mut Fields,
+                       this: &mut Self| {
+                let v = l.value(key, this.errors)?;
+                this.spans.insert(site(field), v.span());
+                let what = format!("`{key}` of a {joint_kind} joint");
+                number(v, quantity, &what, this.errors)
+            };
+            let position = Quantity::position(kind);
+            let (speed, force) = match kind {
+                JointKind::Prismatic => ("m/s", "N"),
+                _ => ("rad/s", "N·m"),
+            };
+            let lower = num("lower", JointField::Lower, position, &mut l, self);
+            let upper = num("upper", JointField::Upper, position, &mut l, self);
+            let velocity = num(
+                "velocity",
+                JointField::Velocity,
+                Quantity::Plain(speed),
+                &mut l,
+                self,
+            );
+            let effort = num(
+                "effort",
+                JointField::Effort,
+                Quantity::Plain(force),
+                &mut l,
+                self,
+            );
+            let current = num(
+                "current",
+                JointField::Current,
+                Quantity::Plain("A"),
+                &mut l,
+                self,
+            );
+            let known = l.finish(self.errors);
+            let (Some(velocity), Some(effort)) = (velocity, effort) else {
+                // A bad value or a misspelt key (`efort`) is reported already.
+                let missing: Vec<_> = ["velocity", "effort"]
+                    .into_iter()
+                    .filter(|key| !l.had(key))
+                    .map(|key| format!("`{key}`"))
+                    .collect();
+                if known && !missing.is_empty() {
+                    self.errors
+                        .at(block.span, format!("limits need {}", missing.join(" and ")));
+                }
+                return None;
+            };
+            Some(Limits {
+                lower,
+                upper,
+                velocity,
+                effort,
+                current,
+            })
+        });
+        let dynamics = f.value("dynamics", self.errors).and_then(|v| {
+            let block = as_block(v, self.errors)?;
+            let mut d = Fields::new(block, "dynamics");
+            let dynamics = Dynamics {
+                damping: d
+                    .number("damping", Quantity::Plain("N·m·s/rad"), self.errors)
+                    .unwrap_or(0.0),
+                friction: d
+                    .number("friction", Quantity::Plain("N·m"), self.errors)
+                    .unwrap_or(0.0),
+                armature: d
+                    .number("armature", Quantity::Plain("kg·m²"), self.errors)
+                    .unwrap_or(0.0),
+            };
+            d.finish(self.errors);
+            Some(dynamics)
+        });
+        let actuator = f.entry("actuator", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::Actuator), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
+            self.actuator(index, block)
+        });
+        let mimic = f.entry("mimic", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::Mimic), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
+            let mut m = Fields::new(block, "mimic");
+            let joint = m.value("joint", self.errors).and_then(|v| {
+                self.spans.insert(site(JointField::Mimic), v.span());
+                as_ident(v, self.errors)
+            });
+            let multiplier = m
+                .number("multiplier", Quantity::Plain("a ratio"), self.errors)
+                .unwrap_or(1.0);
+            let offset = m
+                .number("offset", Quantity::position(kind), self.errors)
+                .unwrap_or(0.0);
+            m.finish(self.errors);
+            let joint = joint.or_else(|| {
+                self.errors
+                    .at(block.span, "mimic needs `joint` (the joint followed)");
+                None
+            })?;
+            Some(Mimic {
+                joint: name(&joint),
+                multiplier,
+                offset,
+            })
+        });
+        let command_interfaces = f
+            .value("command", self.errors)
+            .map(|v| self.interfaces(v, kind, |i| site(JointField::Command(i)), "command"))
+            .unwrap_or_default();
+        let state_interfaces = f
+            .value("state", self.errors)
+            .map(|v| self.interfaces(v, kind, |i| site(JointField::State(i)), "state"))
+            .unwrap_or_default();
+        f.finish(self.errors);
+        self.joint_docs.push(docs(&item.attrs));
+        self.joints.push(Joint {
+            name: name(&item.name),
+            kind,
+            parent,
+            child,
+            origin,
+            axis,
+            limits,
+            dynamics,
+            actuator,
+            mimic,
+            command_interfaces: Cow::Owned(command_interfaces),
+            state_interfaces: Cow::Owned(state_interfaces),
+        });
+    }
+
+    fn actuator(&mut self, index: usize, block: &Block) -> Option<Actuator> {
+        let site = |field| Site::Joint(index, field);
+        let mut a = Fields::new(block, "actuator");
+        let bus = a.value("bus", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::Bus), v.span());
+            as_ident(v, self.errors)
+        });
+        let can_id = a.value("can_id", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::CanId), v.span());
+            let raw = integer(
+                v,
+                (i128::MIN, i128::MAX),
+                "CAN id",
+                Quantity::Plain("a plain number"),
+                self.errors,
+            )?;
+            // The range rule is robot-core's, the same `CanId::new` a hand-built model uses.
+            match u16::try_from(raw)
+                .map_err(|_| robot_core::model::CanIdError(u16::MAX))
+                .and_then(CanId::new)
+            {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    self.errors.at(
+                        v.span(),
+                        format!(
+                            "CAN id {raw} is out of range {}..={}",
+                            CanId::MIN,
+                            CanId::MAX
+                        ),
+                    );
+                    None
+                }
+            }
+        });
+        let model = a.value("model", self.errors).and_then(|v| {
+            let ident = as_ident(v, self.errors)?;
+            let model = RobstrideModel::from_name(&ident.to_string());
+            if model.is_none() {
+                let known = RobstrideModel::ALL.map(|m| m.name()).join(", ");
+                self.errors.at(
+                    ident.span(),
+                    format!("unknown RobStride model `{ident}`; expected one of {known}"),
+                );
+            }
+            model
+        });
+        let direction = match a.value("direction", self.errors) {
+            Some(v) => match integer(
+                v,
+                (i128::MIN, i128::MAX),
+                "direction",
+                Quantity::Plain("a plain number"),
+                self.errors,
+            ) {
+                Some(1) => Some(Direction::Forward),
+                Some(-1) => Some(Direction::Reversed),
+                Some(other) => {
+                    self.errors
+                        .at(v.span(), format!("direction is `1` or `-1`, not {other}"));
+                    None
+                }
+                None => None,
+            },
+            None => Some(Direction::Forward),
+        };
+        let zero_offset = a
+            .number("zero_offset", Quantity::Angle, self.errors)
+            .unwrap_or(0.0);
+        let four_bar = a.entry("four_bar", self.errors).and_then(|e| {
+            self.spans.insert(site(JointField::FourBar), e.key.span());
+            let block = as_block(&e.value, self.errors)?;
+            four_bar(block, self.errors)
+        });
+        a.finish(self.errors);
+        let missing = |what: &str, errors: &mut Errors| {
+            errors.at(block.span, format!("actuator needs `{what}`"))
+        };
+        if bus.is_none() && !a.had("bus") {
+            missing("bus", self.errors);
+        }
+        if can_id.is_none() && !a.had("can_id") {
+            missing("can_id", self.errors);
+        }
+        if model.is_none() && !a.had("model") {
+            missing("model", self.errors);
+        }
+        Some(Actuator {
+            bus: name(&bus?),
+            can_id: can_id?,
+            model: model?,
+            direction: direction?,
+            zero_offset,
+            four_bar,
+        })
+    }
+
+    fn interfaces(
+        &mut self,
+        value: &Value,
+        joint: JointKind,
+        site: impl Fn(usize) -> Site,
+        direction: &str,
+    ) -> Vec<Interface> {
+        let Value::List { items, .. } = value else {
+            self.errors.at(
+                value.span(),
+                format!("{direction} interfaces are a list: `{direction}: [position, velocity]`"),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let (ident, initial) = match item {
+                Value::Ident(ident) => (ident, None),
+                Value::Assign { name, value } => (name, Some(&**value)),
+                other => {
+                    self.errors.at(other.span(), "an interface is a name, optionally with an initial value: `position = 0.0`");
+                    continue;
+                }
+            };
+            let Some(kind) = InterfaceKind::from_name(&ident.to_string()) else {
+                let known = InterfaceKind::ALL.map(|k| k.name()).join(", ");
+                self.errors.at(
+                    ident.span(),
+                    format!("unknown interface `{ident}`; expected one of {known}"),
+                );
+                continue;
+            };
+            let initial = initial.and_then(|v| {
+                let quantity = match kind {
+                    InterfaceKind::Position => Quantity::position(joint),
+                    // Temperature in °C is no SI unit, but it is the interface's.
+                    other => Quantity::Plain(other.unit()),
+                };
+                let what = format!("the initial value of `{ident}`");
+                number(v, quantity, &what, self.errors)
+            });
+            self.spans.insert(site(out.len()), ident.span());
+            out.push(Interface {
+                kind,
+                initial_value: initial,
+            });
+        }
+        out
+    }
+}

@@ -1,0 +1,19 @@
+use robot_macros::robot;
+
+// `_1` is a name, but its generated types (`1State`, ...) would not be.
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    bus arm {}
+    link base {}
+    link tip {}
+    joint _1: revolute {
+        parent: base,
+        child: tip,
+        limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+        actuator { bus: arm, can_id: 1, model: RS02 },
+        command: [position],
+        state: [position],
+    }
+}
+
+fn main() {}

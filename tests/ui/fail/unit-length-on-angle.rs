@@ -1,0 +1,19 @@
+use robot_macros::robot;
+
+// A revolute joint's limits are angles: `-1 mm` is not silently -0.001 rad.
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    bus arm {}
+    link base {}
+    link tip {}
+    joint j: revolute {
+        parent: base,
+        child: tip,
+        limits { lower: -1 mm, upper: 1, velocity: 10, effort: 10 },
+        actuator { bus: arm, can_id: 1, model: RS02 },
+        command: [position],
+        state: [position],
+    }
+}
+
+fn main() {}

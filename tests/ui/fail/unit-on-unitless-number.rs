@@ -1,0 +1,19 @@
+use robot_macros::robot;
+
+// A velocity limit is in rad/s, which has no unit in the language: `deg` would be deg/s or a typo.
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    bus arm {}
+    link base {}
+    link tip {}
+    joint j: revolute {
+        parent: base,
+        child: tip,
+        limits { lower: -1, upper: 1, velocity: 10 deg, effort: 10 },
+        actuator { bus: arm, can_id: 1, model: RS02 },
+        command: [position],
+        state: [position],
+    }
+}
+
+fn main() {}
