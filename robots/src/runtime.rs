@@ -2,12 +2,16 @@
 //! loop on its own thread, progress while it runs and the loop statistics at the end.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use backend_mock::MockSystem;
 use robot_core::Backend;
 use robot_core::config::RuntimeConfig;
-use robot_core::control_loop::{ControlLoop, Controller, LoopError, LoopOptions, LoopReport};
+use robot_core::control_loop::{
+    ControlLoop, Controller, LoopControl, LoopError, LoopOptions, LoopReport,
+};
 use robot_core::hardware::{Component, HardwareError, System};
 use robot_core::typed::RobotTypes;
 
@@ -28,6 +32,15 @@ pub enum RunError {
     /// The loop ended with an error.
     #[error(transparent)]
     Loop(#[from] LoopError),
+    /// SIGINT or SIGTERM stopped the run; the loop switched the hardware off first.
+    #[error("interrupted by a signal: the loop stopped and the hardware is {}\n{}", .report.final_lifecycle, summary(.report))]
+    Interrupted {
+        /// The run up to the signal.
+        report: Box<LoopReport>,
+    },
+    /// The signal handler could not be installed.
+    #[error("cannot handle Ctrl-C and SIGTERM: {0}")]
+    Signals(#[from] ctrlc::Error),
 }
 
 /// The components that drive robot `R` on `backend`, honouring the configuration's disabled
@@ -64,6 +77,11 @@ pub fn components<R: RobotTypes>(
 /// Runs `controller` on robot `R` at `rate_hz` (the robot's update rate when `None`) until
 /// `options.stop_after`, printing progress to `progress` about once a second; returns the loop's
 /// report.
+///
+/// Ctrl-C (SIGINT) and SIGTERM stop the loop, which switches the hardware off, and the run ends
+/// with [`RunError::Interrupted`] carrying the statistics. The handler is process-wide (the
+/// `ctrlc` crate), installed on the first call; a second signal during the stop does nothing
+/// more, so torque-off is never cut short.
 pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     components: Vec<Box<dyn Component<R>>>,
     controller: C,
@@ -74,6 +92,7 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     let system = System::new(components)?;
     let control_loop = ControlLoop::new(system, controller, rate_hz);
     let handle = control_loop.spawn(options)?;
+    let interrupted = watch_signals(handle.shared_control())?;
     let started = Instant::now();
     let mut next = Duration::from_secs(1);
     while !handle.is_finished() {
@@ -93,7 +112,35 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     }
     let (control_loop, result) = handle.join();
     let report = result?;
+    if interrupted.load(Ordering::Acquire) {
+        return Err(RunError::Interrupted {
+            report: Box::new(report),
+        });
+    }
     Ok((report, control_loop.map(|l| *l.state())))
+}
+
+/// The loop to stop on SIGINT or SIGTERM, and a flag that says a signal came.
+fn watch_signals(control: Arc<LoopControl>) -> Result<Arc<AtomicBool>, RunError> {
+    static TARGET: Mutex<Option<(Arc<LoopControl>, Arc<AtomicBool>)>> = Mutex::new(None);
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    if let Ok(mut target) = TARGET.lock() {
+        *target = Some((control, Arc::clone(&interrupted)));
+    }
+    let mut installed = Ok(());
+    INSTALLED.call_once(|| {
+        installed = ctrlc::set_handler(|| {
+            if let Ok(target) = TARGET.lock()
+                && let Some((control, interrupted)) = target.as_ref()
+            {
+                interrupted.store(true, Ordering::Release);
+                control.request_stop();
+            }
+        });
+    });
+    installed?;
+    Ok(interrupted)
 }
 
 /// The loop statistics and real-time outcome, as `robot run` prints them.
