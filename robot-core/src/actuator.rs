@@ -3,7 +3,33 @@
 //! One row per model, from the official user manuals (the "manual family" of
 //! `shared/robstride/PROTOCOL.md` §9: M-RSxx §4.1.2 text and §4.4 `#define`s, confirmed on hardware by
 //! K-Scale's drivers and motorbridge PR #11). These ranges are both the private protocol's type-1 and
-//! type-2 scaling and the ceiling a joint limit may not exceed.
+//! type-2 scaling and the ceiling a joint limit may not exceed: `robot_core::validate` checks a
+//! joint's velocity and effort limits, its whole position range (through direction, zero offset
+//! and four-bar) against the ±4π position span, and initial stiffness and damping commands against
+//! the Kp and Kd ranges (through a four-bar, a joint gain K is the motor gain J²·K).
+//!
+//! # Continuous joints and the ±4π window
+//!
+//! The type-1 command and the type-2 feedback carry the motor angle as 16 bits over ±4π, and newer
+//! firmware reports it looping within that window (PROTOCOL.md §6). A continuous joint turns
+//! without end, so it has no range to check and is not an error; the backend handles the
+//! wrap-around instead:
+//! * **state**: it unwraps the feedback (a jump of more than 4π between two readings is a turn of
+//!   8π), so the joint's `position` state is the unbounded angle;
+//! * **command**: it sends a position target relative to the angle the motor reports,
+//!   [`mit_position_target`]` = reported + (target − unwrapped)`, so the MIT law's error term,
+//!   hence the torque, is the same after any number of turns. The sum is clamped to ±4π, which
+//!   only bites when the target is farther than the rest of the window: drive a continuous joint
+//!   by velocity and effort, or with targets near its current angle.
+//!
+//! # Current
+//!
+//! No current is checked against the model. The manuals, as PROTOCOL.md cites them, state no peak
+//! current; the only per-model currents are the ranges of the current-mode target `iq_ref`
+//! (0x7006: RS00 ±16 A, RS01 ±23, RS03 ±43, RS04 ±90, RS05 ±11, RS06 ±57; the RS02 row of that
+//! table looks copied from RS00), and lite_biped's published limits exceed two of them (RS05 14 A,
+//! RS02 27 A), so they are no ceiling a limit must stay under. A joint's `current` limit is only
+//! checked to be positive and is emitted as its `current_limit` param.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -25,7 +51,8 @@ pub enum RobstrideModel {
 /// gains.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelSpec {
-    /// Position span ±, rad (±4π on every model).
+    /// Position span ±, rad, of the motor's own angle from its mechanical zero (±4π on every
+    /// model).
     pub position: f64,
     /// Velocity span ±, rad/s.
     pub velocity: f64,
@@ -38,6 +65,17 @@ pub struct ModelSpec {
 }
 
 const FOUR_PI: f64 = 4.0 * std::f64::consts::PI;
+
+/// The position span ± of the MIT frame, rad: 4π on every model.
+pub const MIT_POSITION_SPAN: f64 = FOUR_PI;
+
+/// The position to send in a type-1 frame to a motor that reports `reported` (rad, within ±4π)
+/// and whose unwrapped angle is `unwrapped`, aiming at the unwrapped angle `target`: the target
+/// relative to where the motor says it is, clamped to the ±4π span (see the module docs). For a
+/// motor that never left the window, `reported == unwrapped` and this is `target`, clamped.
+pub fn mit_position_target(reported: f64, unwrapped: f64, target: f64) -> f64 {
+    (reported + (target - unwrapped)).clamp(-MIT_POSITION_SPAN, MIT_POSITION_SPAN)
+}
 
 impl RobstrideModel {
     /// Every model, in order.
@@ -102,5 +140,25 @@ impl RobstrideModel {
         Self::ALL
             .into_iter()
             .find(|m| m.name() == name || m.plugin_name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::PI;
+
+    #[test]
+    fn a_target_is_sent_relative_to_the_reported_angle() {
+        // Three turns on, the motor reports 6π − 8π = −2π; 0.5 rad ahead stays 0.5 rad ahead.
+        let unwrapped = 6.0 * PI;
+        let reported = unwrapped - 8.0 * PI;
+        assert_eq!(
+            mit_position_target(reported, unwrapped, unwrapped + 0.5),
+            reported + 0.5
+        );
+        // Inside the window nothing changes; beyond it the target is clamped.
+        assert_eq!(mit_position_target(1.0, 1.0, 2.0), 2.0);
+        assert_eq!(mit_position_target(12.0, 12.0, 20.0), MIT_POSITION_SPAN);
     }
 }

@@ -188,7 +188,9 @@ fn unit_scale() -> [f64; 3] {
 pub enum JointKind {
     /// Rotation about the axis between lower and upper limits.
     Revolute,
-    /// Unbounded rotation about the axis.
+    /// Unbounded rotation about the axis. On a RobStride actuator, whose MIT frame spans ±4π, the
+    /// backend unwraps the position state and sends targets relative to the reported angle
+    /// (see [`crate::actuator`]).
     Continuous,
     /// Translation along the axis between lower and upper limits.
     Prismatic,
@@ -292,7 +294,8 @@ pub struct Limits {
     pub velocity: f64,
     /// Effort (torque or force) limit, N·m or N.
     pub effort: f64,
-    /// Motor current limit, A.
+    /// Motor current limit, A. Checked to be positive, not against the model, whose manuals
+    /// state no peak current (see [`crate::actuator`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<f64>,
 }

@@ -226,15 +226,24 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
     }
 }
 
-/// The user's doc comment on a joint, or a generated one.
+/// The user's doc comment on a joint, or a generated one; for a continuous joint on an actuator,
+/// what its backend does about the ±4π position window.
 fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
+    let joint = &lowered.robot.joints[index];
     let docs = &lowered.joint_docs[index];
-    if docs.is_empty() {
-        let doc = format!("Joint `{}`: its {what}.", lowered.robot.joints[index].name);
+    let mut out: Vec<TokenStream> = if docs.is_empty() {
+        let doc = format!("Joint `{}`: its {what}.", joint.name);
         vec![quote!(#[doc = #doc])]
     } else {
         docs.iter().map(|d| quote!(#d)).collect()
+    };
+    if joint.kind == robot_core::model::JointKind::Continuous && joint.actuator.is_some() {
+        let note = "Continuous: the RobStride frame spans ±4π, so the backend unwraps `position` \
+            (unbounded) and sends position targets relative to the motor's reported angle, \
+            clamped to ±4π (`robot_core::actuator::mit_position_target`).";
+        out.push(quote!(#[doc = ""] #[doc = #note]));
     }
+    out
 }
 
 fn span_of(lowered: &Lowered, joint: usize) -> Span {

@@ -5,6 +5,7 @@
 //! token its [`Site`] names; a description built by hand or read from JSON goes through the same
 //! function. One function per rule, each with its reason.
 
+mod actuator;
 mod hardware;
 pub mod names;
 mod problem;
@@ -28,7 +29,7 @@ pub fn validate(robot: &Robot) -> Vec<Problem> {
         hardware::joint_limits(index, joint, &mut out);
         hardware::joint_interfaces(index, joint, &mut out);
         hardware::joint_control(index, joint, &mut out);
-        hardware::joint_actuator(robot, index, joint, &mut out);
+        actuator::joint_actuator(robot, index, joint, &mut out);
         hardware::joint_mimic(robot, index, joint, &mut out);
     }
     hardware::can_ids(robot, &mut out);
@@ -159,6 +160,133 @@ mod tests {
                 .any(|k| matches!(k, ProblemKind::KinematicLoop { .. })),
             "{kinds:?}"
         );
+    }
+
+    fn joint_index(robot: &Robot, name: &str) -> usize {
+        robot.joints.iter().position(|j| j.name == name).unwrap()
+    }
+
+    #[test]
+    fn a_range_the_mit_frame_cannot_encode_is_reported_at_the_limit() {
+        let mut robot = fixture::robot();
+        let slider = joint_index(&robot, "slider");
+        let joint = &mut robot.joints.to_mut()[slider];
+        // ±4π is 12.566 rad: an upper limit of 10 is fine alone, but not 5 rad past the zero.
+        joint.limits.as_mut().unwrap().upper = Some(10.0);
+        joint.actuator.as_mut().unwrap().zero_offset = 5.0;
+        let problems = validate(&robot);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].at, Site::Joint(slider, JointField::Upper));
+        assert_eq!(
+            problems[0].to_string(),
+            "joint `slider`: its upper limit 10 m puts the motor at 15 rad (859.4367°), outside \
+             the RS05's MIT position range ±12.5664 rad (720°); narrow the limits or change the \
+             actuator's `zero_offset`"
+        );
+    }
+
+    #[test]
+    fn a_four_bar_range_is_checked_in_motor_angles() {
+        let mut robot = fixture::robot();
+        let ankle = joint_index(&robot, "ankle");
+        assert!(validate(&robot).is_empty());
+        // The ankle's motor stays within ±π of its zero, so only a zero offset past 3π can push
+        // it out of the window.
+        robot.joints.to_mut()[ankle]
+            .actuator
+            .as_mut()
+            .unwrap()
+            .zero_offset = 12.0;
+        let kinds = kinds(&robot);
+        assert!(
+            kinds.iter().any(|k| matches!(
+                k,
+                ProblemKind::BeyondPositionRange { end: "upper", .. }
+            ) || matches!(
+                k,
+                ProblemKind::BeyondPositionRange { end: "lower", .. }
+            )),
+            "{kinds:?}"
+        );
+    }
+
+    #[test]
+    fn initial_gains_beyond_the_model_are_reported() {
+        let mut robot = fixture::robot();
+        let wheel = joint_index(&robot, "wheel");
+        let joint = &mut robot.joints.to_mut()[wheel];
+        joint.command_interfaces = std::borrow::Cow::Owned(vec![
+            crate::model::Interface {
+                kind: crate::InterfaceKind::Stiffness,
+                initial_value: Some(600.0),
+            },
+            crate::model::Interface {
+                kind: crate::InterfaceKind::Damping,
+                initial_value: Some(-1.0),
+            },
+        ]);
+        let problems = validate(&robot);
+        let texts: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            texts,
+            [
+                "joint `wheel`: initial stiffness 600 N·m/rad is beyond what an RS02 can do (500 N·m/rad)",
+                "joint `wheel`: initial damping -1 is negative; MIT gains start at 0",
+            ],
+        );
+        assert_eq!(problems[0].at, Site::Joint(wheel, JointField::Command(0)));
+        assert_eq!(problems[1].at, Site::Joint(wheel, JointField::Command(1)));
+    }
+
+    #[test]
+    fn gains_through_a_four_bar_are_referred_by_the_ratio_squared() {
+        let mut robot = fixture::robot();
+        let ankle = joint_index(&robot, "ankle");
+        let joint = &robot.joints[ankle];
+        let four_bar = joint.actuator.as_ref().unwrap().four_bar.unwrap();
+        let (lower, upper) = joint
+            .limits
+            .unwrap()
+            .lower
+            .zip(joint.limits.unwrap().upper)
+            .unwrap();
+        let report = four_bar.check_range(lower, upper).unwrap();
+        let j = report.min_ratio.abs().max(report.max_ratio.abs());
+        // RS00: Kp up to 500 in motor space, so 500 / J² at the joint.
+        let max = 500.0 / (j * j);
+        let set = |robot: &mut Robot, value: f64| {
+            let joint = &mut robot.joints.to_mut()[ankle];
+            let mut interfaces = joint.command_interfaces.to_vec();
+            let stiffness = interfaces
+                .iter_mut()
+                .find(|i| i.kind == crate::InterfaceKind::Stiffness)
+                .unwrap();
+            stiffness.initial_value = Some(value);
+            joint.command_interfaces = std::borrow::Cow::Owned(interfaces);
+        };
+        set(&mut robot, max * 0.99);
+        assert_eq!(validate(&robot), vec![]);
+        set(&mut robot, max * 1.01);
+        let kinds = kinds(&robot);
+        assert!(
+            matches!(
+                kinds.as_slice(),
+                [ProblemKind::BeyondModel {
+                    what: "initial stiffness",
+                    ..
+                }]
+            ),
+            "{kinds:?}"
+        );
+    }
+
+    #[test]
+    fn a_continuous_joint_on_an_actuator_is_valid() {
+        let robot = fixture::robot();
+        let wheel = &robot.joints[joint_index(&robot, "wheel")];
+        assert_eq!(wheel.kind, crate::model::JointKind::Continuous);
+        assert!(wheel.actuator.is_some());
+        assert!(validate(&robot).is_empty());
     }
 
     #[test]

@@ -154,15 +154,42 @@ pub enum ProblemKind {
     #[error("continuous joint `{joint}` cannot have position limits (MuJoCo would limit it)")]
     ContinuousWithPositionLimits { joint: String },
     #[error(
-        "joint `{joint}`: {what} limit {value} {unit} is beyond what a {model} can do ({max} {unit})"
+        "joint `{joint}`: {what} {value} {unit} is beyond what {} {model} can do ({max} {unit})",
+        article(.model)
     )]
     BeyondModel {
         joint: String,
+        /// `velocity limit`, `initial stiffness`, ...
         what: &'static str,
         value: f64,
         max: f64,
         unit: &'static str,
         model: &'static str,
+    },
+    #[error(
+        "joint `{joint}`: its {end} limit {} puts the motor at {}, outside the {model}'s MIT position range ±{}; narrow the limits or change the actuator's `zero_offset`",
+        quantity(*.limit, .unit),
+        quantity(*.motor, "rad"),
+        quantity(*.range, "rad")
+    )]
+    BeyondPositionRange {
+        joint: String,
+        /// `lower` or `upper`.
+        end: &'static str,
+        limit: f64,
+        /// `rad` for revolute joints, `m` for prismatic ones.
+        unit: &'static str,
+        /// The motor angle at that limit, rad.
+        motor: f64,
+        /// The model's position span ±, rad.
+        range: f64,
+        model: &'static str,
+    },
+    #[error("joint `{joint}`: {what} {value} is negative; MIT gains start at 0")]
+    NegativeGain {
+        joint: String,
+        what: &'static str,
+        value: f64,
     },
     #[error("joint `{joint}`: {what} must be a positive finite number, not {value}")]
     NotPositive {
@@ -248,6 +275,26 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// "a" or "an" before `word`, by how its first letter sounds: an initialism is read letter by
+/// letter ("an RS03", "an LED", "a CAN bus"), another word by whether it starts with a vowel.
+pub(crate) fn article(word: &str) -> &'static str {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return "a";
+    };
+    let initialism = first.is_ascii_uppercase()
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    let vowel_sound = if initialism {
+        // A, E, F, H, I, L, M, N, O, R, S, X are said starting with a vowel ("ar", "ess", ...).
+        "AEFHILMNORSX".contains(first)
+    } else {
+        "aeiouAEIOU".contains(first)
+    };
+    if vowel_sound { "an" } else { "a" }
+}
+
 /// A value for a message: at most 4 decimals, and degrees beside radians, since definitions are
 /// often written in degrees (`90 deg` reads back as `1.5708 rad (90°)`).
 fn quantity(value: f64, unit: &str) -> String {
@@ -264,5 +311,36 @@ fn quantity(value: f64, unit: &str) -> String {
         format!("{} rad ({}°)", short(value), short(value.to_degrees()))
     } else {
         format!("{} {unit}", short(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_article_follows_the_first_sound() {
+        assert_eq!(article("RS03"), "an");
+        assert_eq!(article("RS00"), "an");
+        assert_eq!(article("CAN"), "a");
+        assert_eq!(article("actuator"), "an");
+        assert_eq!(article("revolute"), "a");
+        assert_eq!(article("LED"), "an");
+    }
+
+    #[test]
+    fn beyond_model_says_an_rs02() {
+        let kind = ProblemKind::BeyondModel {
+            joint: "j".into(),
+            what: "velocity limit",
+            value: 100.0,
+            max: 44.0,
+            unit: "rad/s",
+            model: "RS02",
+        };
+        assert_eq!(
+            kind.to_string(),
+            "joint `j`: velocity limit 100 rad/s is beyond what an RS02 can do (44 rad/s)"
+        );
     }
 }

@@ -1,0 +1,215 @@
+//! Rules of a joint's actuator: its bus exists, its four-bar assembles, and the joint asks for
+//! nothing the RobStride model cannot do (its ranges: [`crate::actuator::ModelSpec`]).
+
+use super::Problems;
+use super::problem::{JointField, ProblemKind, Site};
+use crate::actuator::{ModelSpec, RobstrideModel};
+use crate::interface::InterfaceKind;
+use crate::model::{Actuator, Joint, JointKind, Limits, Robot};
+
+/// What the linkage between motor and joint does to the model's ranges.
+struct Transmission {
+    /// Smallest and largest |J| = |dq/dθ| over the joint range; 1 without a linkage.
+    ratio: (f64, f64),
+    /// Motor angle θ (from the linkage's zero) at the lower and the upper joint limit, where the
+    /// joint has both; without a linkage θ = q.
+    motor_at_limits: Option<(f64, f64)>,
+}
+
+/// The actuator model bounds what the joint may ask for (through the four-bar's ratio where there
+/// is one), and a four-bar must assemble, away from toggle poses, over the whole joint range.
+pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &mut Problems) {
+    let Some(actuator) = &joint.actuator else {
+        return;
+    };
+    let name = || joint.name.to_string();
+    if robot.bus(&actuator.bus).is_none() {
+        out.push(
+            Site::Joint(index, JointField::Bus),
+            ProblemKind::UnknownBus {
+                joint: name(),
+                bus: actuator.bus.to_string(),
+            },
+        );
+    }
+    let range = joint.limits.and_then(|l| l.lower.zip(l.upper));
+    let mut transmission = Transmission {
+        ratio: (1.0, 1.0),
+        motor_at_limits: range,
+    };
+    if let Some(four_bar) = &actuator.four_bar {
+        match range.filter(|_| joint.kind == JointKind::Revolute) {
+            None => out.push(
+                Site::Joint(index, JointField::FourBar),
+                ProblemKind::FourBarNeedsRange { joint: name() },
+            ),
+            Some((lower, upper)) => match four_bar.check_range(lower, upper) {
+                Ok(report) => {
+                    let (a, b) = (report.min_ratio.abs(), report.max_ratio.abs());
+                    transmission = Transmission {
+                        ratio: (a.min(b), a.max(b)),
+                        motor_at_limits: Some(report.motor_range),
+                    };
+                }
+                Err(source) => {
+                    out.push(
+                        Site::Joint(index, JointField::FourBar),
+                        ProblemKind::FourBar {
+                            joint: name(),
+                            source,
+                        },
+                    );
+                    return;
+                }
+            },
+        }
+    }
+    let spec = actuator.model.spec();
+    if let Some(limits) = &joint.limits {
+        velocity_and_effort(index, joint, actuator.model, limits, &transmission, out);
+    }
+    position_range(index, joint, actuator, &transmission, out);
+    gains(index, joint, actuator.model, spec, &transmission, out);
+}
+
+/// The joint's velocity and effort limits must be reachable everywhere in the range: velocity at
+/// the smallest ratio, torque at the largest (joint velocity = J · motor velocity, joint torque =
+/// motor torque / J).
+fn velocity_and_effort(
+    index: usize,
+    joint: &Joint,
+    model: RobstrideModel,
+    limits: &Limits,
+    transmission: &Transmission,
+    out: &mut Problems,
+) {
+    let spec = model.spec();
+    let (min_ratio, max_ratio) = transmission.ratio;
+    let checks = [
+        (
+            "velocity limit",
+            limits.velocity,
+            spec.velocity * min_ratio,
+            "rad/s",
+            JointField::Velocity,
+        ),
+        (
+            "effort limit",
+            limits.effort,
+            spec.torque / max_ratio,
+            "N·m",
+            JointField::Effort,
+        ),
+    ];
+    for (what, value, max, unit, field) in checks {
+        if value > max * (1.0 + 1e-9) {
+            out.push(
+                Site::Joint(index, field),
+                ProblemKind::BeyondModel {
+                    joint: joint.name.to_string(),
+                    what,
+                    value,
+                    max: round3(max),
+                    unit,
+                    model: model.name(),
+                },
+            );
+        }
+    }
+}
+
+/// The MIT frame encodes the motor's position in ±4π of its own zero: the joint's whole range,
+/// through direction, zero offset and four-bar, must map inside it, or a target near a limit
+/// would reach the wire clamped, as another angle. A continuous joint has no range to check: the
+/// backend wraps it (see [`crate::actuator`]).
+fn position_range(
+    index: usize,
+    joint: &Joint,
+    actuator: &Actuator,
+    transmission: &Transmission,
+    out: &mut Problems,
+) {
+    let (Some(limits), Some((motor_lower, motor_upper))) =
+        (&joint.limits, transmission.motor_at_limits)
+    else {
+        return;
+    };
+    let range = actuator.model.spec().position;
+    let ends = [
+        ("lower", limits.lower, motor_lower, JointField::Lower),
+        ("upper", limits.upper, motor_upper, JointField::Upper),
+    ];
+    for (end, limit, theta, field) in ends {
+        let Some(limit) = limit else { continue };
+        let motor = actuator.zero_offset + actuator.direction.sign() * theta;
+        // A non-finite limit or offset is the finite-numbers rule's.
+        if motor.is_finite() && motor.abs() > range * (1.0 + 1e-12) {
+            out.push(
+                Site::Joint(index, field),
+                ProblemKind::BeyondPositionRange {
+                    joint: joint.name.to_string(),
+                    end,
+                    limit,
+                    unit: if joint.kind == JointKind::Prismatic {
+                        "m"
+                    } else {
+                        "rad"
+                    },
+                    motor,
+                    range,
+                    model: actuator.model.name(),
+                },
+            );
+        }
+    }
+}
+
+/// Initial stiffness and damping commands are MIT gains, which the frame encodes in
+/// `0..=Kp max` and `0..=Kd max`; through a four-bar a joint gain K is the motor gain J²·K.
+fn gains(
+    index: usize,
+    joint: &Joint,
+    model: RobstrideModel,
+    spec: ModelSpec,
+    transmission: &Transmission,
+    out: &mut Problems,
+) {
+    let referred = transmission.ratio.1 * transmission.ratio.1;
+    for (i, interface) in joint.command_interfaces.iter().enumerate() {
+        let (what, max, unit) = match interface.kind {
+            InterfaceKind::Stiffness => ("initial stiffness", spec.stiffness, "N·m/rad"),
+            InterfaceKind::Damping => ("initial damping", spec.damping, "N·m·s/rad"),
+            _ => continue,
+        };
+        let Some(value) = interface.initial_value.filter(|v| v.is_finite()) else {
+            continue;
+        };
+        let site = Site::Joint(index, JointField::Command(i));
+        if value < 0.0 {
+            out.push(
+                site,
+                ProblemKind::NegativeGain {
+                    joint: joint.name.to_string(),
+                    what,
+                    value,
+                },
+            );
+        } else if value * referred > max * (1.0 + 1e-9) {
+            out.push(
+                site,
+                ProblemKind::BeyondModel {
+                    joint: joint.name.to_string(),
+                    what,
+                    value,
+                    max: round3(max / referred),
+                    unit,
+                    model: model.name(),
+                },
+            );
+        }
+    }
+}
+
+fn round3(value: f64) -> f64 {
+    (value * 1000.0).floor() / 1000.0
+}

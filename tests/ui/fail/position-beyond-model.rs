@@ -1,0 +1,19 @@
+use robot_macros::robot;
+
+// The MIT frame encodes ±4π (720°) of motor angle; 800° cannot be sent.
+robot! {
+    robot Tiny { update_rate: 100 Hz }
+    bus arm {}
+    link base {}
+    link tip {}
+    joint j: revolute {
+        parent: base,
+        child: tip,
+        limits { lower: -1, upper: 800 deg, velocity: 10, effort: 10 },
+        actuator { bus: arm, can_id: 1, model: RS02 },
+        command: [position],
+        state: [position],
+    }
+}
+
+fn main() {}
