@@ -5,12 +5,15 @@
 //! and `check_urdf` on the system PATH. A tool is looked for in the venv's `bin/` first, then on
 //! `PATH`, so a plain `cargo test` finds it without activating anything.
 //!
-//! A missing tool fails the test, saying to run `scripts/install-tools.sh`.
+//! A missing tool is a failure on CI (`CI=true`, which `scripts/test` and CI set) and a loud skip
+//! anywhere else: the test prints `SKIPPED: <tool> not found; run scripts/install-tools.sh` and
+//! passes, so `cargo test` on a machine without the tools still tests everything else.
 
 use std::ffi::{OsStr, OsString};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The variable naming the venv, read by `scripts/install-tools.sh` too.
 pub const VENV_VARIABLE: &str = "ROBOT_TOOLS_VENV";
@@ -76,6 +79,23 @@ impl Tool {
     }
 }
 
+/// The message a test prints when it skips for want of `tool`.
+pub fn skip_message(tool: Tool) -> String {
+    format!(
+        "SKIPPED: {} not found; run scripts/install-tools.sh",
+        tool.name()
+    )
+}
+
+/// Whether this is a CI run, where a missing tool is a failure: `CI` is `true` (or `1`).
+pub fn on_ci() -> bool {
+    is_ci_value(std::env::var_os("CI").as_deref())
+}
+
+fn is_ci_value(value: Option<&OsStr>) -> bool {
+    value.is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
 /// The venv the install script fills: `$ROBOT_TOOLS_VENV` (relative to the workspace root), else
 /// `<workspace root>/.venv`.
 pub fn venv() -> PathBuf {
@@ -128,16 +148,54 @@ pub fn find(tool: Tool) -> Option<&'static Path> {
         .as_deref()
 }
 
-/// A command running `tool`; a missing tool panics, failing the test. (`Option` for the callers'
-/// sake: they are written for a lookup that may also skip.)
-pub fn require(tool: Tool) -> Option<Command> {
-    match find(tool) {
-        Some(path) => Some(Command::new(path)),
-        None => panic!(
-            "{} not found; run scripts/install-tools.sh (looked in {} and on PATH)",
+/// What a test does about a tool: run it, or go without it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Run this program.
+    Run(PathBuf),
+    /// Skip the check, saying so.
+    Skip(String),
+    /// Fail the test with this message.
+    Fail(String),
+}
+
+/// The verdict for a tool found at `found` (or not), on CI or not.
+pub fn verdict(tool: Tool, found: Option<&Path>, ci: bool) -> Verdict {
+    match found {
+        Some(path) => Verdict::Run(path.to_path_buf()),
+        None if ci => Verdict::Fail(format!(
+            "{} not found; run scripts/install-tools.sh (looked in {} and on PATH; with CI=true a \
+             missing tool fails the test)",
             tool.name(),
             venv().join("bin").display()
-        ),
+        )),
+        None => Verdict::Skip(skip_message(tool)),
+    }
+}
+
+/// A command running `tool`, or `None` when it is not installed and this is not CI, after
+/// printing [`skip_message`] to the terminal. On CI a missing tool panics, failing the test.
+///
+/// ```ignore
+/// let Some(mut xacro) = tools::require(Tool::Xacro) else { return };
+/// ```
+pub fn require(tool: Tool) -> Option<Command> {
+    match verdict(tool, find(tool), on_ci()) {
+        Verdict::Run(path) => Some(Command::new(path)),
+        Verdict::Fail(message) => panic!("{message}"),
+        Verdict::Skip(message) => {
+            // Once per test and tool, though a test may ask for a tool once per file it checks.
+            static SAID: Mutex<Vec<(String, Tool)>> = Mutex::new(Vec::new());
+            let test = std::thread::current().name().unwrap_or("?").to_string();
+            let mut said = SAID.lock().unwrap_or_else(PoisonError::into_inner);
+            if !said.contains(&(test.clone(), tool)) {
+                // Straight to the process's stderr: the test harness captures `eprintln!` of a
+                // passing test, and a skip nobody sees is a check that silently never runs.
+                let _ = writeln!(std::io::stderr(), "{message} ({test})");
+                said.push((test, tool));
+            }
+            None
+        }
     }
 }
 
@@ -184,5 +242,35 @@ mod tests {
             locate(Tool::Mujoco, dir.path(), None, |_| true),
             Some(python)
         );
+    }
+
+    #[test]
+    fn a_missing_tool_skips_loudly_but_fails_on_ci() {
+        assert_eq!(
+            verdict(Tool::Xacro, None, false),
+            Verdict::Skip("SKIPPED: xacro not found; run scripts/install-tools.sh".into())
+        );
+        let Verdict::Fail(message) = verdict(Tool::Mujoco, None, true) else {
+            panic!("a missing tool on CI must fail")
+        };
+        assert!(
+            message.starts_with("mujoco not found; run scripts/install-tools.sh"),
+            "{message}"
+        );
+        let here = Path::new("/bin/sh");
+        assert_eq!(
+            verdict(Tool::CheckUrdf, Some(here), true),
+            Verdict::Run(here.into())
+        );
+    }
+
+    #[test]
+    fn ci_is_ci_true() {
+        assert!(is_ci_value(Some(OsStr::new("true"))));
+        assert!(is_ci_value(Some(OsStr::new("TRUE"))));
+        assert!(is_ci_value(Some(OsStr::new("1"))));
+        assert!(!is_ci_value(Some(OsStr::new("false"))));
+        assert!(!is_ci_value(Some(OsStr::new(""))));
+        assert!(!is_ci_value(None));
     }
 }

@@ -2,8 +2,8 @@
 //! urdfdom's `check_urdf`, MuJoCo's compiler (PyPI `mujoco`), and JSON Schema validation.
 //!
 //! The tools are installed by `scripts/install-tools.sh` (which `scripts/test` runs first) and
-//! found by `integration_tests::tools` (the project venv first). A missing tool fails the test
-//! with that instruction: a check that silently skips would be a check that never runs.
+//! found by `integration_tests::tools`: a missing tool fails the test on CI and is a loud
+//! `SKIPPED: <tool> not found` elsewhere, never a silent pass.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
