@@ -271,7 +271,7 @@ mod tests {
 
         // Enough sets to catch a torn one natively; few enough for Miri, which runs every access
         // of both threads under its data-race checker.
-        let sets_to_see: u32 = if cfg!(miri) { 20 } else { 2_000 };
+        let sets_to_see: u32 = if cfg!(miri) { 20 } else { 500 };
         let input = SensorInput::new(["imu".to_string()]);
         let mut reader = SensorReader::new(input.clone());
         let stop = Arc::new(AtomicBool::new(false));
