@@ -1,42 +1,86 @@
 #!/usr/bin/env bash
 # Installs the real tools the test suite checks emitted files against, from the package registries:
-#   check_urdf          Debian's liburdfdom-tools
-#   xacro               PyPI xacro (runs without ROS)
-#   mujoco              PyPI mujoco (the compiler of MJCF models)
-#   check-jsonschema    PyPI check-jsonschema (schema meta-validation)
-# Idempotent: a tool already at the pinned version is left alone.
+#   check_urdf          Debian's liburdfdom-tools (system-wide, by apt)
+#   xacro               PyPI xacro (runs without ROS)                     } into the project's own
+#   mujoco              PyPI mujoco (the compiler of MJCF models)         } virtual environment,
+#   check-jsonschema    PyPI check-jsonschema (schema meta-validation)    } .venv/ (gitignored)
+#
+# The Python tools never touch the system Python: Debian 12's refuses `pip install` outright
+# (PEP 668, `externally-managed-environment`). The venv is made with whatever `python3` is on PATH;
+# when there is none, or it cannot make a venv (Debian ships `venv` apart), `python3` and
+# `python3-venv` come from apt. apt runs as root, or through sudo when not root.
+#
+# The tests look for the tools in the venv first, then on PATH (tests/src/lib.rs), so nothing
+# needs activating. ROBOT_TOOLS_VENV moves the venv (the tests read it too).
+#
+# Idempotent: a second run checks the pinned versions in one Python call and installs nothing.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-need_apt=()
-command -v check_urdf >/dev/null 2>&1 || need_apt+=(liburdfdom-tools)
-if ((${#need_apt[@]})); then
-  echo "install-tools: apt-get install ${need_apt[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
-
+venv=${ROBOT_TOOLS_VENV:-$PWD/.venv}
 pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0)
-missing=()
-for pin in "${pip_pins[@]}"; do
-  name=${pin%%==*}
-  want=${pin##*==}
-  have=$(python3 -m pip show "$name" 2>/dev/null | sed -n "s/^Version: //p" || true)
-  [[ $have == "$want" ]] || missing+=("$pin")
-done
-if ((${#missing[@]})); then
-  echo "install-tools: pip install ${missing[*]}"
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
+
+say() { echo "install-tools: $*"; }
+die() { echo "install-tools: $*" >&2; exit 1; }
+
+apt_updated=
+apt_install() {
+  local sudo=()
+  if ((EUID != 0)); then
+    command -v sudo >/dev/null 2>&1 || die "need root or sudo to apt-get install $*"
+    sudo=(sudo)
+  fi
+  command -v apt-get >/dev/null 2>&1 || die "no apt-get: install $* by hand"
+  say "apt-get install $*"
+  if [[ -z $apt_updated ]]; then
+    "${sudo[@]}" apt-get update -qq
+    apt_updated=1
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+command -v check_urdf >/dev/null 2>&1 || apt_install liburdfdom-tools
+
+# The venv's own interpreter; a venv whose base interpreter is gone is made again.
+if ! "$venv/bin/python" -c '' >/dev/null 2>&1; then
+  command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
+  rm -rf "$venv"
+  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+    # Debian's python3 without python3-venv has no ensurepip: venv fails after making the folder.
+    rm -rf "$venv"
+    apt_install python3-venv
+    python3 -m venv "$venv" || die "python3 -m venv $venv failed"
+  fi
+  say "made the virtual environment $venv ($("$venv/bin/python" --version))"
+fi
+python=$venv/bin/python
+
+# Which pins are not installed at their version, in one call.
+missing=$("$python" - "${pip_pins[@]}" <<'EOF'
+import sys
+from importlib import metadata
+for pin in sys.argv[1:]:
+    name, want = pin.split("==")
+    try:
+        have = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        have = None
+    if have != want:
+        print(pin)
+EOF
+)
+if [[ -n $missing ]]; then
+  # shellcheck disable=SC2086 # one pin a line
+  say "pip install into $venv:" $missing
+  # shellcheck disable=SC2086
+  "$python" -m pip install --quiet --disable-pip-version-check $missing
 fi
 
-# pyenv puts new console scripts on PATH only after a rehash.
-if command -v pyenv >/dev/null 2>&1; then
-  pyenv rehash || true
-fi
-
-# Fail here, loudly, rather than in a test: every tool must now be on PATH.
-for tool in check_urdf xacro check-jsonschema; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "install-tools: $tool is not on PATH after installing" >&2; exit 1; }
+# Fail here, loudly, rather than in a test: every tool must now run.
+for tool in "$venv/bin/xacro" "$venv/bin/check-jsonschema"; do
+  [[ -x $tool ]] || die "$tool is missing after installing"
 done
-python3 -c "import mujoco; assert mujoco.__version__ == '3.17.0', mujoco.__version__" \
-  || { echo "install-tools: python3 cannot import mujoco 3.17.0" >&2; exit 1; }
+command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after installing"
+"$python" -c "import mujoco; assert mujoco.__version__ == '3.17.0', mujoco.__version__" \
+  || die "$python cannot import mujoco 3.17.0"

@@ -3,12 +3,13 @@
 //! loader and that tool agree on what the schema rejects.
 //!
 //! `check-jsonschema` is installed by `scripts/install-tools.sh` (which `scripts/test` runs
-//! first). A missing tool fails the test with that instruction, never skips it.
+//! first) and found by `integration_tests::tools`: missing, it fails the test on CI and is a loud
+//! `SKIPPED` elsewhere (the loader's own checks still run).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use integration_tests::tools::{Tool, require};
 use robot_core::Robot;
 use robot_core::config;
 use robots::checked_in::workspace_root;
@@ -31,17 +32,9 @@ fn sample_configs() -> Vec<PathBuf> {
 }
 
 /// `check-jsonschema --schemafile schema/config.schema.json FILE`: whether it accepts, and what
-/// it said.
-fn check_jsonschema(file: &Path) -> (bool, String) {
-    let found = Command::new("sh")
-        .arg("-c")
-        .arg("command -v check-jsonschema")
-        .output();
-    assert!(
-        found.is_ok_and(|o| o.status.success()),
-        "`check-jsonschema` is not installed: run scripts/install-tools.sh (scripts/test does)"
-    );
-    let output = Command::new("check-jsonschema")
+/// it said; `None` when the tool is not installed (and this is not CI).
+fn check_jsonschema(file: &Path) -> Option<(bool, String)> {
+    let output = require(Tool::CheckJsonschema)?
         .arg("--schemafile")
         .arg(workspace_root().join("schema").join("config.schema.json"))
         .arg(file)
@@ -52,7 +45,7 @@ fn check_jsonschema(file: &Path) -> (bool, String) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    (output.status.success(), text)
+    Some((output.status.success(), text))
 }
 
 fn robot_named(name: &str) -> &'static Robot {
@@ -102,7 +95,9 @@ fn every_sample_config_loads_against_its_robot() {
 #[test]
 fn every_sample_config_passes_check_jsonschema() {
     for file in sample_configs() {
-        let (ok, text) = check_jsonschema(&file);
+        let Some((ok, text)) = check_jsonschema(&file) else {
+            return;
+        };
         assert!(ok, "check-jsonschema rejects {}: {text}", file.display());
     }
 }
@@ -165,20 +160,21 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
     for (name, yaml, schema_error) in cases {
         let file = dir.path().join(name);
         std::fs::write(&file, yaml).unwrap();
-        let (tool_accepts, tool_text) = check_jsonschema(&file);
+        let tool = check_jsonschema(&file);
         let loaded = config::load(&file, robot);
         let error = loaded.expect_err(name).to_string();
         assert!(error.contains(&file.display().to_string()), "{error}");
         match schema_error {
             Some(expected) => {
-                assert!(
-                    !tool_accepts,
-                    "check-jsonschema accepts {name}: {tool_text}"
-                );
+                if let Some((accepts, text)) = &tool {
+                    assert!(!accepts, "check-jsonschema accepts {name}: {text}");
+                }
                 assert_eq!(error, format!("{}: {expected}", file.display()));
             }
             None => {
-                assert!(tool_accepts, "check-jsonschema rejects {name}: {tool_text}");
+                if let Some((accepts, text)) = &tool {
+                    assert!(accepts, "check-jsonschema rejects {name}: {text}");
+                }
                 assert!(
                     error.contains(
                         "buses.left_lge: unknown bus; lite_biped has left_leg, right_leg"

@@ -1,14 +1,15 @@
 //! The emitted files, checked by the real tools the ROS 2 and MuJoCo worlds use: the PyPI `xacro`,
 //! urdfdom's `check_urdf`, MuJoCo's compiler (PyPI `mujoco`), and JSON Schema validation.
 //!
-//! The tools are installed by `scripts/install-tools.sh` (which `scripts/test` runs first). A
-//! missing tool fails the test with that instruction: a check that silently skips would be a
-//! check that never runs.
+//! The tools are installed by `scripts/install-tools.sh` (which `scripts/test` runs first) and
+//! found by `integration_tests::tools`: a missing tool fails the test on CI and is a loud
+//! `SKIPPED: <tool> not found` elsewhere, never a silent pass.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use integration_tests::tools::{Tool, require};
 use robot_core::{Backend, Robot, emit};
 
 /// Writes every emitted file of `robot` into a fresh temporary folder.
@@ -19,18 +20,6 @@ fn emitted(robot: &Robot) -> (tempfile::TempDir, PathBuf) {
         std::fs::write(path.join(&artifact.file_name), artifact.contents).expect("write");
     }
     (dir, path)
-}
-
-fn tool(name: &str) -> Command {
-    let found = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {name}"))
-        .output();
-    assert!(
-        found.is_ok_and(|o| o.status.success()),
-        "`{name}` is not installed: run scripts/install-tools.sh (scripts/test does)"
-    );
-    Command::new(name)
 }
 
 fn run(mut command: Command) -> (bool, String) {
@@ -109,6 +98,9 @@ fn first_difference(a: &Element, b: &Element, path: &str) -> Option<String> {
 
 #[test]
 fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_four_arg_combinations() {
+    if require(Tool::Xacro).is_none() {
+        return;
+    }
     for robot in robots::all() {
         let (_keep, dir) = emitted(robot);
         let source = dir.join(format!("{}.urdf.xacro", robot.name));
@@ -116,7 +108,9 @@ fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_four_arg_combinatio
             [(false, false), (false, true), (true, false), (true, true)]
         {
             let out = dir.join(format!("xacro-{sim_mujoco}-{use_mock_hardware}.urdf"));
-            let mut xacro = tool("xacro");
+            let Some(mut xacro) = require(Tool::Xacro) else {
+                return;
+            };
             xacro
                 .arg(&source)
                 .arg(format!("sim_mujoco:={sim_mujoco}"))
@@ -144,11 +138,16 @@ fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_four_arg_combinatio
 
 #[test]
 fn check_urdf_accepts_every_expanded_urdf() {
+    if require(Tool::CheckUrdf).is_none() {
+        return;
+    }
     for robot in robots::all() {
         let (_keep, dir) = emitted(robot);
         for backend in Backend::ALL {
             let path = dir.join(format!("{}.{backend}.urdf", robot.name));
-            let mut check = tool("check_urdf");
+            let Some(mut check) = require(Tool::CheckUrdf) else {
+                return;
+            };
             check.arg(&path);
             let (ok, text) = run(check);
             assert!(ok, "check_urdf rejects {}: {text}", path.display());
@@ -176,7 +175,9 @@ fn check_urdf_rejects_a_broken_urdf() {
            <joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>"#,
     )
     .expect("write");
-    let mut check = tool("check_urdf");
+    let Some(mut check) = require(Tool::CheckUrdf) else {
+        return;
+    };
     check.arg(&path);
     let (ok, text) = run(check);
     assert!(
@@ -185,8 +186,9 @@ fn check_urdf_rejects_a_broken_urdf() {
     );
 }
 
-/// What MuJoCo's compiler makes of an MJCF file: `(joints, actuators with force ranges, sensors)`.
-fn mujoco_compile(path: &Path) -> serde_json::Value {
+/// What MuJoCo's compiler makes of an MJCF file: `(joints, actuators with force ranges, sensors)`;
+/// `None` when MuJoCo is not installed (and this is not CI).
+fn mujoco_compile(path: &Path) -> Option<serde_json::Value> {
     let script = r#"
 import json, sys, mujoco
 m = mujoco.MjModel.from_xml_path(sys.argv[1])
@@ -199,18 +201,23 @@ print(json.dumps({
     "bodies": m.nbody,
 }))
 "#;
-    let mut python = tool("python3");
+    let mut python = require(Tool::Mujoco)?;
     python.arg("-c").arg(script).arg(path);
     let (ok, text) = run(python);
     assert!(ok, "MuJoCo does not compile {}: {text}", path.display());
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("unexpected output {text}: {e}"))
+    Some(
+        serde_json::from_str(text.trim())
+            .unwrap_or_else(|e| panic!("unexpected output {text}: {e}")),
+    )
 }
 
 #[test]
 fn mujoco_compiles_the_mjcf_with_the_right_joints_actuators_and_imu_sensors() {
     for robot in robots::all() {
         let (_keep, dir) = emitted(robot);
-        let model = mujoco_compile(&dir.join(format!("{}.mjcf.xml", robot.name)));
+        let Some(model) = mujoco_compile(&dir.join(format!("{}.mjcf.xml", robot.name))) else {
+            return;
+        };
         assert_eq!(model["version"], "3.17.0");
         // MJCF joint names are the ros2_control joint names: every movable joint, by name.
         let joints: Vec<String> = model["joints"]
@@ -266,7 +273,9 @@ fn mujoco_compiles_the_mjcf_with_the_right_joints_actuators_and_imu_sensors() {
 #[test]
 fn lite_biped_mjcf_names_the_imu_sensors_as_mujoco_system_reads_them() {
     let (_keep, dir) = emitted(robots::LiteBiped::DESCRIPTION);
-    let model = mujoco_compile(&dir.join("lite_biped.mjcf.xml"));
+    let Some(model) = mujoco_compile(&dir.join("lite_biped.mjcf.xml")) else {
+        return;
+    };
     assert_eq!(
         model["sensors"],
         serde_json::json!(["base_quat", "base_gyro", "base_accel"])
@@ -289,7 +298,9 @@ fn both_schemas_are_valid_against_their_meta_schema() {
         if let Err(error) = jsonschema::meta::validate(&schema) {
             panic!("{name} is not a valid JSON Schema: {error}");
         }
-        let mut check = tool("check-jsonschema");
+        let Some(mut check) = require(Tool::CheckJsonschema) else {
+            continue;
+        };
         check.arg("--check-metaschema").arg(
             robots::checked_in::workspace_root()
                 .join("schema")
@@ -417,7 +428,9 @@ print(json.dumps(result))
             .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
             .collect(),
     );
-    let mut python = tool("python3");
+    let Some(mut python) = require(Tool::Mujoco) else {
+        return;
+    };
     python
         .arg("-c")
         .arg(script)

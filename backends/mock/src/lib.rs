@@ -87,6 +87,29 @@
 //! `a = (v − v_old)/dt`. Only finite results are stored, and a state the joint does not declare
 //! carries nothing between reads, as in the source.
 //!
+//! # Differences from `mock_components/GenericSystem`
+//!
+//! Checked against ros2_control's `hardware_interface/src/mock_components/generic_system.cpp`
+//! (master, 2026-08). Each behaviour row has its test in `tests/generic_system.rs` (g) or
+//! `tests/calculate_dynamics.rs` (d).
+//!
+//! | | GenericSystem | `MockSystem` | test |
+//! |---|---|---|---|
+//! | GPIO | mirrors `<gpio>` commands to states; `mock_gpio_commands` makes a command for every GPIO state | no GPIO in the model; `mock_gpio_commands` is refused as an unknown parameter | g `there_is_no_gpio_and_no_mock_gpio_commands` |
+//! | IMU at start | sensor states start at NaN (or their `initial_value`) until set | identity orientation (`w` = 1), zero rates and acceleration | g `mock_sensor_commands_take_imu_values_from_the_sensor_input` |
+//! | sensor values | with `mock_sensor_commands`, a command interface per sensor state, set by a controller; an infinite one fails `read` | a [`SensorInput`] any thread sets, a whole IMU at a time (a set being written is taken on the next read); an infinite value is refused by [`SensorInput::set_imu`], so `read` never fails on one | g, same test; `a_reader_never_sees_half_a_set` (unit) |
+//! | sensors claimed | every `<sensor>` of its block | none unless `mock_sensor_commands` (the mock descriptions carry no `<sensor>`) | g `claims_every_controlled_joint_and_no_sensor` |
+//! | reconfigure (`on_configure` again) | keeps the states, puts 0 only where NaN, and adds `position_state_following_offset` to the positions again; commands keep their values | resets: every state to its initial value (offset added once), every command to its `initial_value` or NaN; the IMU set last published is applied again | g `reconfiguring_starts_again_from_the_initial_values`, `reconfiguring_does_not_add_the_offset_again` |
+//! | `custom_interface_with_following_offset` | a hardware parameter, read only when `position_state_following_offset` is given; a name no interface has only warns | an option ([`MockSystem::with_custom_interface_with_following_offset`]), applied with any offset, 0 included, so without `position_state_following_offset` too; only `current` or `temperature`; `on_init` fails when no joint has a `position` command and that state | g `custom_interface_with_following_offset_works_without_an_offset`, `custom_interface_with_following_offset_must_be_a_non_standard_state` |
+//! | chained mimics | updated in declaration order: a mimic of a mimic declared after it lags one read | ordered by depth (a followed mimic first): the chain settles within one read | g `chained_mimics_follow_in_the_same_read_whatever_the_declaration_order` |
+//! | mimic with a state its followed joint lacks | `read` throws (`The requested state interface not found`) | `on_init` fails with [`ErrorKind::Unsupported`], naming both joints | g `mimic_of_a_joint_without_that_state_is_unsupported` |
+//! | `calculate_dynamics` mode | switched by the controllers' claims (`perform_command_mode_switch`), position until then: a velocity-only joint stands still | fixed when built: the lowest derivative the joint commands, or [`MockSystem::with_command_mode`] | d `calculate_dynamics_velocity_mode_integrates_position` |
+//! | offset under `calculate_dynamics` | velocity and acceleration modes add the offset on every read while the velocity is not finite (an operator-precedence slip) | added through `on_configure` only | d `the_following_offset_reaches_integrated_positions_only_through_on_configure` |
+//! | infinite command | `read` fails for the looped-back interfaces only; an infinite position is skipped silently | `write` fails for any command of a driven joint, naming it, and stores none of the set | g `infinite_command_is_an_error` |
+//! | commands at activation | stay at `initial_value` or NaN until a controller writes | the System seeds commands holding the measured position with zero gains, which the first `write` stores | g `seeded_safe_commands_hold_the_joints_still` |
+//! | interface types | `double` and `bool` interfaces are mirrored | `f64` only: our vocabulary has no other type | by construction ([`robot_core::Values`]) |
+//! | disabled joints | none | [`MockSystem::with_disabled_joints`], from the runtime configuration: reported at their initial state, never driven | g `disabled_joint_is_never_driven` |
+//!
 //! [`ErrorKind::Unsupported`]: robot_core::hardware::ErrorKind::Unsupported
 //! [`ErrorKind::InvalidCommand`]: robot_core::hardware::ErrorKind::InvalidCommand
 #![warn(missing_docs)]

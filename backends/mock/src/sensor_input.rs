@@ -266,13 +266,24 @@ mod tests {
 
     #[test]
     fn a_reader_never_sees_half_a_set() {
+        use std::sync::atomic::AtomicBool;
+        use std::time::{Duration, Instant};
+
+        // Enough sets to catch a torn one natively; few enough for Miri, which runs every access
+        // of both threads under its data-race checker.
+        let sets_to_see: u32 = if cfg!(miri) { 20 } else { 500 };
         let input = SensorInput::new(["imu".to_string()]);
         let mut reader = SensorReader::new(input.clone());
+        let stop = Arc::new(AtomicBool::new(false));
+        // The writer publishes 1, 2, 3, ... (every value of a set the same) until told to stop, so
+        // the reader always has new sets to take, however the threads are scheduled.
         let writer = {
-            let input = input.clone();
+            let (input, stop) = (input.clone(), Arc::clone(&stop));
             std::thread::spawn(move || {
-                for i in 0..20_000 {
-                    let v = f64::from(i);
+                let mut written = 0u32;
+                while !stop.load(Ordering::Relaxed) {
+                    written += 1;
+                    let v = f64::from(written);
                     let imu = ImuState {
                         orientation: Quaternion {
                             x: v,
@@ -285,13 +296,33 @@ mod tests {
                     };
                     input.set_imu(0, imu).unwrap();
                 }
+                written
             })
         };
         let mut state = [0.0; 10];
-        while !writer.is_finished() {
+        let (mut reads, mut seen, mut last) = (0u64, 0u32, 0.0);
+        let started = Instant::now();
+        while seen < sets_to_see {
             reader.apply(&[0], &mut state);
+            reads += 1;
             assert!(state.iter().all(|&v| v == state[0]), "torn set: {state:?}");
+            if state[0] != last {
+                assert!(state[0] > last, "an older set after a newer one: {state:?}");
+                (last, seen) = (state[0], seen + 1);
+            }
+            assert!(
+                cfg!(miri) || started.elapsed() < Duration::from_secs(60),
+                "only {seen} new sets in {reads} reads in 60 s"
+            );
         }
-        writer.join().unwrap();
+        stop.store(true, Ordering::Relaxed);
+        let written = writer.join().unwrap();
+        // The loop ran, and each set it counted was a new, complete one the writer published.
+        assert_eq!(seen, sets_to_see);
+        assert!(reads >= u64::from(seen), "{reads} reads, {seen} sets");
+        assert!(
+            written >= seen && last <= f64::from(written),
+            "{written} written, {seen} seen"
+        );
     }
 }

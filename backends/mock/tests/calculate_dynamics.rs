@@ -10,6 +10,7 @@ use std::time::Duration;
 use backend_mock::{CommandMode, MockSystem};
 use common::{CLOCK, CLOSE, PERIOD, active, joint_index, unsupported};
 use robot_core::hardware::Clock;
+use robot_core::model::MockParams;
 use robot_macros::robot;
 
 robot! {
@@ -152,4 +153,24 @@ fn mimic_joint_follows_velocity_and_acceleration_with_the_multiplier_only() {
     assert!((state.arm_mimic.acceleration - (-2.0 * state.arm.acceleration)).abs() < 1e-6);
     system.read(CLOCK, &mut state).unwrap();
     assert_eq!(state.arm_mimic.velocity, 0.0);
+}
+
+#[test]
+fn the_following_offset_reaches_integrated_positions_only_through_on_configure() {
+    // GenericSystem's velocity and acceleration modes add the offset on every read until the
+    // first finite velocity (an operator-precedence slip); here only on_configure adds it.
+    let params = MockParams {
+        position_state_following_offset: -3.0,
+        ..Dynamics::DESCRIPTION.mock
+    };
+    let (mut system, mut state, _) = common::inactive(MockSystem::<Dynamics>::with_params(params));
+    assert!((state.wheel.position - (3.45 - 3.0)).abs() < CLOSE);
+    for _ in 0..3 {
+        system.read(CLOCK, &mut state).unwrap();
+    }
+    assert!(
+        (state.wheel.position - (3.45 - 3.0)).abs() < CLOSE,
+        "no velocity yet, so no motion: {}",
+        state.wheel.position
+    );
 }

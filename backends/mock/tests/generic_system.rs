@@ -74,9 +74,38 @@ mod test_robots {
             state: [position, velocity],
         }
     }
+
+    robot! {
+        /// A mimic of a mimic, declared before the joint it follows.
+        robot Chain { update_rate: 100 Hz }
+        bus main {}
+        link base {}
+        link one {}
+        link two {}
+        link three {}
+        joint leader: revolute {
+            parent: base, child: one,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 1, model: RS02 },
+            command: [position],
+            state: [position],
+        }
+        joint grandchild: revolute {
+            parent: base, child: three,
+            limits { lower: -10, upper: 10, velocity: 10, effort: 10 },
+            mimic { joint: child, multiplier: 3, offset: 0.1 },
+            state: [position],
+        }
+        joint child: revolute {
+            parent: base, child: two,
+            limits { lower: -5, upper: 5, velocity: 10, effort: 10 },
+            mimic { joint: leader, multiplier: 2 },
+            state: [position],
+        }
+    }
 }
 
-use test_robots::{Lopsided, Offset, OffsetCommand, OffsetState};
+use test_robots::{Chain, Lopsided, Offset, OffsetCommand, OffsetState};
 
 // --- Claims and initial values ---
 
@@ -149,6 +178,26 @@ fn reconfiguring_starts_again_from_the_initial_values() {
     assert_eq!(
         state.joint1.position, 3.45,
         "and the stored commands are gone too"
+    );
+}
+
+#[test]
+fn reconfiguring_does_not_add_the_offset_again() {
+    // GenericSystem's on_configure keeps the states and adds the offset to the positions every
+    // time (3.45 - 3 - 3 after a second configure); here it starts again from the initial values.
+    let (mut system, mut state, mut command) = active(MockSystem::<Offset>::new());
+    command.joint1.position = 1.0;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.joint1.position, 1.0 - 3.0);
+    system.deactivate().unwrap();
+    system.cleanup().unwrap();
+    system.configure().unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert!(
+        (state.joint1.position - (3.45 - 3.0)).abs() < CLOSE,
+        "{}",
+        state.joint1.position
     );
 }
 
@@ -366,6 +415,23 @@ fn custom_interface_with_following_offset_takes_the_offset() {
 }
 
 #[test]
+fn custom_interface_with_following_offset_works_without_an_offset() {
+    // GenericSystem reads `custom_interface_with_following_offset` only when
+    // `position_state_following_offset` is given, and would mirror the `current` command here.
+    let mock = MockSystem::<Offset>::with_params(MockParams::DEFAULT)
+        .with_custom_interface_with_following_offset(InterfaceKind::Current);
+    let (mut system, mut state, mut command) = active(mock);
+    command.joint2.position = 0.33;
+    command.joint2.current = 7.0;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(
+        state.joint2.current, 0.33,
+        "the position command, not the current command"
+    );
+}
+
+#[test]
 fn custom_interface_with_following_offset_must_be_a_non_standard_state() {
     let message = unsupported(
         MockSystem::<Offset>::new()
@@ -396,6 +462,22 @@ fn mimic_joint_follows_with_multiplier() {
         "multiplier -1, offset 0"
     );
     assert_eq!(state.gripper_mimic.velocity, -state.gripper.velocity);
+}
+
+#[test]
+fn chained_mimics_follow_in_the_same_read_whatever_the_declaration_order() {
+    // `grandchild` follows `child`, declared after it. GenericSystem updates mimics in declaration
+    // order, so it would give `grandchild` the previous read's `child` (0.1 on the first read).
+    let (mut system, mut state, mut command) = active(MockSystem::<Chain>::new());
+    command.leader.position = 0.2;
+    system.write(CLOCK, &command).unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert!((state.child.position - 0.4).abs() < CLOSE);
+    assert!(
+        (state.grandchild.position - (0.1 + 3.0 * 0.4)).abs() < CLOSE,
+        "{}",
+        state.grandchild.position
+    );
 }
 
 #[test]
@@ -541,11 +623,18 @@ fn mock_sensor_commands_take_imu_values_from_the_sensor_input() {
     assert_eq!(Component::<LiteBiped>::claims(&mock).sensors, vec![0]);
     let input = mock.sensor_input().unwrap();
     let (mut system, mut state, _) = inactive(mock);
-    assert_eq!(
-        state.base_imu,
-        ImuState::default(),
-        "identity, zero rates until set"
-    );
+    // GenericSystem's sensor states start at NaN; here at the identity, at rest.
+    let at_rest = ImuState {
+        orientation: Quaternion {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+            w: 1.0,
+        },
+        angular_velocity: Vector3::default(),
+        linear_acceleration: Vector3::default(),
+    };
+    assert_eq!(state.base_imu, at_rest, "identity, zero rates until set");
 
     let tilted = ImuState {
         orientation: Quaternion {
@@ -579,6 +668,29 @@ fn mock_sensor_commands_take_imu_values_from_the_sensor_input() {
         error.to_string(),
         "`base_imu/angular_velocity.z` cannot be infinite"
     );
+
+    // Reconfiguring starts the state again; the set last published is applied again.
+    system.cleanup().unwrap();
+    system.configure().unwrap();
+    system.read(CLOCK, &mut state).unwrap();
+    assert_eq!(state.base_imu, tilted);
+}
+
+#[test]
+fn there_is_no_gpio_and_no_mock_gpio_commands() {
+    // GenericSystem mirrors `<gpio>` interfaces and takes `mock_gpio_commands`; our model has no
+    // GPIO, and the parameter is refused like any unknown one.
+    let refused = serde_json::from_str::<MockParams>(r#"{"mock_gpio_commands": true}"#);
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("unknown field `mock_gpio_commands`")
+    );
+    for robot in robots::all() {
+        let urdf = robot_core::emit::urdf(robot, robot_core::Backend::Mock).unwrap();
+        assert!(!urdf.contains("<gpio"), "{}", robot.name);
+    }
 }
 
 #[test]
