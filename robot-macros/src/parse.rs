@@ -136,6 +136,8 @@ pub enum Dimension {
     Length,
     Mass,
     Frequency,
+    /// A share of something: `%`.
+    Ratio,
 }
 
 impl Dimension {
@@ -145,6 +147,7 @@ impl Dimension {
             Dimension::Length => "length",
             Dimension::Mass => "mass",
             Dimension::Frequency => "frequency",
+            Dimension::Ratio => "ratio",
         }
     }
 }
@@ -347,6 +350,20 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
     if minus.is_some() {
         value = -value;
         integer = integer.map(|i| -i);
+    }
+    // `95 %` is a ratio, 0.95.
+    if input.peek(Token![%]) {
+        let percent: Token![%] = input.parse()?;
+        return Ok(Value::Number {
+            value: value / 100.0,
+            integer: None,
+            span: span.join(percent.span).unwrap_or(span),
+            unit: Some(Unit {
+                name: "%",
+                dimension: Dimension::Ratio,
+                span: percent.span,
+            }),
+        });
     }
     // A unit is a bare word right after the number that is one of UNITS and is not followed by
     // `:` (which would make it the next field's key) or `=`.

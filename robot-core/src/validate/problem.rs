@@ -68,6 +68,7 @@ pub enum JointField {
 pub enum BusField {
     Name,
     Bitrate,
+    MaxLoad,
 }
 
 /// A field of a sensor.
@@ -246,17 +247,10 @@ pub enum ProblemKind {
     },
     #[error("link `{link}`: mass must be positive, not {mass}")]
     BadMass { link: String, mass: f64 },
-    #[error(
-        "bus `{bus}` is overloaded: {frames} frames of {bits} bits per cycle at {rate} Hz need {needed} bit/s, more than its {bitrate} bit/s"
-    )]
-    BusOverloaded {
-        bus: String,
-        frames: usize,
-        bits: u32,
-        rate: u32,
-        needed: u64,
-        bitrate: u32,
-    },
+    #[error("{0}")]
+    BusOverloaded(crate::bus_load::BusOverload),
+    #[error("bus `{bus}`: `max_load` must be above 0 % and at most 100 %, not {}", crate::bus_load::percent(*.value))]
+    BadMaxLoad { bus: String, value: f64 },
     #[error("bus `{bus}`: bit rate {bitrate} bit/s is not a classic CAN rate (at most 1000000)")]
     BadBitrate { bus: String, bitrate: u32 },
     #[error("the update rate must be at least 1 Hz")]

@@ -286,10 +286,16 @@ impl Lowering<'_> {
             }
             None => DEFAULT_CAN_BITRATE,
         };
+        let max_load = f.value("max_load", self.errors).and_then(|v| {
+            self.spans
+                .insert(Site::Bus(index, BusField::MaxLoad), v.span());
+            number(v, Quantity::Ratio, "`max_load`", self.errors)
+        });
         f.finish(self.errors);
         self.buses.push(Bus {
             name: name(&item.name),
             kind: BusKind::Can { bitrate },
+            max_load,
         });
     }
 
