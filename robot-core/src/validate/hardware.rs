@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::Problems;
 use super::problem::{BusField, JointField, ProblemKind, SensorField, Site};
+use super::{Problems, suggest};
 use crate::bus_load;
 use crate::interface::InterfaceKind;
 use crate::model::{CanId, Joint, JointKind, Robot};
@@ -209,6 +209,8 @@ pub(super) fn joint_mimic(robot: &Robot, index: usize, joint: &Joint, out: &mut 
             ProblemKind::UnknownMimicJoint {
                 joint: name(),
                 target: mimic.joint.to_string(),
+                suggestion: suggest::closest(&mimic.joint, robot.joints.iter().map(|j| &*j.name))
+                    .map(str::to_string),
             },
         );
         return;
@@ -309,6 +311,11 @@ pub(super) fn sensors(robot: &Robot, out: &mut Problems) {
                 ProblemKind::UnknownSensorLink {
                     sensor: sensor.name.to_string(),
                     link: sensor.link.to_string(),
+                    suggestion: suggest::closest(
+                        &sensor.link,
+                        robot.links.iter().map(|l| &*l.name),
+                    )
+                    .map(str::to_string),
                 },
             );
         }

@@ -4,7 +4,7 @@
 
 use syn::Ident;
 
-use crate::errors::Errors;
+use crate::errors::{Errors, hint};
 use crate::parse::{Block, Dimension, Entry, Unit, Value};
 
 /// What a number measures, which decides the units it may carry. A number without a unit is in
@@ -183,18 +183,15 @@ impl<'a> Fields<'a> {
         for (entry, taken) in self.block.entries.iter().zip(&self.taken) {
             if !taken {
                 known = false;
-                let expected = self
-                    .asked
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let written = entry.key.to_string();
+                let hint = hint(&written, &self.asked, || {
+                    let expected: Vec<String> =
+                        self.asked.iter().map(|k| format!("`{k}`")).collect();
+                    format!("; expected one of {}", expected.join(", "))
+                });
                 errors.at(
                     entry.key.span(),
-                    format!(
-                        "unknown field `{}` in {}; expected one of {expected}",
-                        entry.key, self.what
-                    ),
+                    format!("unknown field `{written}` in {}{hint}", self.what),
                 );
             }
         }
