@@ -44,6 +44,10 @@ use std::f64::consts::{PI, TAU};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod gap;
+
+pub use gap::Gap;
+
 /// Smallest allowed angle between the coupler and either crank (20°).
 ///
 /// The force along the coupler only turns a crank with its component
@@ -131,17 +135,22 @@ pub enum FourBarError {
     },
     /// The linkage cannot be assembled (on the chosen branch) at joint angle
     /// `at` (rad).
-    #[error("does not assemble at joint angle {at} rad ({:.3}°)", .at.to_degrees())]
+    #[error("does not assemble at joint angle {}: {}", angle(*.at), why(.gap))]
     DoesNotAssemble {
         /// Joint angle, rad.
         at: f64,
+        /// Which two links cannot meet, and by how much; `None` when they meet, but not with
+        /// the branch's orientation.
+        gap: Option<Gap>,
     },
     /// The linkage cannot be assembled (on the chosen branch) at motor angle
     /// `theta` (rad).
-    #[error("does not assemble at motor angle {theta} rad ({:.3}°)", .theta.to_degrees())]
+    #[error("does not assemble at motor angle {}: {}", angle(*.theta), why(.gap))]
     MotorDoesNotAssemble {
         /// Motor angle, rad.
         theta: f64,
+        /// Which two links cannot meet, and by how much.
+        gap: Option<Gap>,
     },
     /// The linkage is at or too close to a toggle at joint angle `at` (rad).
     #[error(
@@ -270,6 +279,31 @@ fn triangle_angle(r: f64, d: f64, l: f64) -> Option<f64> {
     Some(cos.clamp(-1.0, 1.0).acos())
 }
 
+/// `-1.3963 rad (-80°)`: at most 4 decimals in rad, 3 in degrees.
+fn angle(rad: f64) -> String {
+    let short = |v: f64, decimals: usize| {
+        let text = format!("{v:.decimals$}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    format!("{} rad ({}°)", short(rad, 4), short(rad.to_degrees(), 3))
+}
+
+/// The second half of a does-not-assemble message.
+fn why(gap: &Option<Gap>) -> String {
+    match gap {
+        Some(gap) => gap.to_string(),
+        None => {
+            "the links close, but only flipped through a toggle, in the other branch's orientation"
+                .to_string()
+        }
+    }
+}
+
 fn bad(what: &'static str, value: f64) -> FourBarError {
     FourBarError::BadGeometry { what, value }
 }
@@ -315,21 +349,38 @@ impl FourBar {
         Ok(())
     }
 
-    /// Assembles at input angle α on the configured branch.
-    fn assemble_at_input(&self, alpha: f64) -> Option<Config> {
+    /// Assembles at input angle α on the configured branch; else the gap between the output
+    /// crank and the coupler.
+    fn assemble_at_input(&self, alpha: f64) -> Result<Config, Option<Gap>> {
         let b = add(self.ground, polar(self.input_crank, alpha));
-        let gamma = triangle_angle(self.output_crank, norm(b), self.coupler)?;
+        let gamma = triangle_angle(self.output_crank, norm(b), self.coupler).ok_or_else(|| {
+            Some(Gap::between(
+                [
+                    ("coupler", self.coupler),
+                    ("output crank", self.output_crank),
+                ],
+                ("the joint pivot", "the input crank's end"),
+                norm(b),
+            ))
+        })?;
         let beta = b[1].atan2(b[0]) + self.branch.sign() * gamma;
         let c = polar(self.output_crank, beta);
-        Some(Config { b, c, alpha, beta })
+        Ok(Config { b, c, alpha, beta })
     }
 
     /// Assembles at output angle β: of the two input-crank solutions, takes one
-    /// with the branch's orientation, preferring side `sigma0` of line A–C.
-    fn assemble_at_output(&self, beta: f64, sigma0: f64) -> Option<Config> {
+    /// with the branch's orientation, preferring side `sigma0` of line A–C; else the gap
+    /// between the input crank and the coupler (`None`: neither has the orientation).
+    fn assemble_at_output(&self, beta: f64, sigma0: f64) -> Result<Config, Option<Gap>> {
         let c = polar(self.output_crank, beta);
         let ac = sub(c, self.ground);
-        let eta = triangle_angle(self.input_crank, norm(ac), self.coupler)?;
+        let eta = triangle_angle(self.input_crank, norm(ac), self.coupler).ok_or_else(|| {
+            Some(Gap::between(
+                [("input crank", self.input_crank), ("coupler", self.coupler)],
+                ("the actuator pivot", "the output crank's end"),
+                norm(ac),
+            ))
+        })?;
         let psi = ac[1].atan2(ac[0]);
         for sigma in [sigma0, -sigma0] {
             let alpha = psi + sigma * eta;
@@ -337,10 +388,10 @@ impl FourBar {
             // Normalised orientation; tolerate rounding at an exact output toggle.
             let orient = self.branch.sign() * cross(b, c) / (norm(b) * self.output_crank);
             if orient >= -CLAMP_TOL {
-                return Some(Config { b, c, alpha, beta });
+                return Ok(Config { b, c, alpha, beta });
             }
         }
-        None
+        Err(None)
     }
 
     /// β0 and the side (±1) of line A–C on which B lies at `q = 0`.
@@ -348,14 +399,14 @@ impl FourBar {
         self.validate()?;
         let cfg = self
             .assemble_at_input(self.alpha_zero)
-            .ok_or(FourBarError::DoesNotAssemble { at: 0.0 })?;
+            .map_err(|gap| FourBarError::DoesNotAssemble { at: 0.0, gap })?;
         let side = cross(sub(cfg.c, self.ground), sub(cfg.b, self.ground));
         Ok((wrap(cfg.beta), if side >= 0.0 { 1.0 } else { -1.0 }))
     }
 
     fn config_at_joint(&self, q: f64, beta0: f64, sigma0: f64) -> Result<Config, FourBarError> {
         self.assemble_at_output(beta0 - q, sigma0)
-            .ok_or(FourBarError::DoesNotAssemble { at: q })
+            .map_err(|gap| FourBarError::DoesNotAssemble { at: q, gap })
     }
 
     fn joint_config(&self, q: f64) -> Result<Config, FourBarError> {
@@ -411,7 +462,7 @@ impl FourBar {
         let alpha = self.alpha_zero + self.sign * finite("motor angle must be finite", theta)?;
         let cfg = self
             .assemble_at_input(alpha)
-            .ok_or(FourBarError::MotorDoesNotAssemble { theta })?;
+            .map_err(|gap| FourBarError::MotorDoesNotAssemble { theta, gap })?;
         Ok(wrap(beta0 - cfg.beta))
     }
 

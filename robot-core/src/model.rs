@@ -190,7 +190,7 @@ pub enum JointKind {
     Revolute,
     /// Unbounded rotation about the axis. On a RobStride actuator, whose MIT frame spans ±4π, the
     /// backend unwraps the position state and sends targets relative to the reported angle
-    /// (see [`crate::actuator`]).
+    /// (see `robot_core::actuator`).
     Continuous,
     /// Translation along the axis between lower and upper limits.
     Prismatic,
@@ -295,7 +295,7 @@ pub struct Limits {
     /// Effort (torque or force) limit, N·m or N.
     pub effort: f64,
     /// Motor current limit, A. Checked to be positive, not against the model, whose manuals
-    /// state no peak current (see [`crate::actuator`]).
+    /// state no peak current (see `robot_core::actuator`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<f64>,
 }
@@ -499,6 +499,17 @@ pub struct Bus {
     pub name: Str,
     /// What kind of bus.
     pub kind: BusKind,
+    /// The share of its bit rate the bus may fill each cycle, above 0 and at most 1; without it,
+    /// 0.8 (80 %), the default ceiling of `robot_core::bus_load`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_load: Option<f64>,
+}
+
+impl Bus {
+    /// The share of its bit rate the bus may fill each cycle: its own `max_load`, else 80 %.
+    pub fn max_load(&self) -> f64 {
+        self.max_load.unwrap_or(crate::bus_load::DEFAULT_MAX_LOAD)
+    }
 }
 
 /// Kinds of field bus.

@@ -285,7 +285,14 @@ fn bus(b: &Bus) -> TokenStream {
     let core = CORE();
     let name = text(&b.name);
     let BusKind::Can { bitrate } = b.kind;
-    quote!(#core::model::Bus { name: #name, kind: #core::model::BusKind::Can { bitrate: #bitrate } })
+    let max_load = option(&b.max_load, |&v| num(v));
+    quote! {
+        #core::model::Bus {
+            name: #name,
+            kind: #core::model::BusKind::Can { bitrate: #bitrate },
+            max_load: #max_load,
+        }
+    }
 }
 
 fn sensor(s: &Sensor) -> TokenStream {

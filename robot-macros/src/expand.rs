@@ -423,6 +423,16 @@ fn dedup(list: &[Interface]) -> Vec<Interface> {
     out
 }
 
+/// The bus whose view holds a joint: its own; for a misspelt bus (an error already reported,
+/// with this suggestion), the bus meant, so code using the view sees only that error.
+fn view_of<'a>(robot: &'a Robot, joint: &'a Joint) -> Option<&'a str> {
+    let bus = robot.bus_of(joint)?;
+    if robot.bus(bus).is_some() {
+        return Some(bus);
+    }
+    robot_core::validate::suggest::closest(bus, robot.buses.iter().map(|b| b.name.as_ref()))
+}
+
 /// One borrowed view per bus: `state.left_leg()` and `command.left_leg()` give the joints of that
 /// bus, for code that drives one bus. Returns the view types (for the module) and the methods
 /// returning them (for impls outside the module, so that `robot!` also works in a function body).
@@ -450,7 +460,7 @@ fn bus_views(
         let on_bus: Vec<&Joint> = joints
             .iter()
             .map(|(_, j)| *j)
-            .filter(|j| robot.bus_of(j) == Some(bus.name.as_ref()))
+            .filter(|j| view_of(robot, j) == Some(bus.name.as_ref()))
             .collect();
         let camel = bus.name.to_upper_camel_case();
         // `Bus` in the name keeps a bus and a joint of the same name apart.

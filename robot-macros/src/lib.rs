@@ -97,8 +97,9 @@
 //! Items, in any order:
 //! * `robot Name { update_rate: N, floating_base: bool, mock { calculate_dynamics: bool, position_state_following_offset: x, mock_sensor_commands: bool, disable_commands: bool } }`
 //!   — exactly one; `Name` is the Rust type name, the ROS name is its snake case.
-//! * `bus name [: can] { bitrate: N }` — a CAN bus; which OS interface it is on is runtime
-//!   configuration, never part of the definition.
+//! * `bus name [: can] { bitrate: N, max_load: 95 % }` — a CAN bus; which OS interface it is on
+//!   is runtime configuration, never part of the definition. Its worst-case load at the update
+//!   rate must stay under `max_load`, 80 % by default (why: `robot_core::bus_load`).
 //! * `link name { inertial { mass, com: [x, y, z], com_rpy: [r, p, y], inertia: [ixx, ixy, ixz, iyy, iyz, izz] }, visual GEOMETRY { .. }, collision GEOMETRY { .. } }`
 //!   with GEOMETRY one of `box { size: [x, y, z] }`, `cylinder { radius, length }`,
 //!   `sphere { radius }`, `capsule { radius, length }`, `mesh { filename: "..", scale: [..] }`,
@@ -121,7 +122,7 @@
 //! (`robot_core::validate::names`).
 //!
 //! Numbers may carry a unit, converted to SI: `deg`, `rad` (angles), `mm`, `m` (lengths), `g`,
-//! `kg` (masses), `Hz` (frequencies). The unit must measure what the field does: `lower: -1 mm`
+//! `kg` (masses), `Hz` (frequencies), `%` (ratios). The unit must measure what the field does: `lower: -1 mm`
 //! on a revolute joint, `deg` on a length or `deg` on a velocity limit (rad/s, which has no unit
 //! here) is an error at the unit. A bare number is in SI units.
 //!

@@ -55,12 +55,11 @@ fn instantiate(limb: &Item, inner: &[Item], errors: &mut Errors, out: &mut Vec<I
         if matches!(item.keyword.to_string().as_str(), "link" | "joint" | "imu") {
             declared.insert(item.name.to_string());
         } else {
+            let written = item.keyword.to_string();
+            let hint = crate::errors::hint(&written, &["link", "joint", "imu"], String::new);
             errors.at(
                 item.keyword.span(),
-                format!(
-                    "a limb holds links, joints and imus, not `{}`",
-                    item.keyword
-                ),
+                format!("a limb holds links, joints and imus, not `{written}`{hint}"),
             );
         }
     }

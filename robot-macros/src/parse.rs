@@ -136,6 +136,8 @@ pub enum Dimension {
     Length,
     Mass,
     Frequency,
+    /// A share of something: `%`.
+    Ratio,
 }
 
 impl Dimension {
@@ -145,6 +147,7 @@ impl Dimension {
             Dimension::Length => "length",
             Dimension::Mass => "mass",
             Dimension::Frequency => "frequency",
+            Dimension::Ratio => "ratio",
         }
     }
 }
@@ -348,6 +351,20 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
         value = -value;
         integer = integer.map(|i| -i);
     }
+    // `95 %` is a ratio, 0.95.
+    if input.peek(Token![%]) {
+        let percent: Token![%] = input.parse()?;
+        return Ok(Value::Number {
+            value: value / 100.0,
+            integer: None,
+            span: span.join(percent.span).unwrap_or(span),
+            unit: Some(Unit {
+                name: "%",
+                dimension: Dimension::Ratio,
+                span: percent.span,
+            }),
+        });
+    }
     // A unit is a bare word right after the number that is one of UNITS and is not followed by
     // `:` (which would make it the next field's key) or `=`.
     if input.peek(Ident) && !input.peek2(Token![:]) && !input.peek2(Token![=]) {
@@ -370,6 +387,15 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
                     span: word.span(),
                 }),
             });
+        }
+        // A word close to a unit is a misspelt unit (else it is a missing comma, said later).
+        let units: Vec<&str> = UNITS.iter().map(|(unit, ..)| *unit).collect();
+        let written = word.to_string();
+        if let Some(unit) = robot_core::validate::suggest::closest(&written, units) {
+            return Err(syn::Error::new(
+                word.span(),
+                format!("unknown unit `{written}`; did you mean `{unit}`?"),
+            ));
         }
     }
     Ok(Value::Number {

@@ -342,6 +342,7 @@ fn bus(name: &'static str) -> Bus {
         kind: BusKind::Can {
             bitrate: crate::model::DEFAULT_CAN_BITRATE,
         },
+        max_load: None,
     }
 }
 

@@ -156,6 +156,63 @@ fn other_branch() {
 }
 
 #[test]
+fn a_linkage_that_does_not_close_says_which_links_and_by_how_much() {
+    // A 50 mm coupler: with the 40 mm output crank it reaches 90 mm, but at joint zero the input
+    // crank's end is about 147.7 mm from the joint pivot.
+    let short = FourBar {
+        coupler: 0.05,
+        ..lite(CCW)
+    };
+    let Err(FourBarError::DoesNotAssemble {
+        at: 0.0,
+        gap: Some(gap),
+    }) = short.check_range(LOWER, UPPER)
+    else {
+        panic!("expected a gap")
+    };
+    assert_eq!(gap.links, [("coupler", 0.05), ("output crank", 0.04)]);
+    assert!(close(gap.shortfall(), gap.distance - 0.09, 1e-12) && gap.shortfall() > 0.05);
+    let msg = short.check_range(LOWER, UPPER).unwrap_err().to_string();
+    assert!(
+        msg.starts_with(
+            "does not assemble at joint angle 0 rad (0°): the coupler (50 mm) and the output \
+             crank (40 mm) reach at most 90 mm, but the joint pivot and the input crank's end are"
+        ) && msg.ends_with("mm too short"),
+        "{msg}"
+    );
+    // A 300 mm coupler folds back no closer than 260 mm to the output crank's pivot.
+    let long = FourBar {
+        coupler: 0.3,
+        ..lite(CCW)
+    };
+    let msg = long.check_range(LOWER, UPPER).unwrap_err().to_string();
+    assert!(
+        msg.contains("the coupler (300 mm) is ")
+            && msg.contains(
+                " too long for the output crank (40 mm): together they reach no closer than 260 mm"
+            ),
+        "{msg}"
+    );
+    // Far past its range the lite ankle opens: input crank and coupler fall 6.494 mm short.
+    let msg = lite(CCW)
+        .joint_to_motor(deg(-80.0))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        msg,
+        "does not assemble at joint angle -1.3963 rad (-80°): the input crank (40 mm) and the \
+         coupler (150 mm) reach at most 190 mm, but the actuator pivot and the output crank's end \
+         are 196.494 mm apart: together they are 6.494 mm too short"
+    );
+    // The other way it closes, but only flipped.
+    let msg = lite(CCW)
+        .joint_to_motor(deg(100.0))
+        .unwrap_err()
+        .to_string();
+    assert!(msg.ends_with("the other branch's orientation"), "{msg}");
+}
+
+#[test]
 fn failures_are_errors() {
     use FourBarError::{DoesNotAssemble, MotorDoesNotAssemble, Singular};
     let fb = lite(CCW);
@@ -163,20 +220,29 @@ fn failures_are_errors() {
         coupler: 0.05,
         ..fb
     };
-    assert_eq!(
+    assert!(matches!(
         short.check_range(LOWER, UPPER),
-        Err(DoesNotAssemble { at: 0.0 })
-    );
-    assert_eq!(short.joint_to_motor(0.1), Err(DoesNotAssemble { at: 0.0 }));
-    assert_eq!(
+        Err(DoesNotAssemble {
+            at: 0.0,
+            gap: Some(_)
+        })
+    ));
+    assert!(matches!(
+        short.joint_to_motor(0.1),
+        Err(DoesNotAssemble { at: 0.0, .. })
+    ));
+    assert!(matches!(
         fb.check_range(deg(-80.0), 0.0),
-        Err(DoesNotAssemble { at: deg(-80.0) })
-    );
-    assert_eq!(fb.joint_to_motor(1.6), Err(DoesNotAssemble { at: 1.6 }));
-    assert_eq!(
+        Err(DoesNotAssemble { at, .. }) if at == deg(-80.0)
+    ));
+    assert!(matches!(
+        fb.joint_to_motor(1.6),
+        Err(DoesNotAssemble { at: 1.6, .. })
+    ));
+    assert!(matches!(
         fb.motor_to_joint(2.0),
-        Err(MotorDoesNotAssemble { theta: 2.0 })
-    );
+        Err(MotorDoesNotAssemble { theta: 2.0, .. })
+    ));
     // Output toggle near +80°: J blows up; the range check stops before it.
     let Err(Singular {
         at,

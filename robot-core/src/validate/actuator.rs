@@ -1,8 +1,8 @@
 //! Rules of a joint's actuator: its bus exists, its four-bar assembles, and the joint asks for
 //! nothing the RobStride model cannot do (its ranges: [`crate::actuator::ModelSpec`]).
 
-use super::Problems;
 use super::problem::{JointField, ProblemKind, Site};
+use super::{Problems, suggest};
 use crate::actuator::{ModelSpec, RobstrideModel};
 use crate::interface::InterfaceKind;
 use crate::model::{Actuator, Joint, JointKind, Limits, Robot};
@@ -29,6 +29,8 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
             ProblemKind::UnknownBus {
                 joint: name(),
                 bus: actuator.bus.to_string(),
+                suggestion: suggest::closest(&actuator.bus, robot.buses.iter().map(|b| &*b.name))
+                    .map(str::to_string),
             },
         );
     }

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::Problems;
 use super::problem::{BusField, JointField, ProblemKind, SensorField, Site};
+use super::{Problems, suggest};
 use crate::bus_load;
 use crate::interface::InterfaceKind;
 use crate::model::{CanId, Joint, JointKind, Robot};
@@ -209,6 +209,8 @@ pub(super) fn joint_mimic(robot: &Robot, index: usize, joint: &Joint, out: &mut 
             ProblemKind::UnknownMimicJoint {
                 joint: name(),
                 target: mimic.joint.to_string(),
+                suggestion: suggest::closest(&mimic.joint, robot.joints.iter().map(|j| &*j.name))
+                    .map(str::to_string),
             },
         );
         return;
@@ -264,7 +266,8 @@ pub(super) fn can_ids(robot: &Robot, out: &mut Problems) {
     }
 }
 
-/// A bus must carry every cycle's frames within the cycle: see [`bus_load`].
+/// A bus must carry every cycle's frames within the cycle, with headroom: see [`bus_load`] for
+/// the ceiling (80 % unless the bus raises it) and why.
 pub(super) fn buses(robot: &Robot, out: &mut Problems) {
     for (index, bus) in robot.buses.iter().enumerate() {
         let bitrate = bus.kind.bitrate();
@@ -278,18 +281,22 @@ pub(super) fn buses(robot: &Robot, out: &mut Problems) {
             );
             continue;
         }
-        let load = bus_load::load(robot, bus);
-        if load.needed_bits_per_second > u64::from(bitrate) {
+        if let Some(value) = bus.max_load
+            && !(value > 0.0 && value <= 1.0)
+        {
+            out.push(
+                Site::Bus(index, BusField::MaxLoad),
+                ProblemKind::BadMaxLoad {
+                    bus: bus.name.to_string(),
+                    value,
+                },
+            );
+            continue;
+        }
+        if let Some(overload) = bus_load::overload(robot, bus, robot.update_rate) {
             out.push(
                 Site::Bus(index, BusField::Bitrate),
-                ProblemKind::BusOverloaded {
-                    bus: bus.name.to_string(),
-                    frames: load.frames_per_cycle,
-                    bits: bus_load::WORST_CASE_FRAME_BITS,
-                    rate: robot.update_rate,
-                    needed: load.needed_bits_per_second,
-                    bitrate,
-                },
+                ProblemKind::BusOverloaded(overload),
             );
         }
     }
@@ -304,6 +311,11 @@ pub(super) fn sensors(robot: &Robot, out: &mut Problems) {
                 ProblemKind::UnknownSensorLink {
                     sensor: sensor.name.to_string(),
                     link: sensor.link.to_string(),
+                    suggestion: suggest::closest(
+                        &sensor.link,
+                        robot.links.iter().map(|l| &*l.name),
+                    )
+                    .map(str::to_string),
                 },
             );
         }

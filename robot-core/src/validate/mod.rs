@@ -9,6 +9,7 @@ mod actuator;
 mod hardware;
 pub mod names;
 mod problem;
+pub mod suggest;
 mod tree;
 
 pub use problem::{

@@ -1,5 +1,6 @@
 //! Where a problem is ([`Site`]) and what it is ([`ProblemKind`]).
 
+use super::suggest::did_you_mean;
 use crate::fourbar::FourBarError;
 use crate::interface::InterfaceKind;
 use crate::model::CanId;
@@ -68,6 +69,7 @@ pub enum JointField {
 pub enum BusField {
     Name,
     Bitrate,
+    MaxLoad,
 }
 
 /// A field of a sensor.
@@ -114,8 +116,13 @@ pub enum ProblemKind {
     },
     #[error("{what} `{name}` is defined twice")]
     Duplicate { what: &'static str, name: String },
-    #[error("joint `{joint}` names unknown link `{link}`")]
-    UnknownLink { joint: String, link: String },
+    #[error("joint `{joint}` names unknown link `{link}`{}", did_you_mean(.suggestion))]
+    UnknownLink {
+        joint: String,
+        link: String,
+        /// The known link closest to `link`, if one is close.
+        suggestion: Option<String>,
+    },
     #[error("link `{link}` has two parents: joints `{first}` and `{second}` both have it as child")]
     TwoParents {
         link: String,
@@ -130,8 +137,13 @@ pub enum ProblemKind {
     SecondRoot { link: String, root: String },
     #[error("the robot has no links")]
     NoLinks,
-    #[error("joint `{joint}` is on unknown bus `{bus}`")]
-    UnknownBus { joint: String, bus: String },
+    #[error("joint `{joint}` is on unknown bus `{bus}`{}", did_you_mean(.suggestion))]
+    UnknownBus {
+        joint: String,
+        bus: String,
+        /// The known bus closest to `bus`, if one is close.
+        suggestion: Option<String>,
+    },
     #[error("CAN id {id} is used twice on bus `{bus}`: by `{first}` and `{second}`")]
     DuplicateCanId {
         id: CanId,
@@ -209,8 +221,13 @@ pub enum ProblemKind {
         direction: &'static str,
         interface: InterfaceKind,
     },
-    #[error("joint `{joint}` mimics unknown joint `{target}`")]
-    UnknownMimicJoint { joint: String, target: String },
+    #[error("joint `{joint}` mimics unknown joint `{target}`{}", did_you_mean(.suggestion))]
+    UnknownMimicJoint {
+        joint: String,
+        target: String,
+        /// The known joint closest to `target`, if one is close.
+        suggestion: Option<String>,
+    },
     #[error("joint `{joint}` cannot mimic itself")]
     MimicSelf { joint: String },
     #[error(
@@ -246,23 +263,21 @@ pub enum ProblemKind {
     },
     #[error("link `{link}`: mass must be positive, not {mass}")]
     BadMass { link: String, mass: f64 },
-    #[error(
-        "bus `{bus}` is overloaded: {frames} frames of {bits} bits per cycle at {rate} Hz need {needed} bit/s, more than its {bitrate} bit/s"
-    )]
-    BusOverloaded {
-        bus: String,
-        frames: usize,
-        bits: u32,
-        rate: u32,
-        needed: u64,
-        bitrate: u32,
-    },
+    #[error("{0}")]
+    BusOverloaded(crate::bus_load::BusOverload),
+    #[error("bus `{bus}`: `max_load` must be above 0 % and at most 100 %, not {}", crate::bus_load::percent(*.value))]
+    BadMaxLoad { bus: String, value: f64 },
     #[error("bus `{bus}`: bit rate {bitrate} bit/s is not a classic CAN rate (at most 1000000)")]
     BadBitrate { bus: String, bitrate: u32 },
     #[error("the update rate must be at least 1 Hz")]
     ZeroUpdateRate,
-    #[error("sensor `{sensor}` is on unknown link `{link}`")]
-    UnknownSensorLink { sensor: String, link: String },
+    #[error("sensor `{sensor}` is on unknown link `{link}`{}", did_you_mean(.suggestion))]
+    UnknownSensorLink {
+        sensor: String,
+        link: String,
+        /// The known link closest to `link`, if one is close.
+        suggestion: Option<String>,
+    },
     #[error("sensor `{sensor}` needs the plugin that drives it on real hardware")]
     MissingPlugin { sensor: String },
     #[error("robot name `{name}` must be the snake case of type name `{type_name}`")]

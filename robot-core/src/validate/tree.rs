@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::problem::{BusField, JointField, LinkField, ProblemKind, RobotField, SensorField, Site};
-use super::{Problems, names};
+use super::{Problems, names, suggest};
 use crate::model::{Joint, Robot};
 
 /// The update rate drives the loop period and the bus-load check; ROS names derive from the type.
@@ -370,6 +370,8 @@ pub(super) fn tree(robot: &Robot, out: &mut Problems) {
                     ProblemKind::UnknownLink {
                         joint: joint.name.to_string(),
                         link: link.to_string(),
+                        suggestion: suggest::closest(link, link_index.keys().copied())
+                            .map(str::to_string),
                     },
                 );
             }
@@ -418,6 +420,14 @@ pub(super) fn tree(robot: &Robot, out: &mut Problems) {
                 );
             }
         }
+    }
+    // A joint naming an unknown link (reported) leaves its real child without a parent: that
+    // link is no second root as well.
+    let unknown_link = robot.joints.iter().any(|j| {
+        !link_index.contains_key(j.parent.as_ref()) || !link_index.contains_key(j.child.as_ref())
+    });
+    if unknown_link {
+        return;
     }
     // A repeated link (reported as a duplicate) is not a second root as well.
     let mut names = HashSet::new();

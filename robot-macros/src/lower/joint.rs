@@ -12,8 +12,9 @@ use robot_core::{InterfaceKind, RobstrideModel};
 use super::parts::{four_bar, pose};
 use super::values::{Fields, Quantity, as_block, as_ident, integer, number, vector};
 use super::{Lowering, docs, name};
-use crate::errors::Errors;
+use crate::errors::{Errors, hint};
 use crate::parse::{Block, Item, Value};
+use robot_core::validate::suggest::closest;
 
 impl Lowering<'_> {
     pub(super) fn joint(&mut self, item: &Item, block: &Block) {
@@ -23,14 +24,26 @@ impl Lowering<'_> {
         let kind = match &item.kind {
             Some(Value::Ident(kind)) => {
                 self.spans.insert(site(JointField::Kind), kind.span());
-                match kind.to_string().as_str() {
-                    "revolute" => JointKind::Revolute,
-                    "continuous" => JointKind::Continuous,
-                    "prismatic" => JointKind::Prismatic,
-                    "fixed" => JointKind::Fixed,
-                    other => {
-                        self.errors.at(kind.span(), format!("unknown joint type `{other}`; expected `revolute`, `continuous`, `prismatic` or `fixed`"));
-                        JointKind::Fixed
+                let kinds = [
+                    JointKind::Revolute,
+                    JointKind::Continuous,
+                    JointKind::Prismatic,
+                    JointKind::Fixed,
+                ];
+                let written = kind.to_string();
+                match kinds.into_iter().find(|k| k.urdf_name() == written) {
+                    Some(kind) => kind,
+                    None => {
+                        let known = kinds.map(JointKind::urdf_name);
+                        let hint = hint(&written, &known, || {
+                            "; expected `revolute`, `continuous`, `prismatic` or `fixed`".into()
+                        });
+                        self.errors
+                            .at(kind.span(), format!("unknown joint type `{written}`{hint}"));
+                        // The type meant, where it is clear, so the rules see what was meant.
+                        closest(&written, known)
+                            .and_then(|k| kinds.into_iter().find(|kind| kind.urdf_name() == k))
+                            .unwrap_or(JointKind::Fixed)
                     }
                 }
             }
@@ -264,12 +277,22 @@ impl Lowering<'_> {
         });
         let model = a.value("model", self.errors).and_then(|v| {
             let ident = as_ident(v, self.errors)?;
-            let model = RobstrideModel::from_name(&ident.to_string());
+            let written = ident.to_string();
+            let model = RobstrideModel::from_name(&written);
             if model.is_none() {
-                let known = RobstrideModel::ALL.map(|m| m.name()).join(", ");
+                let known = RobstrideModel::ALL.map(|m| m.name());
+                let hint = hint(&written, &known, || {
+                    format!("; expected one of {}", known.join(", "))
+                });
                 self.errors.at(
                     ident.span(),
-                    format!("unknown RobStride model `{ident}`; expected one of {known}"),
+                    format!("unknown RobStride model `{ident}`{hint}"),
+                );
+                // The model meant, where it is clear, as the stand-in (see the end).
+                return Some(
+                    closest(&written, known)
+                        .and_then(RobstrideModel::from_name)
+                        .unwrap_or(RobstrideModel::RS00),
                 );
             }
             model
@@ -314,11 +337,14 @@ impl Lowering<'_> {
         if model.is_none() && !a.had("model") {
             missing("model", self.errors);
         }
+        // With a bus, the actuator is kept even when other fields are bad, with stand-ins for
+        // them: the joint keeps its place in its bus's view, so controller code sees only the
+        // real error. The item is tainted, so no rule is checked against a stand-in.
         Some(Actuator {
             bus: name(&bus?),
-            can_id: can_id?,
-            model: model?,
-            direction: direction?,
+            can_id: can_id.or(CanId::new(u16::from(CanId::MIN)).ok())?,
+            model: model.unwrap_or(RobstrideModel::RS00),
+            direction: direction.unwrap_or(Direction::Forward),
             zero_offset,
             four_bar,
         })
@@ -348,12 +374,23 @@ impl Lowering<'_> {
                     continue;
                 }
             };
-            let Some(kind) = InterfaceKind::from_name(&ident.to_string()) else {
-                let known = InterfaceKind::ALL.map(|k| k.name()).join(", ");
-                self.errors.at(
-                    ident.span(),
-                    format!("unknown interface `{ident}`; expected one of {known}"),
-                );
+            let written = ident.to_string();
+            let Some(kind) = InterfaceKind::from_name(&written) else {
+                let known = InterfaceKind::ALL.map(|k| k.name());
+                let hint = hint(&written, &known, || {
+                    format!("; expected one of {}", known.join(", "))
+                });
+                self.errors
+                    .at(ident.span(), format!("unknown interface `{ident}`{hint}"));
+                // The interface meant, where it is clear, keeps its field in the generated
+                // struct, so code using it sees only this error.
+                if let Some(kind) = closest(&written, known).and_then(InterfaceKind::from_name) {
+                    self.spans.insert(site(out.len()), ident.span());
+                    out.push(Interface {
+                        kind,
+                        initial_value: None,
+                    });
+                }
                 continue;
             };
             let initial = initial.and_then(|v| {

@@ -14,7 +14,7 @@ use robot_core::model::{
 use robot_core::validate::{BusField, JointField, LinkField, RobotField, SensorField, Site};
 use syn::{Attribute, Ident};
 
-use crate::errors::Errors;
+use crate::errors::{Errors, hint};
 use crate::parse::{Block, Body, Item, Value};
 
 mod joint;
@@ -107,10 +107,12 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
             }
             other => {
                 incomplete = true;
-                l.errors.at(
-                    item.keyword.span(),
-                    format!("unknown item `{other}`; expected `robot`, `bus`, `link`, `joint`, `imu` or `limb`"),
-                );
+                let known = ["robot", "bus", "link", "joint", "imu", "limb"];
+                let hint = hint(other, &known, || {
+                    "; expected `robot`, `bus`, `link`, `joint`, `imu` or `limb`".into()
+                });
+                l.errors
+                    .at(item.keyword.span(), format!("unknown item `{other}`{hint}"));
                 continue;
             }
         };
@@ -266,8 +268,13 @@ impl Lowering<'_> {
             && !matches!(kind, Value::Ident(i) if i == "can")
         {
             {
+                let written = match kind {
+                    Value::Ident(i) => i.to_string(),
+                    _ => String::new(),
+                };
+                let hint = hint(&written, &["can"], || "; the only kind is `can`".into());
                 self.errors
-                    .at(kind.span(), "unknown bus kind; the only kind is `can`");
+                    .at(kind.span(), format!("unknown bus kind{hint}"));
             }
         }
         let mut f = Fields::new(block, "bus");
@@ -286,10 +293,16 @@ impl Lowering<'_> {
             }
             None => DEFAULT_CAN_BITRATE,
         };
+        let max_load = f.value("max_load", self.errors).and_then(|v| {
+            self.spans
+                .insert(Site::Bus(index, BusField::MaxLoad), v.span());
+            number(v, Quantity::Ratio, "`max_load`", self.errors)
+        });
         f.finish(self.errors);
         self.buses.push(Bus {
             name: name(&item.name),
             kind: BusKind::Can { bitrate },
+            max_load,
         });
     }
 

@@ -7,7 +7,7 @@ use robot_core::fourbar::{Branch, FourBar};
 use robot_core::model::{Geometry, Pose, Shape};
 
 use super::values::{Fields, Quantity, as_block, as_ident, as_str, integer};
-use crate::errors::Errors;
+use crate::errors::{Errors, hint};
 use crate::parse::{Block, Entry, Value};
 
 pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
@@ -29,12 +29,16 @@ pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
     });
     let branch = f.value("branch", errors).and_then(|v| {
         let ident = as_ident(v, errors)?;
-        let branch = Branch::from_name(&ident.to_string());
+        let written = ident.to_string();
+        let branch = Branch::from_name(&written);
         if branch.is_none() {
-            let known = Branch::ALL.map(|b| b.name()).join(", ");
+            let known = Branch::ALL.map(|b| b.name());
+            let hint = hint(&written, &known, || {
+                format!("; expected one of {}", known.join(", "))
+            });
             errors.at(
                 ident.span(),
-                format!("unknown four-bar branch `{ident}`; expected one of {known}"),
+                format!("unknown four-bar branch `{ident}`{hint}"),
             );
         }
         branch
@@ -143,7 +147,11 @@ pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
             })
         }
         other => {
-            errors.at(kind.span(), format!("unknown geometry `{other}`; expected `box`, `cylinder`, `sphere`, `capsule` or `mesh`"));
+            let known = ["box", "cylinder", "sphere", "capsule", "mesh"];
+            let hint = hint(other, &known, || {
+                "; expected `box`, `cylinder`, `sphere`, `capsule` or `mesh`".into()
+            });
+            errors.at(kind.span(), format!("unknown geometry `{other}`{hint}"));
             None
         }
     };

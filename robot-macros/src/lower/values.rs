@@ -4,7 +4,7 @@
 
 use syn::Ident;
 
-use crate::errors::Errors;
+use crate::errors::{Errors, hint};
 use crate::parse::{Block, Dimension, Entry, Unit, Value};
 
 /// What a number measures, which decides the units it may carry. A number without a unit is in
@@ -15,6 +15,8 @@ pub(super) enum Quantity {
     Length,
     Mass,
     Frequency,
+    /// A share: `95 %`, or a bare fraction, 0.95.
+    Ratio,
     /// A position whose joint type is not known where it is read: an angle or a length.
     AngleOrLength,
     /// Something no unit of the language measures, always written in this SI unit.
@@ -36,6 +38,7 @@ impl Quantity {
             Quantity::Length => dimension == Dimension::Length,
             Quantity::Mass => dimension == Dimension::Mass,
             Quantity::Frequency => dimension == Dimension::Frequency,
+            Quantity::Ratio => dimension == Dimension::Ratio,
             Quantity::AngleOrLength => matches!(dimension, Dimension::Angle | Dimension::Length),
             Quantity::Plain(_) => false,
         }
@@ -48,6 +51,7 @@ impl Quantity {
             Quantity::Length => "a length: use `m` or `mm` (a bare number is in m)".into(),
             Quantity::Mass => "a mass: use `kg` or `g` (a bare number is in kg)".into(),
             Quantity::Frequency => "a frequency: use `Hz` or a bare number".into(),
+            Quantity::Ratio => "a ratio: use `%` or a bare fraction".into(),
             Quantity::AngleOrLength => "an angle or a length: use `rad`, `deg`, `m` or `mm`".into(),
             Quantity::Plain(si) => {
                 format!("in {si}, which has no unit here: write the bare number")
@@ -179,18 +183,15 @@ impl<'a> Fields<'a> {
         for (entry, taken) in self.block.entries.iter().zip(&self.taken) {
             if !taken {
                 known = false;
-                let expected = self
-                    .asked
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let written = entry.key.to_string();
+                let hint = hint(&written, &self.asked, || {
+                    let expected: Vec<String> =
+                        self.asked.iter().map(|k| format!("`{k}`")).collect();
+                    format!("; expected one of {}", expected.join(", "))
+                });
                 errors.at(
                     entry.key.span(),
-                    format!(
-                        "unknown field `{}` in {}; expected one of {expected}",
-                        entry.key, self.what
-                    ),
+                    format!("unknown field `{written}` in {}{hint}", self.what),
                 );
             }
         }
