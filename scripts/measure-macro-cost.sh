@@ -11,7 +11,7 @@
 #                         so the first run also builds robot-core's dependencies once (~1-2 min)
 #
 # It writes a throwaway crate into `mktemp -d` (never into the repo), depending on
-# /work/main/robot-core and /work/main/robot-macros by path, with the versions of the workspace's
+# this checkout's robot-core and robot-macros by path, with the versions of the workspace's
 # Cargo.lock, and checks it with three `src/lib.rs`:
 #   baseline    the same crate with no `robot!` invocation (an empty lib);
 #   generated   one `robot!` with JOINTS revolute, actuated, MIT-commanded joints in a chain, on

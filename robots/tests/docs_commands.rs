@@ -1,0 +1,143 @@
+//! The commands the README and the sample configurations tell a user to type work as written
+//! from a fresh clone: `robot` is reached through `cargo run -p robots --` (it is not on PATH),
+//! nothing runs a binary under `target/` that no shown command built, and every `robot` command
+//! line parses.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::process::{Command, Output};
+
+use robots::checked_in::workspace_root;
+
+fn robot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_robot"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("run robot")
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(workspace_root().join("README.md")).unwrap()
+}
+
+/// The lines of the README's `sh` code blocks, comments removed.
+fn shell_lines(text: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some(fence) = trimmed.strip_prefix("```") {
+            in_sh = !in_sh && fence == "sh";
+            continue;
+        }
+        if in_sh {
+            let command = trimmed.split(" #").next().unwrap_or_default().trim();
+            if !command.is_empty() && !command.starts_with('#') {
+                lines.push(command.to_string());
+            }
+        }
+    }
+    lines
+}
+
+/// The `robot` arguments of a `cargo run ... -p robots ... -- ARGS` line.
+fn robot_args(line: &str) -> Option<Vec<&str>> {
+    let (cargo, args) = line.split_once(" -- ")?;
+    (cargo.starts_with("cargo run ") && cargo.contains("-p robots"))
+        .then(|| args.split_whitespace().collect())
+}
+
+#[test]
+fn every_sample_config_says_how_to_check_it_with_a_command_that_works() {
+    let dir = workspace_root().join("robots").join("configs");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("# Check with `"))
+            .unwrap_or_else(|| panic!("{name} has no `# Check with` line"));
+        let command = line
+            .trim_start_matches("# Check with `")
+            .trim_end_matches("`.");
+        let own = format!("robots/configs/{name}");
+        assert_eq!(
+            command,
+            format!("cargo run -p robots -- check {own}"),
+            "{name}: `robot` is not on PATH in a fresh clone"
+        );
+        let args = robot_args(command).unwrap();
+        let output = robot(&args);
+        assert!(
+            output.status.success(),
+            "{name}: `{command}` fails: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 4, "only {checked} sample configs");
+}
+
+#[test]
+fn every_robot_command_in_the_readme_parses() {
+    let lines = shell_lines(&readme());
+    let commands: Vec<(&String, Vec<&str>)> = lines
+        .iter()
+        .filter_map(|line| Some((line, robot_args(line)?)))
+        .collect();
+    assert!(commands.len() >= 6, "{lines:?}");
+    for (line, mut args) in commands {
+        // `--help` after the arguments: clap still checks every one before printing the help,
+        // and nothing runs.
+        args.push("--help");
+        let output = robot(&args);
+        assert!(
+            output.status.success(),
+            "README: `{line}` does not parse: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn no_readme_command_runs_a_binary_it_did_not_build() {
+    // A `target/release/robot` line fails in a fresh clone, or runs a stale build; `cargo run`
+    // builds first.
+    let readme = readme();
+    let spans = readme.split('`').skip(1).step_by(2);
+    for command in shell_lines(&readme).iter().map(String::as_str).chain(spans) {
+        // A path such as `target/debug/` is fine; a program in it is not.
+        let program = ["target/debug/", "target/release/"]
+            .iter()
+            .find_map(|dir| command.strip_prefix(dir))
+            .is_some_and(|rest| !rest.is_empty());
+        assert!(
+            !program,
+            "README: `{command}` needs a build first; say `cargo run ...`"
+        );
+    }
+}
+
+#[test]
+fn the_readme_says_which_build_it_measures_and_runs() {
+    let readme = readme();
+    let quick_start = readme
+        .split("## Quick start")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap();
+    assert!(
+        quick_start.contains("`dev` profile") && quick_start.contains("release"),
+        "{quick_start}"
+    );
+    // Exactly the two set-up commands.
+    assert_eq!(
+        shell_lines(quick_start),
+        ["cargo run -p robots -- run", "scripts/test"]
+    );
+}
