@@ -1,0 +1,125 @@
+//! A small XML tree for the XML emitters, and the one renderer that writes it.
+//!
+//! Besides elements, text and comments the tree has the few xacro constructs our emitters need:
+//! `xacro:arg` declarations, conditionals on a boolean arg and parameterless macros. The renderer
+//! writes a tree either as xacro ([`Mode::Xacro`]: conditionals and macros stay) or as xacro would
+//! expand it ([`Mode::Expanded`]: conditionals evaluated, macro calls inlined, definitions and arg
+//! declarations dropped). The `.urdf.xacro` and every `.<backend>.urdf` come from one tree, so they
+//! cannot disagree. In expanded mode the renderer evaluates the xacro nodes as it writes, over the
+//! borrowed tree. All writing goes through quick-xml's writer: each element writes its own start
+//! and end tags, so they balance, and every attribute value and text is escaped.
+
+/// The namespace the `xacro:` prefix is bound to.
+pub(crate) const XACRO_NAMESPACE: &str = "http://www.ros.org/wiki/xacro";
+
+/// Macro inlining deeper than this is a macro that calls itself.
+const MAX_MACRO_DEPTH: usize = 32;
+
+/// A node of the tree.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node {
+    /// An element.
+    Element(Element),
+    /// Text content.
+    Text(String),
+    /// A comment; `--` is broken up on output ([`xml_comment`]), as XML forbids it in comments.
+    Comment(String),
+    /// `<xacro:if value="$(arg ARG)">` when `value` is true, `<xacro:unless ...>` when false: the
+    /// children are kept when the arg equals `value`.
+    If {
+        arg: &'static str,
+        value: bool,
+        children: Vec<Node>,
+    },
+    /// `<xacro:arg name="NAME" default="..."/>`; must come before any [`Node::If`] on it.
+    Arg { name: &'static str, default: bool },
+    /// `<xacro:macro name="NAME" params="">`; must come before its calls.
+    Macro { name: String, children: Vec<Node> },
+    /// `<xacro:NAME/>`, a call of a parameterless macro.
+    Call { name: String },
+}
+
+impl Node {
+    /// A comment.
+    pub(crate) fn comment(text: impl Into<String>) -> Node {
+        Node::Comment(text.into())
+    }
+
+    /// Children kept when `arg` is `value`.
+    pub(crate) fn when(arg: &'static str, value: bool, children: Vec<Node>) -> Node {
+        Node::If {
+            arg,
+            value,
+            children,
+        }
+    }
+}
+
+/// An element: a name, attributes in writing order, and children.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Element {
+    /// The tag name; always one of ours, never user input.
+    pub(crate) name: &'static str,
+    /// Attributes, in writing order.
+    pub(crate) attributes: Vec<(&'static str, String)>,
+    /// Child nodes.
+    pub(crate) children: Vec<Node>,
+}
+
+impl Element {
+    /// An element with no attributes and no children.
+    pub(crate) fn new(name: &'static str) -> Element {
+        Element {
+            name,
+            attributes: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// Adds an attribute.
+    pub(crate) fn attr(mut self, name: &'static str, value: impl Into<String>) -> Element {
+        self.attributes.push((name, value.into()));
+        self
+    }
+
+    /// Adds a child.
+    pub(crate) fn child(mut self, child: impl Into<Node>) -> Element {
+        self.children.push(child.into());
+        self
+    }
+
+    /// Adds children.
+    pub(crate) fn children<N: Into<Node>>(
+        mut self,
+        children: impl IntoIterator<Item = N>,
+    ) -> Element {
+        self.children.extend(children.into_iter().map(Into::into));
+        self
+    }
+
+    /// Adds text content.
+    pub(crate) fn text(self, text: impl Into<String>) -> Element {
+        self.child(Node::Text(text.into()))
+    }
+}
+
+impl From<Element> for Node {
+    fn from(element: Element) -> Node {
+        Node::Element(element)
+    }
+}
+
+/// A whole document: the XML declaration, a leading comment, and the root element.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Document {
+    /// The comment written before the root (the "generated" header).
+    pub(crate) comment: String,
+    /// The root element.
+    pub(crate) root: Element,
+}
+
+mod render;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use render::{Mode, render};
