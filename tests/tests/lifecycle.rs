@@ -203,10 +203,13 @@ fn activate_error_goes_through_on_error() {
     system.configure().unwrap();
     calls(&log);
     let (mut state, mut command) = fresh();
-    assert!(
-        system
-            .activate(Clock::default(), &mut state, &mut command)
-            .is_err()
+    let error = system
+        .activate(Clock::default(), &mut state, &mut command)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "LiteBipedHardware: activate failed",
+        "nothing else was active, so there was nothing to switch off again"
     );
     assert_eq!(
         plain_calls(&log).last(),

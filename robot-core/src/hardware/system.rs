@@ -221,7 +221,9 @@ impl<R: RobotTypes> System<R> {
                     } else {
                         error
                     };
-                    if let Err(failures) = self.deactivate() {
+                    if self.any_active()
+                        && let Err(failures) = self.deactivate()
+                    {
                         for failure in failures {
                             error
                                 .message
