@@ -215,7 +215,7 @@ fn dynamics(d: &Dynamics) -> TokenStream {
 fn actuator(a: &Actuator) -> TokenStream {
     let core = CORE();
     let bus = text(&a.bus);
-    let can_id = a.can_id.get();
+    let can_id = u16::from(a.can_id.get());
     let model = proc_macro2::Ident::new(a.model.name(), proc_macro2::Span::call_site());
     let direction = match a.direction {
         Direction::Forward => quote!(Forward),
@@ -226,7 +226,12 @@ fn actuator(a: &Actuator) -> TokenStream {
     quote! {
         #core::model::Actuator {
             bus: #bus,
-            can_id: #core::model::CanId::__validated(#can_id),
+            // Checked at expansion already; checked again here, at compile time, by the same
+            // `CanId::new` every other caller uses.
+            can_id: match #core::model::CanId::new(#can_id) {
+                ::core::result::Result::Ok(__id) => __id,
+                ::core::result::Result::Err(_) => ::core::panic!("CAN id out of range 1..=127"),
+            },
             model: #core::RobstrideModel::#model,
             direction: #core::model::Direction::#direction,
             zero_offset: #zero_offset,

@@ -92,16 +92,24 @@ pub fn table(robot: &Robot) -> String {
     );
     for bus in robot.buses.iter() {
         let load = bus_load::load(robot, bus);
+        let fits = if load.actuators == 0 {
+            "fits at any rate".to_string()
+        } else {
+            format!(
+                "fits up to {} Hz within its {:.0}% ceiling",
+                load.max_rate_within_ceiling,
+                load.max_load * 100.0
+            )
+        };
         let _ = writeln!(
             out,
-            "  {:<12} {} bit/s, {} actuators, {} bit/s at {} Hz = {:.1}% load, fits up to {:.0} Hz",
+            "  {:<12} {} bit/s, {} actuators, {} bit/s at {} Hz = {:.1}% load, {fits}",
             bus.name,
             bus.kind.bitrate(),
             load.actuators,
             load.needed_bits_per_second,
             robot.update_rate,
             load.utilisation * 100.0,
-            load.max_update_rate
         );
     }
     if !robot.sensors.is_empty() {

@@ -228,7 +228,8 @@ fn describe_shows_joints_buses_and_their_load() {
     assert!(stdout.contains("(four-bar)"), "{stdout}");
     assert!(
         stdout.contains(
-            "left_leg     1000000 bit/s, 7 actuators, 448000 bit/s at 200 Hz = 44.8% load"
+            "left_leg     1000000 bit/s, 7 actuators, 448000 bit/s at 200 Hz = 44.8% load, \
+             fits up to 357 Hz within its 80% ceiling"
         ),
         "{stdout}"
     );

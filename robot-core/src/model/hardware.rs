@@ -35,6 +35,9 @@ pub type BusName = Str;
 
 /// A CAN id of an actuator: RobStride ids are 8 bits; 0 is reserved for broadcast and ids above
 /// 127 are not assignable with the private protocol's type-7 frame.
+///
+/// The only way to one is [`CanId::new`], which checks the range; `robot!` calls it too, in a
+/// `const` that fails to compile if the id were out of range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "u16", into = "u16")]
 pub struct CanId(u8);
@@ -57,12 +60,6 @@ impl CanId {
     /// The id as a byte.
     pub const fn get(self) -> u8 {
         self.0
-    }
-
-    #[doc(hidden)]
-    /// Used by `robot!` after the id was validated at expansion time.
-    pub const fn __validated(raw: u8) -> Self {
-        CanId(raw)
     }
 }
 
