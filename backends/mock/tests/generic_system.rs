@@ -677,6 +677,7 @@ fn mock_sensor_commands_take_imu_values_from_the_sensor_input() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "emits every URDF: safe code, minutes under Miri")]
 fn there_is_no_gpio_and_no_mock_gpio_commands() {
     // GenericSystem mirrors `<gpio>` interfaces and takes `mock_gpio_commands`; our model has no
     // GPIO, and the parameter is refused like any unknown one.
