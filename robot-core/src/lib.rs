@@ -7,6 +7,7 @@
 //! * [`fourbar`]: joint ↔ motor kinematics of a four-bar linkage, and its assembly check;
 //! * [`bus_load`]: worst-case CAN load per cycle;
 //! * [`emit`]: URDF, xacro, ros2_control, `controllers.yaml`, MJCF and JSON Schema;
+//! * [`build`]: for build scripts, so `cargo build` writes a robot crate's descriptions;
 //! * [`typed`]: the contract between generated types and generic backends;
 //! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
 //! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
@@ -19,6 +20,7 @@
 
 pub mod actuator;
 pub mod backend;
+pub mod build;
 pub mod bus_load;
 pub mod config;
 pub mod control_loop;

@@ -1,11 +1,10 @@
 //! Writing emitted files: into any folder, and into the checked-in copies that tests compare
 //! against (`robots/descriptions/<robot>/` and `schema/`).
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use robot_core::Robot;
-use robot_core::emit;
+use robot_core::emit::{self, WriteError, write_all};
 
 /// The workspace root, where `schema/` and `robots/` live.
 pub fn workspace_root() -> PathBuf {
@@ -32,30 +31,18 @@ pub fn schemas() -> [(PathBuf, String); 2] {
     ]
 }
 
-/// Writes every emitted file of `robot` into `dir`, creating it; returns the paths written.
-pub fn write_robot(robot: &Robot, dir: &Path) -> io::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let artifacts = emit::all(robot).map_err(io::Error::other)?;
-    let mut written = Vec::new();
-    for artifact in artifacts {
-        let path = dir.join(&artifact.file_name);
-        std::fs::write(&path, artifact.contents)?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
 /// Regenerates every checked-in emitted file; returns the paths written.
-pub fn regenerate() -> io::Result<Vec<PathBuf>> {
+pub fn regenerate() -> Result<Vec<PathBuf>, WriteError> {
     let mut written = Vec::new();
     for robot in crate::all() {
-        written.extend(write_robot(robot, &robot_dir(robot))?);
+        written.extend(write_all(robot, &robot_dir(robot))?);
     }
     for (path, contents) in schemas() {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&path, contents)?;
+        std::fs::write(&path, contents).map_err(|source| WriteError::Io {
+            what: "writing",
+            path: path.clone(),
+            source,
+        })?;
         written.push(path);
     }
     Ok(written)

@@ -4,14 +4,14 @@
 //!   IMU, four-bar ankles;
 //! * [`six_axis_arm`]: a fixed-base arm on one bus, position-commanded, with a mimic gripper.
 //!
-//! Their emitted descriptions are checked in under `robots/descriptions/<robot>/`.
+//! Their emitted descriptions are checked in under `robots/descriptions/<robot>/`; `cargo build`
+//! also writes them into the build's output folder (see `build.rs`), and the `robot` tool
+//! (`src/bin/robot.rs`) is the crate's `robot_runner::App`.
 #![warn(missing_docs)]
 
 pub mod checked_in;
 pub mod controllers;
-pub mod describe;
 pub mod lite_biped;
-pub mod runtime;
 pub mod six_axis_arm;
 
 pub use lite_biped::{LiteBiped, LiteBipedCommand, LiteBipedState};

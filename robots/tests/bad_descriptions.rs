@@ -87,6 +87,6 @@ fn broken_descriptions_get_problems_and_never_a_panic() {
         assert!(!problems.is_empty(), "{name}: no problem found");
         // Emitting an invalid robot is allowed to produce nonsense, not to panic.
         let _ = emit::all(&robot);
-        let _ = robots::describe::table(&robot);
+        let _ = robot_runner::describe::table(&robot);
     }
 }

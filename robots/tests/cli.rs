@@ -134,9 +134,10 @@ fn check_reports_a_missing_file() {
     );
 }
 
-/// Runs `robot` in a scratch folder of its own, so `run`'s `target/descriptions` lands there.
+/// Runs `robot` in a fresh, empty scratch folder of its own.
 fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
     let cwd = Path::new(env!("CARGO_TARGET_TMPDIR")).join(dir);
+    let _ = std::fs::remove_dir_all(&cwd);
     std::fs::create_dir_all(&cwd).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_robot"))
         .args(args)
@@ -148,15 +149,18 @@ fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
 
 #[test]
 fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics() {
+    // From any folder, the files land where `cargo build` put them, never relative to it.
     let (output, cwd) = robot_in("run-mock", &["run", "--seconds", "0.3"]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    let built = Path::new(env!("ROBOT_DESCRIPTIONS_DIR")).join("lite_biped");
+    assert!(built.is_absolute());
     assert!(
-        stdout.contains("emitted 7 files into target/descriptions/lite_biped"),
+        stdout.contains(&format!("emitted 7 files into {}", built.display())),
         "{stdout}"
     );
     assert!(
-        stdout.contains("running the squat on lite_biped on mock at 200 Hz"),
+        stdout.contains("running squat (a slow squat) on lite_biped on mock at 200 Hz"),
         "{stdout}"
     );
     assert!(stdout.contains(" cycles at 200 Hz, "), "{stdout}");
@@ -169,10 +173,26 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
         );
     }
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
-    let emitted = std::fs::read_dir(cwd.join("target/descriptions/lite_biped"))
-        .unwrap()
-        .count();
-    assert_eq!(emitted, 7);
+    assert!(
+        stdout.contains("(an overrun is a cycle that ended after the next cycle's deadline"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_dir(&built).unwrap().count(), 7);
+    assert!(
+        !cwd.join("target").exists(),
+        "nothing written into the working folder"
+    );
+}
+
+/// The final position of `joint` as `run` prints it.
+fn final_position(stdout: &str, joint: &str) -> f64 {
+    let block = stdout
+        .split_once("final positions [rad]:")
+        .expect("final positions")
+        .1;
+    let mut words = block.split_whitespace();
+    words.find(|w| *w == joint).expect("joint in the block");
+    words.next().expect("its value").parse().expect("a number")
 }
 
 #[test]
@@ -188,13 +208,14 @@ fn run_leaves_a_joint_the_config_disables_at_rest() {
         &["run", "--config", &config, "--seconds", "2"],
     );
     let stdout = text(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("final knee positions"))
-        .expect("knee line");
-    assert!(line.contains("right +0.000 rad"), "{line}");
-    assert!(!line.contains("left +0.000 rad"), "{line}");
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert_eq!(final_position(&stdout, "right_knee_pitch"), 0.0, "{stdout}");
+    assert!(final_position(&stdout, "left_knee_pitch") > 0.1, "{stdout}");
+    assert!(
+        stderr.contains("disables right_knee_pitch: squat commands to it are not sent"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -252,8 +273,105 @@ fn emit_writes_every_file_of_every_robot() {
     let unknown = robot(&["emit", "--robot", "lite_bipd"]);
     assert!(!unknown.status.success());
     assert!(
+        text(&unknown.stderr).contains(
+            "unknown robot `lite_bipd`; did you mean `lite_biped`? robot knows: lite_biped, six_axis_arm"
+        ),
+        "{}",
         text(&unknown.stderr)
-            .contains("unknown robot `lite_bipd`; shipped robots: lite_biped, six_axis_arm")
+    );
+    let unwritable = robot(&["emit", "--out", "/dev/null/x"]);
+    assert_eq!(unwritable.status.code(), Some(1));
+    assert!(
+        text(&unwritable.stderr).starts_with("error: creating folder /dev/null/x/lite_biped: "),
+        "{}",
+        text(&unwritable.stderr)
+    );
+}
+
+#[test]
+fn every_numeric_flag_is_refused_outside_its_range_with_the_range() {
+    for (flag, value, says) in [
+        ("--rate", "0", "0 is not in 1..=10000"),
+        ("--rate", "4294967295", "is not in 1..=10000"),
+        ("--rate", "abc", "invalid digit"),
+        ("--fifo-priority", "0", "0 is not in 1..=99"),
+        ("--fifo-priority", "100", "100 is not in 1..=99"),
+        (
+            "--seconds",
+            "0",
+            "give more than 0 and at most 86400 seconds",
+        ),
+        ("--cpu", "5000", "5000 is not in 0..=1023"),
+        ("--spin-us", "2000000", "is not in 0..=1000000"),
+    ] {
+        let output = robot(&["run", flag, value]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert!(
+            stderr.contains(flag) && stderr.contains(says),
+            "{flag} {value}: {stderr}"
+        );
+    }
+    // In range for clap, but not less than the period at the rate.
+    let output = robot(&["run", "--spin-us", "5000", "--seconds", "0.1"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr)
+            .contains("--spin-us 5000 is not less than the period at 200 Hz (5000 µs)"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn a_rate_the_buses_cannot_carry_is_refused_on_the_real_robot_and_noted_elsewhere() {
+    let real = robot(&[
+        "run",
+        "--backend",
+        "real",
+        "--rate",
+        "1000",
+        "--seconds",
+        "0.1",
+    ]);
+    assert_eq!(real.status.code(), Some(1));
+    let stderr = text(&real.stderr);
+    assert!(
+        stderr.contains("error: at 1000 Hz the buses would be overloaded:")
+            && stderr.contains("bus `left_leg` is overloaded at 1000 Hz")
+            && stderr.contains("run at 357 Hz or less"),
+        "{stderr}"
+    );
+    let mock = robot(&["run", "--rate", "1000", "--seconds", "0.1"]);
+    assert!(mock.status.success(), "{}", text(&mock.stderr));
+    assert!(
+        text(&mock.stderr).contains("note: the real robot would refuse 1000 Hz:"),
+        "{}",
+        text(&mock.stderr)
+    );
+    assert!(
+        text(&mock.stdout).contains(" cycles at 1000 Hz"),
+        "{}",
+        text(&mock.stdout)
+    );
+}
+
+#[test]
+fn an_unknown_controller_names_the_robots_own() {
+    let output = robot(&["run", "--controller", "sqat", "--seconds", "0.1"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains(
+            "lite_biped has no controller `sqat`; did you mean `squat`? its controllers: squat"
+        ),
+        "{}",
+        text(&output.stderr)
+    );
+    let wrong_robot = robot(&["run", "--robot", "six_axis_arm", "--controller", "squat"]);
+    assert!(
+        text(&wrong_robot.stderr).contains("six_axis_arm has no controller `squat`"),
+        "{}",
+        text(&wrong_robot.stderr)
     );
 }
 

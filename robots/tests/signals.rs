@@ -25,7 +25,8 @@ fn interrupt_with(signal: &str) {
             "ended early: {seen}"
         );
         seen.push_str(&line);
-        if line.contains("cycles") && line.contains("active") {
+        // A progress row (`  1.0 s  202  0  active`), after the column header.
+        if line.trim_end().ends_with(" active") {
             break;
         }
     }

@@ -23,8 +23,8 @@ pub struct TimingReport {
     pub period: Duration,
     /// Cycles run.
     pub cycles: u64,
-    /// Cycles whose work (read + update + write) took longer than the period, or that started
-    /// more than a period late.
+    /// Cycles that ended after the next cycle's deadline (started late plus worked longer than a
+    /// period): ros2_control_node's "overrun detected".
     pub overruns: u64,
     /// Deadlines skipped because the loop was more than a whole period behind.
     pub skipped: u64,
@@ -41,14 +41,20 @@ pub struct TimingReport {
 impl std::fmt::Display for TimingReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let us = |d: Duration| d.as_secs_f64() * 1e6;
+        let plural =
+            |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
         writeln!(
             f,
-            "{} cycles at {:.0} Hz, {} overruns, {} skipped deadlines (percentiles over the last {} cycles)",
+            "{} {} at {:.0} Hz, {} {}, {} skipped {} (percentiles over the last {} {})",
             self.cycles,
+            plural(self.cycles, "cycle", "cycles"),
             1.0 / self.period.as_secs_f64(),
             self.overruns,
+            plural(self.overruns, "overrun", "overruns"),
             self.skipped,
-            self.samples
+            plural(self.skipped, "deadline", "deadlines"),
+            self.samples,
+            plural(self.samples as u64, "cycle", "cycles"),
         )?;
         for (name, p) in [
             ("work", &self.work),
@@ -170,7 +176,8 @@ impl CycleStats {
             self.interval.record(nanos(interval));
         }
         self.lateness.record(nanos(lateness));
-        if work > self.period || lateness > self.period {
+        // As ros2_control_node counts them: the cycle ended after the next deadline.
+        if lateness.saturating_add(work) > self.period {
             self.overruns += 1;
         }
     }
@@ -227,6 +234,24 @@ mod tests {
         assert_eq!(report.work.p50, Duration::from_micros(51));
         assert_eq!(report.work.p99, Duration::from_micros(100));
         assert_eq!(report.interval.p50, Duration::from_micros(1000));
+    }
+
+    #[test]
+    fn an_overrun_is_a_cycle_that_ends_after_the_next_deadline() {
+        let mut stats = CycleStats::new(Duration::from_micros(1000), 16);
+        // Late and slow, neither alone a period: it ends 200 µs after the next deadline.
+        stats.record(Duration::from_micros(600), None, Duration::from_micros(600));
+        // Late and quick: ends before the next deadline.
+        stats.record(Duration::from_micros(100), None, Duration::from_micros(800));
+        assert_eq!(stats.report().overruns, 1);
+        assert!(
+            stats
+                .report()
+                .to_string()
+                .starts_with("2 cycles at 1000 Hz, 1 overrun, 0 skipped deadlines (percentiles over the last 2 cycles)"),
+            "{}",
+            stats.report()
+        );
     }
 
     #[test]

@@ -13,10 +13,12 @@ mod mjcf;
 mod ros2_control;
 mod schema;
 mod urdf;
+mod write;
 mod xml;
 
 pub use format::{header_comment, number};
 pub use schema::{config_schema, robot_schema};
+pub use write::{WriteError, write_all};
 
 /// The command that regenerates every checked-in emitted file.
 pub const REGENERATE_COMMAND: &str = "cargo regenerate";

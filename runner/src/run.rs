@@ -1,19 +1,21 @@
-//! Running a shipped robot: the backend the runtime configuration (or a flag) selects, a control
-//! loop on its own thread, progress while it runs and the loop statistics at the end.
+//! Running a controller: the components the backend needs, a control loop on its own thread,
+//! progress while it runs, Ctrl-C and SIGTERM handled, and the loop statistics at the end.
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use backend_mock::MockSystem;
 use robot_core::Backend;
+use robot_core::bus_load::{self, BusOverloadError};
 use robot_core::config::RuntimeConfig;
 use robot_core::control_loop::{
     ControlLoop, Controller, LoopControl, LoopError, LoopOptions, LoopReport,
 };
 use robot_core::hardware::{Component, HardwareError, System};
 use robot_core::typed::RobotTypes;
+
+use crate::backends;
 
 /// Why a run could not start or ended badly.
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +27,14 @@ pub enum RunError {
         backend: Backend,
         /// Why not.
         reason: String,
+    },
+    /// The real robot's buses cannot carry the loop at the requested rate.
+    #[error("at {rate} Hz the buses would be overloaded:\n{source}")]
+    BusLoad {
+        /// The requested rate, Hz.
+        rate: u32,
+        /// Which bus, by how much.
+        source: BusOverloadError,
     },
     /// The components refused the robot.
     #[error(transparent)]
@@ -43,40 +53,52 @@ pub enum RunError {
     Signals(#[from] ctrlc::Error),
 }
 
-/// The components that drive robot `R` on `backend`, honouring the configuration's disabled
-/// joints.
-pub fn components<R: RobotTypes>(
-    backend: Backend,
-    config: Option<&RuntimeConfig>,
-) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
-    let robot = R::DESCRIPTION;
-    let disabled: Vec<usize> = match config {
-        Some(config) => (0..robot.joints.len())
-            .filter(|&i| !config.joint_enabled(&robot.joints[i].name))
-            .collect(),
-        None => Vec::new(),
-    };
-    match backend {
-        Backend::Mock => Ok(vec![Box::new(
-            MockSystem::<R>::new().with_disabled_joints(&disabled),
-        )]),
-        Backend::Real | Backend::Mujoco => Err(RunError::Backend {
-            backend,
-            reason: format!(
-                "not in this build yet: the {} backend comes with its own issue; run with `--backend mock`",
-                if backend == Backend::Real {
-                    "RobStride (SocketCAN)"
-                } else {
-                    "MuJoCo"
-                }
-            ),
-        }),
-    }
+/// What to run on: the backend, its configuration, the rate and the loop's options.
+#[derive(Debug, Clone, Copy)]
+pub struct RunRequest<'a> {
+    /// The backend, already chosen from a flag or the configuration.
+    pub backend: Backend,
+    /// The runtime configuration (buses, calibration, disabled joints), if any.
+    pub config: Option<&'a RuntimeConfig>,
+    /// Loop rate, Hz; the robot's update rate when `None`. The only place a rate is given.
+    pub rate_hz: Option<u32>,
+    /// Activation, stop condition, real-time setup.
+    pub options: LoopOptions,
 }
 
-/// Runs `controller` on robot `R` at `rate_hz` (the robot's update rate when `None`) until
-/// `options.stop_after`, printing progress to `progress` about once a second; returns the loop's
-/// report.
+/// A run that ended as asked (its time or cycles were up).
+#[derive(Debug, Clone)]
+pub struct RunOutcome<R: RobotTypes> {
+    /// Timing, real-time setup, final lifecycle of every component.
+    pub report: LoopReport,
+    /// The last state read, when the loop came back.
+    pub state: Option<R::State>,
+}
+
+/// Runs `controller` on robot `R` on the backend `request` selects, printing progress to
+/// `progress` about once a second.
+///
+/// For the real backend the rate is first checked against every bus's load ceiling
+/// ([`check_bus_load`]); the others have no bus.
+pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
+    controller: C,
+    request: &RunRequest<'_>,
+    progress: &mut dyn std::io::Write,
+) -> Result<RunOutcome<R>, RunError> {
+    let rate = request.rate_hz.unwrap_or(R::DESCRIPTION.update_rate);
+    check_bus_load(R::DESCRIPTION, request.backend, rate)?;
+    let components = backends::components::<R>(request.backend, request.config)?;
+    run(
+        components,
+        controller,
+        Some(rate),
+        request.options,
+        progress,
+    )
+}
+
+/// Runs `controller` on `components` at `rate_hz` (the robot's update rate when `None`) until
+/// `options.stop_after`, printing progress to `progress` about once a second.
 ///
 /// Ctrl-C (SIGINT) and SIGTERM stop the loop, which switches the hardware off, and the run ends
 /// with [`RunError::Interrupted`] carrying the statistics. The handler is process-wide (the
@@ -88,7 +110,7 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     rate_hz: Option<u32>,
     options: LoopOptions,
     progress: &mut dyn std::io::Write,
-) -> Result<(LoopReport, Option<R::State>), RunError> {
+) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;
     let control_loop = ControlLoop::new(system, controller, rate_hz);
     let handle = control_loop.spawn(options)?;
@@ -98,10 +120,17 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     while !handle.is_finished() {
         std::thread::sleep(Duration::from_millis(20));
         if started.elapsed() >= next {
+            if next == Duration::from_secs(1) {
+                let _ = writeln!(
+                    progress,
+                    "  {:>7}  {:>7}  {:>8}  lifecycle",
+                    "time", "cycles", "overruns"
+                );
+            }
             let control = handle.control();
             let _ = writeln!(
                 progress,
-                "  {:>5.1} s  {:>7} cycles  {:>4} overruns  {}",
+                "  {:>5.1} s  {:>7}  {:>8}  {}",
                 started.elapsed().as_secs_f64(),
                 control.cycles(),
                 control.overruns(),
@@ -117,7 +146,10 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
             report: Box::new(report),
         });
     }
-    Ok((report, control_loop.map(|l| *l.state())))
+    Ok(RunOutcome {
+        report,
+        state: control_loop.map(|l| *l.state()),
+    })
 }
 
 /// The loop to stop on SIGINT or SIGTERM, and a flag that says a signal came.
@@ -143,7 +175,7 @@ fn watch_signals(control: Arc<LoopControl>) -> Result<Arc<AtomicBool>, RunError>
     Ok(interrupted)
 }
 
-/// The loop statistics and real-time outcome, as `robot run` prints them.
+/// The loop statistics and real-time outcome, as `run` prints them.
 pub fn summary(report: &LoopReport) -> String {
     let mut out = String::new();
     let _ = write!(out, "{}", report.timing);
@@ -151,5 +183,24 @@ pub fn summary(report: &LoopReport) -> String {
         let _ = writeln!(out, "  real-time: {step}");
     }
     let _ = writeln!(out, "  final lifecycle: {}", report.final_lifecycle);
+    let _ = writeln!(
+        out,
+        "  (an overrun is a cycle that ended after the next cycle's deadline, as ros2_control counts them; \
+         a skipped deadline is one the loop dropped to catch up rather than run late cycles back to back)"
+    );
     out
+}
+
+/// Checks the real robot's buses at `rate` Hz: an overload refuses the real backend; on the
+/// others (no bus) it is returned as a note.
+pub fn check_bus_load(
+    robot: &robot_core::Robot,
+    backend: Backend,
+    rate: u32,
+) -> Result<Option<BusOverloadError>, RunError> {
+    match bus_load::check_rate(robot, rate) {
+        Ok(()) => Ok(None),
+        Err(source) if backend == Backend::Real => Err(RunError::BusLoad { rate, source }),
+        Err(source) => Ok(Some(source)),
+    }
 }

@@ -1,0 +1,55 @@
+//! For build scripts: `cargo build` emits a robot crate's descriptions.
+//!
+//! A build script cannot use the crate it builds, so it includes the file that holds the
+//! `robot!` definition (the crate includes the same file), and hands the robots to
+//! [`emit_descriptions`]:
+//!
+//! ```ignore
+//! // build.rs; build-dependencies: robot-core, robot-macros
+//! include!("src/definition.rs");
+//!
+//! fn main() -> Result<(), robot_core::emit::WriteError> {
+//!     robot_core::build::emit_descriptions(&[MyRobot::DESCRIPTION])?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The files go to `<OUT_DIR>/descriptions/<robot>/`: `OUT_DIR` is the one folder cargo gives a
+//! build script, and it is right under any `--target`, `--profile` or `CARGO_TARGET_DIR`, where
+//! a guess at the target folder from it is not. The build prints that folder (a cargo warning,
+//! the only build-script output cargo shows) and passes it to the crate as the compile-time
+//! environment variable [`DESCRIPTIONS_DIR_ENV`], so the crate's binaries find the files with
+//! `env!("ROBOT_DESCRIPTIONS_DIR")`.
+
+use std::path::PathBuf;
+
+use crate::emit::{WriteError, write_all};
+use crate::model::Robot;
+
+/// The compile-time environment variable that holds the descriptions folder.
+pub const DESCRIPTIONS_DIR_ENV: &str = "ROBOT_DESCRIPTIONS_DIR";
+
+/// Writes every file of each robot into `<OUT_DIR>/descriptions/<robot>/`, prints where, and sets
+/// [`DESCRIPTIONS_DIR_ENV`] for the crate; returns the `descriptions` folder.
+///
+/// Outside a build script (no `OUT_DIR`) it writes nothing and says so in the error.
+pub fn emit_descriptions(robots: &[&Robot]) -> Result<PathBuf, WriteError> {
+    let out_dir = std::env::var_os("OUT_DIR").ok_or_else(|| WriteError::Io {
+        what: "finding the build output folder",
+        path: PathBuf::from("$OUT_DIR"),
+        source: std::io::Error::other("OUT_DIR is not set: call this from a build script"),
+    })?;
+    let dir = PathBuf::from(out_dir).join("descriptions");
+    for robot in robots {
+        let robot_dir = dir.join(robot.name.as_ref());
+        let written = write_all(robot, &robot_dir)?;
+        println!(
+            "cargo::warning={}: {} description files in {}",
+            robot.name,
+            written.len(),
+            robot_dir.display()
+        );
+    }
+    println!("cargo::rustc-env={DESCRIPTIONS_DIR_ENV}={}", dir.display());
+    Ok(dir)
+}

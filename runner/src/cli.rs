@@ -1,0 +1,444 @@
+//! [`App`]: the command-line tool of a robot crate, from the robots and controllers it registers.
+
+mod args;
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{CommandFactory, FromArgMatches};
+use robot_core::config::{self, ConfigError, FieldError, RuntimeConfig};
+use robot_core::control_loop::{Controller, LoopOptions, RealtimeOptions, StopAfter};
+use robot_core::emit::{WriteError, write_all};
+use robot_core::typed::{RobotTypes, Slot};
+use robot_core::{Backend, InterfaceKind, Robot, Values};
+
+use self::args::{Cli, Command, RunArgs};
+use crate::run::{RunError, RunRequest, run_controller, summary};
+
+/// Runs one registered controller: builds it, runs it, returns the report and the final joint
+/// positions.
+/// Regenerates a crate's checked-in descriptions; returns the paths written.
+type Regenerate = fn() -> Result<Vec<PathBuf>, WriteError>;
+
+type RunFn = dyn Fn(&RunRequest<'_>, &mut dyn Write) -> Result<Finished, RunError>;
+
+/// A run that ended as asked, in the terms the command line prints.
+struct Finished {
+    report: robot_core::control_loop::LoopReport,
+    positions: Vec<(&'static str, f64)>,
+}
+
+struct Registered {
+    robot: &'static Robot,
+    name: &'static str,
+    about: &'static str,
+    run: Box<RunFn>,
+}
+
+/// A robot crate's command-line tool: `emit`, `describe`, `check` and `run`, for the robots and
+/// controllers registered here.
+///
+/// ```ignore
+/// robot_runner::App::new("my_robot")
+///     .descriptions_dir(env!("ROBOT_DESCRIPTIONS_DIR")) // set by robot_core::build
+///     .controller::<MyRobot, _>("wave", "waves every joint", Wave::default)
+///     .main()
+/// ```
+pub struct App {
+    name: &'static str,
+    about: Option<&'static str>,
+    descriptions_dir: Option<PathBuf>,
+    checked_in: Option<Regenerate>,
+    robots: Vec<&'static Robot>,
+    controllers: Vec<Registered>,
+}
+
+impl fmt::Debug for App {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("App")
+            .field("name", &self.name)
+            .field(
+                "robots",
+                &self.robots.iter().map(|r| &r.name).collect::<Vec<_>>(),
+            )
+            .field(
+                "controllers",
+                &self.controllers.iter().map(|c| c.name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl App {
+    /// A tool called `name` (as its help shows it) that knows no robot yet.
+    pub fn new(name: &'static str) -> App {
+        App {
+            name,
+            about: None,
+            descriptions_dir: None,
+            checked_in: None,
+            robots: Vec::new(),
+            controllers: Vec::new(),
+        }
+    }
+
+    /// The one-line description in `--help`.
+    pub fn about(mut self, about: &'static str) -> App {
+        self.about = Some(about);
+        self
+    }
+
+    /// Where `emit` and `run` write descriptions by default: the folder the build script wrote
+    /// (`env!("ROBOT_DESCRIPTIONS_DIR")`, see `robot_core::build`). Without it, `emit` needs
+    /// `--out` and `run` emits only with `--out`.
+    pub fn descriptions_dir(mut self, dir: impl Into<PathBuf>) -> App {
+        self.descriptions_dir = Some(dir.into());
+        self
+    }
+
+    /// Enables `emit --checked-in`, which calls `regenerate` (for a crate that checks its
+    /// descriptions in and tests that they are fresh).
+    pub fn checked_in(mut self, regenerate: Regenerate) -> App {
+        self.checked_in = Some(regenerate);
+        self
+    }
+
+    /// Adds robot `R` (for `emit`, `describe` and `check`); [`App::controller`] adds it too.
+    pub fn robot<R: RobotTypes>(mut self) -> App {
+        if !self.robots.iter().any(|r| r.name == R::DESCRIPTION.name) {
+            self.robots.push(R::DESCRIPTION);
+        }
+        self
+    }
+
+    /// Adds a controller of robot `R` that `run --controller name` runs, built fresh by `make`
+    /// for each run. A robot's first controller is its default.
+    pub fn controller<R: RobotTypes, C: Controller<R> + 'static>(
+        self,
+        name: &'static str,
+        about: &'static str,
+        make: impl Fn() -> C + 'static,
+    ) -> App {
+        let mut app = self.robot::<R>();
+        app.controllers.push(Registered {
+            robot: R::DESCRIPTION,
+            name,
+            about,
+            run: Box::new(move |request, progress| {
+                let outcome = run_controller::<R, C>(make(), request, progress)?;
+                Ok(Finished {
+                    report: outcome.report,
+                    positions: outcome
+                        .state
+                        .map(|s| positions::<R>(&s))
+                        .unwrap_or_default(),
+                })
+            }),
+        });
+        app
+    }
+
+    /// Parses the process's arguments and runs the command; exit code 0 on success, 1 on error
+    /// (the error on stderr), 2 for a bad command line (clap's).
+    pub fn main(self) -> ExitCode {
+        let mut command = Cli::command().name(self.name).bin_name(self.name);
+        if let Some(about) = self.about {
+            command = command.about(about);
+        }
+        let cli = match command
+            .try_get_matches()
+            .and_then(|m| Cli::from_arg_matches(&m))
+        {
+            Ok(cli) => cli,
+            Err(error) => error.exit(),
+        };
+        match self.execute(cli.command) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+
+    fn execute(&self, command: Command) -> Result<(), String> {
+        match command {
+            Command::Emit {
+                robot,
+                out,
+                checked_in,
+            } => self.emit(robot.as_deref(), out, checked_in),
+            Command::Describe { robot } => {
+                let robot = match robot {
+                    Some(name) => self.find(&name)?,
+                    None => self.first_robot()?,
+                };
+                print!("{}", crate::describe::table(robot));
+                Ok(())
+            }
+            Command::Check { config, robot } => self.check(&config, robot.as_deref()),
+            Command::Run(args) => self.run(args),
+        }
+    }
+
+    fn first_robot(&self) -> Result<&'static Robot, String> {
+        self.robots.first().copied().ok_or_else(|| {
+            format!(
+                "`{}` knows no robot: register one with App::robot",
+                self.name
+            )
+        })
+    }
+
+    fn find(&self, name: &str) -> Result<&'static Robot, String> {
+        self.robots
+            .iter()
+            .copied()
+            .find(|r| r.name == name)
+            .ok_or_else(|| self.unknown_robot(name))
+    }
+
+    fn unknown_robot(&self, name: &str) -> String {
+        let known: Vec<&str> = self.robots.iter().map(|r| r.name.as_ref()).collect();
+        let hint = robot_core::validate::suggest::closest(name, known.iter().copied())
+            .map(|s| format!("did you mean `{s}`? "))
+            .unwrap_or_default();
+        format!(
+            "unknown robot `{name}`; {hint}{} knows: {}",
+            self.name,
+            known.join(", ")
+        )
+    }
+
+    fn emit(
+        &self,
+        robot: Option<&str>,
+        out: Option<PathBuf>,
+        checked_in: bool,
+    ) -> Result<(), String> {
+        if checked_in {
+            let regenerate = self
+                .checked_in
+                .ok_or_else(|| format!("`{}` has no checked-in descriptions", self.name))?;
+            for path in regenerate().map_err(|e| e.to_string())? {
+                println!("wrote {}", path.display());
+            }
+            return Ok(());
+        }
+        let out = out
+            .or_else(|| self.descriptions_dir.clone())
+            .ok_or_else(|| "give the folder to write into with `--out`".to_string())?;
+        let selected = match robot {
+            Some(name) => vec![self.find(name)?],
+            None => self.robots.clone(),
+        };
+        for robot in selected {
+            let dir = out.join(robot.name.as_ref());
+            for path in write_all(robot, &dir).map_err(|e| e.to_string())? {
+                println!("wrote {}", path.display());
+            }
+        }
+        Ok(())
+    }
+
+    /// `check`: the robot from `--robot` or the file's `robot:` field, then the full load.
+    fn check(&self, path: &Path, robot: Option<&str>) -> Result<(), String> {
+        let robot = match robot {
+            Some(name) => self.find(name)?, // a bad `--robot` is the command line's mistake
+            None => self.robot_of(path).map_err(config_failed)?,
+        };
+        let loaded = config::load(path, robot).map_err(config_failed)?;
+        let buses = robot.buses.len();
+        let disabled = loaded.disabled_joints().count();
+        println!(
+            "{}: ok ({} on {}; {buses} {}; {disabled} {} disabled)",
+            path.display(),
+            robot.name,
+            loaded.backend,
+            plural(buses, "bus", "buses"),
+            plural(disabled, "joint", "joints"),
+        );
+        Ok(())
+    }
+
+    /// The robot a configuration file names in its `robot:` field.
+    fn robot_of(&self, path: &Path) -> Result<&'static Robot, ConfigError> {
+        let name = config::robot_name_of(path)?;
+        self.find(&name).map_err(|message| ConfigError {
+            file: path.to_path_buf(),
+            errors: vec![FieldError::new("robot", message)],
+        })
+    }
+
+    fn run(&self, args: RunArgs) -> Result<(), String> {
+        let config: Option<RuntimeConfig> = match &args.config {
+            Some(path) => {
+                let robot = match &args.robot {
+                    Some(name) => self.find(name)?,
+                    None => self.robot_of(path).map_err(config_failed)?,
+                };
+                Some(config::load(path, robot).map_err(config_failed)?)
+            }
+            None => None,
+        };
+        let robot = match (&args.robot, &config) {
+            (Some(name), _) => self.find(name)?,
+            (None, Some(config)) => self.find(&config.robot)?,
+            (None, None) => self
+                .controllers
+                .first()
+                .map(|c| c.robot)
+                .map_or_else(|| self.first_robot(), Ok)?,
+        };
+        let controller = self.controller_for(robot, args.controller.as_deref())?;
+        let backend = args
+            .backend
+            .map(Backend::from)
+            .or(config.as_ref().map(|c| c.backend))
+            .unwrap_or(Backend::Mock);
+        let rate = args.rate.unwrap_or(robot.update_rate);
+        let period = Duration::from_secs_f64(1.0 / f64::from(rate));
+        let spin = Duration::from_micros(args.spin_us);
+        if spin >= period {
+            return Err(format!(
+                "--spin-us {} is not less than the period at {rate} Hz ({} µs)",
+                args.spin_us,
+                period.as_micros()
+            ));
+        }
+        if let Some(note) =
+            crate::run::check_bus_load(robot, backend, rate).map_err(|e| e.to_string())?
+        {
+            eprintln!("note: the real robot would refuse {rate} Hz:\n{note}");
+        }
+        if let Some(out) = args.out.clone().or_else(|| self.descriptions_dir.clone()) {
+            let dir = out.join(robot.name.as_ref());
+            let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
+            println!("emitted {} files into {}", written.len(), dir.display());
+        }
+        if let Some(config) = &config {
+            let disabled: Vec<&str> = config.disabled_joints().collect();
+            if !disabled.is_empty() {
+                eprintln!(
+                    "warning: {} disables {}: {} commands to {} are not sent, and {} stays where it is",
+                    args.config
+                        .as_deref()
+                        .unwrap_or(Path::new("the config"))
+                        .display(),
+                    disabled.join(", "),
+                    controller.name,
+                    if disabled.len() == 1 { "it" } else { "them" },
+                    if disabled.len() == 1 { "it" } else { "each" },
+                );
+            }
+        }
+        let options = LoopOptions {
+            activate: true,
+            stop_after: StopAfter {
+                cycles: None,
+                duration: Some(Duration::from_secs_f64(args.seconds)),
+            },
+            realtime: RealtimeOptions {
+                fifo_priority: args.fifo_priority,
+                cpu: args.cpu.map(usize::from),
+                lock_memory: args.lock_memory,
+            },
+            spin,
+            ..LoopOptions::default()
+        };
+        println!(
+            "running {} ({}) on {} on {backend} at {rate} Hz for {} s",
+            controller.name, controller.about, robot.name, args.seconds
+        );
+        let request = RunRequest {
+            backend,
+            config: config.as_ref(),
+            rate_hz: Some(rate),
+            options,
+        };
+        let finished =
+            (controller.run)(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
+        print!("{}", summary(&finished.report));
+        print_positions(&finished.positions);
+        Ok(())
+    }
+
+    fn controller_for(&self, robot: &Robot, name: Option<&str>) -> Result<&Registered, String> {
+        let own: Vec<&Registered> = self
+            .controllers
+            .iter()
+            .filter(|c| c.robot.name == robot.name)
+            .collect();
+        let names = || own.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
+        match name {
+            None => own
+                .first()
+                .copied()
+                .ok_or_else(|| format!("`{}` has no controller for {}", self.name, robot.name)),
+            Some(name) => own.iter().copied().find(|c| c.name == name).ok_or_else(|| {
+                let hint = robot_core::validate::suggest::closest(name, own.iter().map(|c| c.name))
+                    .map(|s| format!("did you mean `{s}`? "))
+                    .unwrap_or_default();
+                format!(
+                    "{} has no controller `{name}`; {hint}its controllers: {}",
+                    robot.name,
+                    names()
+                )
+            }),
+        }
+    }
+}
+
+/// Every joint position in a state, in declaration order.
+fn positions<R: RobotTypes>(state: &R::State) -> Vec<(&'static str, f64)> {
+    let values = state.as_slice();
+    R::STATE_LAYOUT
+        .slots
+        .iter()
+        .zip(values)
+        .filter_map(|(slot, &value)| match *slot {
+            Slot::Joint {
+                joint,
+                kind: InterfaceKind::Position,
+            } => Some((
+                R::DESCRIPTION.joints[usize::from(joint)].name.as_ref(),
+                value,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The final positions, three joints a line.
+fn print_positions(positions: &[(&str, f64)]) {
+    if positions.is_empty() {
+        return;
+    }
+    println!("final positions [rad]:");
+    for row in positions.chunks(3) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|(name, q)| format!("{name:<18} {q:+.3}"))
+            .collect();
+        println!("  {}", cells.join("   "));
+    }
+}
+
+fn plural<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 { one } else { many }
+}
+
+/// Prints every error of a configuration to stderr, one a line; returns their count as the
+/// command's error.
+fn config_failed(error: ConfigError) -> String {
+    eprintln!("{error}");
+    let count = error.errors.len();
+    format!(
+        "{}: {count} {}",
+        error.file.display(),
+        plural(count, "error", "errors")
+    )
+}
