@@ -72,6 +72,46 @@
 //! # let _ = (q, quat);
 //! ```
 //!
+//! For controller code that treats joints alike, without index constants:
+//!
+//! * **One type per interface set.** Every joint with the same interfaces in the same order
+//!   shares one state and one command type (`doc_biped::PositionVelocityEffortStiffnessDampingCommand`);
+//!   the per-joint names (`doc_biped::LeftKneePitchCommand`) are aliases of it, so one function
+//!   written for a set serves every joint that has it.
+//! * **Joints with their definition.** `command.joints_mut::<T>()` (and `joints::<T>()`, also on
+//!   the state) walks every joint whose type is set `T`, in declaration order, each with its
+//!   `robot_core::model::Joint` (limits, actuator): allocation-free, and a `T` that is not one of
+//!   the robot's set types is a compile error.
+//! * **Per-limb views.** For `limb leg: left | right`, `command.leg()` and `state.leg()` give one
+//!   view per side, `[left, right]`, whose fields are the limb's joints without the side
+//!   (`leg.knee_pitch.position`), so code for one leg drives both.
+//!
+//! ```
+//! # use robot_macros::robot;
+//! # robot! {
+//! #     robot Legs { update_rate: 200 Hz }
+//! #     bus left_leg {} bus right_leg {}
+//! #     link pelvis {}
+//! #     limb leg: left | right {
+//! #         link thigh {}
+//! #         joint hip_pitch: revolute {
+//! #             parent: pelvis, child: thigh, axis: [0, 1, 0],
+//! #             limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+//! #             actuator { bus: left_leg | right_leg, can_id: 1 | 2, model: RS02 },
+//! #             command: [position, stiffness], state: [position],
+//! #         }
+//! #     }
+//! # }
+//! let mut cmd = LegsCommand::default();
+//! for (joint, command) in cmd.joints_mut::<legs::PositionStiffnessCommand>() {
+//!     command.position = joint.limits.and_then(|l| l.upper).unwrap_or(0.0) / 2.0;
+//! }
+//! for leg in cmd.leg() {
+//!     leg.hip_pitch.stiffness = 40.0; // left, then right
+//! }
+//! assert_eq!((cmd.left_hip_pitch.position, cmd.right_hip_pitch.stiffness), (0.5, 40.0));
+//! ```
+//!
 //! Naming an interface the joint does not declare is a compile error, rustc's own:
 //!
 //! ```compile_fail
@@ -116,7 +156,7 @@
 //! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
 //!
 //! Names of joints, buses and IMUs become fields, types and constants (`left_knee_pitch` →
-//! `LeftKneePitchState`, `LEFT_KNEE_PITCH`), and the robot's a module (`lite_biped`): keywords are
+//! `LeftKneePitchState`, an alias of its interface set's type, `LEFT_KNEE_PITCH`), and the robot's a module (`lite_biped`): keywords are
 //! written raw (`r#type`), but a name Rust cannot write at all (`self`, `crate`, `super`, `Self`,
 //! `_`, or `_1`, whose type would be `1State`) is an error at the name
 //! (`robot_core::validate::names`).
@@ -156,7 +196,7 @@ fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         Err(error) => return error.into_compile_error(),
     };
     let mut errors = errors::Errors::default();
-    let items = limb::expand(parsed.items, &mut errors);
+    let (items, limbs) = limb::expand(parsed.items, &mut errors);
     let limb_errors = errors.count();
     let lowered = lower::robot(&items, &mut errors);
     // Rule problems are reported next to syntax errors, except where the syntax errors left
@@ -166,7 +206,7 @@ fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     }
     // The types are generated even when there are errors, so the user sees the real errors and
     // not a cascade of "cannot find type" in their controller code.
-    let mut out = expand::robot(&lowered);
+    let mut out = expand::robot(&lowered, &limbs);
     out.extend(errors.into_compile_error());
     out
 }

@@ -20,19 +20,39 @@ use syn::ext::IdentExt;
 use crate::errors::Errors;
 use crate::parse::{Block, Body, Entry, Item, Value};
 
-/// Replaces every `limb` item by its per-side copies, in place of the limb.
-pub fn expand(items: Vec<Item>, errors: &mut Errors) -> Vec<Item> {
+/// A limb as written: the generated per-limb views (`command.leg()`) are made from it.
+#[derive(Debug, Clone)]
+pub struct Limb {
+    /// `leg` in `limb leg: left | right`.
+    pub name: Ident,
+    /// The sides, in the order written.
+    pub sides: Vec<Ident>,
+    /// The joints declared in the limb, by their name without the side.
+    pub joints: Vec<Ident>,
+}
+
+/// Replaces every `limb` item by its per-side copies, in place of the limb; returns the items and
+/// the limbs.
+pub fn expand(items: Vec<Item>, errors: &mut Errors) -> (Vec<Item>, Vec<Limb>) {
     let mut out = Vec::new();
+    let mut limbs = Vec::new();
     for item in items {
         match (&item.body, item.keyword == "limb") {
-            (Body::Items(inner), true) => instantiate(&item, inner, errors, &mut out),
+            (Body::Items(inner), true) => {
+                limbs.extend(instantiate(&item, inner, errors, &mut out));
+            }
             _ => out.push(item),
         }
     }
-    out
+    (out, limbs)
 }
 
-fn instantiate(limb: &Item, inner: &[Item], errors: &mut Errors, out: &mut Vec<Item>) {
+fn instantiate(
+    limb: &Item,
+    inner: &[Item],
+    errors: &mut Errors,
+    out: &mut Vec<Item>,
+) -> Option<Limb> {
     let sides: Vec<Ident> = match &limb.kind {
         Some(Value::Sided { alternatives, .. }) => alternatives
             .iter()
@@ -47,7 +67,7 @@ fn instantiate(limb: &Item, inner: &[Item], errors: &mut Errors, out: &mut Vec<I
                     limb.name, limb.name
                 ),
             );
-            return;
+            return None;
         }
     };
     let mut declared = HashSet::new();
@@ -89,6 +109,15 @@ fn instantiate(limb: &Item, inner: &[Item], errors: &mut Errors, out: &mut Vec<I
             });
         }
     }
+    Some(Limb {
+        name: limb.name.clone(),
+        joints: inner
+            .iter()
+            .filter(|i| i.keyword == "joint")
+            .map(|i| i.name.clone())
+            .collect(),
+        sides,
+    })
 }
 
 fn side_name(value: &Value, errors: &mut Errors) -> Option<Ident> {

@@ -13,7 +13,7 @@ use std::time::Duration;
 use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::Clock;
 
-use crate::lite_biped::{LiteBiped, LiteBipedCommand, LiteBipedState};
+use crate::lite_biped::{LiteBiped, LiteBipedCommand, LiteBipedState, lite_biped};
 
 /// Stiffness and damping per joint group.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,6 +45,10 @@ impl Default for SquatGains {
     }
 }
 
+/// Every lite_biped joint's command: the five MIT interfaces. One type for all fourteen joints,
+/// so one function sets any of them.
+type Mit = lite_biped::PositionVelocityEffortStiffnessDampingCommand;
+
 /// The squat controller.
 #[derive(Debug, Clone)]
 pub struct Squat {
@@ -56,13 +60,10 @@ pub struct Squat {
     pub ramp: f64,
     /// Gains.
     pub gains: SquatGains,
-    /// Positions at activation, in command order, for the ramp.
-    start: [f64; JOINTS],
+    /// The command seeded at activation (the measured positions), where the ramp starts.
+    start: LiteBipedCommand,
     activated_at: Duration,
 }
-
-/// The 14 joints, in declaration order.
-const JOINTS: usize = 14;
 
 impl Default for Squat {
     fn default() -> Self {
@@ -71,7 +72,7 @@ impl Default for Squat {
             period: 4.0,
             ramp: 1.0,
             gains: SquatGains::default(),
-            start: [0.0; JOINTS],
+            start: LiteBipedCommand::default(),
             activated_at: Duration::ZERO,
         }
     }
@@ -83,81 +84,15 @@ fn pose(depth: f64, s: f64) -> (f64, f64, f64) {
     (-knee / 2.0, knee, -knee / 2.0)
 }
 
-/// Sets one joint's MIT command.
-fn set(
-    c: &mut (impl MitCommand + ?Sized),
-    position: f64,
-    velocity: f64,
-    stiffness: f64,
-    damping: f64,
-) {
-    c.set(position, velocity, 0.0, stiffness, damping);
+/// Sets one joint's MIT command: a position and velocity target under `(stiffness, damping)`,
+/// no feed-forward torque.
+fn set(joint: &mut Mit, position: f64, velocity: f64, (stiffness, damping): (f64, f64)) {
+    joint.position = position;
+    joint.velocity = velocity;
+    joint.effort = 0.0;
+    joint.stiffness = stiffness;
+    joint.damping = damping;
 }
-
-/// The five MIT command interfaces every lite_biped joint has.
-trait MitCommand {
-    fn set(&mut self, position: f64, velocity: f64, effort: f64, stiffness: f64, damping: f64);
-    fn position(&self) -> f64;
-}
-
-macro_rules! mit_command {
-    ($($ty:ident),* $(,)?) => {$(
-        impl MitCommand for crate::lite_biped::lite_biped::$ty {
-            fn set(&mut self, position: f64, velocity: f64, effort: f64, stiffness: f64, damping: f64) {
-                self.position = position;
-                self.velocity = velocity;
-                self.effort = effort;
-                self.stiffness = stiffness;
-                self.damping = damping;
-            }
-            fn position(&self) -> f64 {
-                self.position
-            }
-        }
-    )*};
-}
-
-mit_command!(
-    LeftHipPitchCommand,
-    LeftHipRollCommand,
-    LeftHipYawCommand,
-    LeftKneePitchCommand,
-    LeftAnkleYawCommand,
-    LeftAnklePitchCommand,
-    LeftAnkleRollCommand,
-    RightHipPitchCommand,
-    RightHipRollCommand,
-    RightHipYawCommand,
-    RightKneePitchCommand,
-    RightAnkleYawCommand,
-    RightAnklePitchCommand,
-    RightAnkleRollCommand,
-);
-
-/// Every joint's command, in declaration order.
-fn joints(c: &mut LiteBipedCommand) -> [&mut dyn MitCommand; JOINTS] {
-    [
-        &mut c.left_hip_pitch,
-        &mut c.left_hip_roll,
-        &mut c.left_hip_yaw,
-        &mut c.left_knee_pitch,
-        &mut c.left_ankle_yaw,
-        &mut c.left_ankle_pitch,
-        &mut c.left_ankle_roll,
-        &mut c.right_hip_pitch,
-        &mut c.right_hip_roll,
-        &mut c.right_hip_yaw,
-        &mut c.right_knee_pitch,
-        &mut c.right_ankle_yaw,
-        &mut c.right_ankle_pitch,
-        &mut c.right_ankle_roll,
-    ]
-}
-
-/// Index of each joint in [`joints`], by role.
-const HIP_PITCH: [usize; 2] = [0, 7];
-const KNEE_PITCH: [usize; 2] = [3, 10];
-const ANKLE_PITCH: [usize; 2] = [5, 12];
 
 impl Squat {
     /// Where the squat is at `t` seconds after the ramp: fraction in [0, 1] and its rate, 1/s.
@@ -166,40 +101,17 @@ impl Squat {
         ((1.0 - (w * t).cos()) / 2.0, w * (w * t).sin() / 2.0)
     }
 
-    /// The target of every joint at `t` seconds since activation: (position, velocity).
-    fn targets(&self, t: f64) -> [(f64, f64); JOINTS] {
-        let mut targets = [(0.0, 0.0); JOINTS];
-        if t < self.ramp {
-            // Straight-line ramp from the activation pose to standing (all zeros), eased.
-            let u = t / self.ramp;
-            let ease = (1.0 - (PI * u).cos()) / 2.0;
-            let rate = PI * (PI * u).sin() / (2.0 * self.ramp);
-            for (target, &start) in targets.iter_mut().zip(&self.start) {
-                *target = (start * (1.0 - ease), -start * rate);
-            }
-            return targets;
+    /// How far the ramp from the activation pose to standing is at `t` seconds since activation,
+    /// eased: the fraction done in [0, 1] and its rate, 1/s.
+    fn ramp_progress(&self, t: f64) -> (f64, f64) {
+        if t >= self.ramp {
+            return (1.0, 0.0);
         }
-        let (s, ds) = self.phase(t - self.ramp);
-        let (hip, knee, ankle) = pose(self.depth, s);
-        let (dhip, dknee, dankle) = pose(self.depth, ds);
-        for side in 0..2 {
-            targets[HIP_PITCH[side]] = (hip, dhip);
-            targets[KNEE_PITCH[side]] = (knee, dknee);
-            targets[ANKLE_PITCH[side]] = (ankle, dankle);
-        }
-        targets
-    }
-
-    /// The gains of joint `index`.
-    fn gains(&self, index: usize) -> (f64, f64) {
-        let g = &self.gains;
-        if HIP_PITCH.contains(&index) || KNEE_PITCH.contains(&index) {
-            (g.leg_stiffness, g.leg_damping)
-        } else if ANKLE_PITCH.contains(&index) {
-            (g.ankle_stiffness, g.ankle_damping)
-        } else {
-            (g.hold_stiffness, g.hold_damping)
-        }
+        let u = t / self.ramp;
+        (
+            (1.0 - (PI * u).cos()) / 2.0,
+            PI * (PI * u).sin() / (2.0 * self.ramp),
+        )
     }
 }
 
@@ -211,9 +123,11 @@ impl Controller<LiteBiped> for Squat {
         command: &mut LiteBipedCommand,
     ) -> Result<(), ControllerError> {
         // The seeded position commands are the measured positions: start the ramp there.
-        for (start, joint) in self.start.iter_mut().zip(joints(command)) {
-            let position = joint.position();
-            *start = if position.is_finite() { position } else { 0.0 };
+        self.start = *command;
+        for (_, joint) in self.start.joints_mut::<Mit>() {
+            if !joint.position.is_finite() {
+                joint.position = 0.0;
+            }
         }
         self.activated_at = clock.time;
         Ok(())
@@ -226,11 +140,45 @@ impl Controller<LiteBiped> for Squat {
         command: &mut LiteBipedCommand,
     ) -> Result<(), ControllerError> {
         let t = clock.time.saturating_sub(self.activated_at).as_secs_f64();
-        let targets = self.targets(t);
-        for (index, joint) in joints(command).into_iter().enumerate() {
-            let (position, velocity) = targets[index];
-            let (stiffness, damping) = self.gains(index);
-            set(joint, position, velocity, stiffness, damping);
+        let g = self.gains;
+        // Every joint ramps from where it was to standing (all zeros), then holds it.
+        let (done, rate) = self.ramp_progress(t);
+        let hold = (g.hold_stiffness, g.hold_damping);
+        for ((_, start), (_, joint)) in self.start.joints::<Mit>().zip(command.joints_mut::<Mit>())
+        {
+            set(
+                joint,
+                start.position * (1.0 - done),
+                -start.position * rate,
+                hold,
+            );
+        }
+        // Each leg's pitch chain is stiffer, and squats once the ramp is over.
+        let (leg, ankle) = (
+            (g.leg_stiffness, g.leg_damping),
+            (g.ankle_stiffness, g.ankle_damping),
+        );
+        for side in command.leg() {
+            for (joint, gains) in [
+                (&mut *side.hip_pitch, leg),
+                (&mut *side.knee_pitch, leg),
+                (&mut *side.ankle_pitch, ankle),
+            ] {
+                (joint.stiffness, joint.damping) = gains;
+            }
+            if t >= self.ramp {
+                let (s, ds) = self.phase(t - self.ramp);
+                let (hip, knee, ankle) = pose(self.depth, s);
+                let (dhip, dknee, dankle) = pose(self.depth, ds);
+                set(side.hip_pitch, hip, dhip, leg);
+                set(side.knee_pitch, knee, dknee, leg);
+                set(
+                    side.ankle_pitch,
+                    ankle,
+                    dankle,
+                    (g.ankle_stiffness, g.ankle_damping),
+                );
+            }
         }
         Ok(())
     }
@@ -273,23 +221,21 @@ mod tests {
         assert!((bottom.left_knee_pitch.position - squat.depth).abs() < 1e-9);
         assert!((bottom.right_hip_pitch.position + squat.depth / 2.0).abs() < 1e-9);
         // Every target stays inside its joint's limits, all the way down and up.
-        let robot = LiteBiped::DESCRIPTION;
+        let mut seen = 0;
         for step in 0..=400 {
             let t = ramp + period * f64::from(step) / 400.0;
-            let command = run(&mut squat, t);
-            let positions: Vec<f64> = robot_core::Values::as_slice(&command)
-                .chunks(5)
-                .map(|c| c[0])
-                .collect();
-            for (joint, q) in robot.actuated_joints().zip(positions) {
+            for (joint, command) in run(&mut squat, t).joints::<Mit>() {
                 let limits = joint.limits.unwrap();
+                let q = command.position;
                 assert!(
                     q >= limits.lower.unwrap() && q <= limits.upper.unwrap(),
                     "{} at {q}",
                     joint.name
                 );
+                seen += 1;
             }
         }
+        assert_eq!(seen, 401 * 14, "every joint, every step");
     }
 
     #[test]

@@ -6,7 +6,10 @@ use std::f64::consts::PI;
 use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::Clock;
 
-use crate::six_axis_arm::{SixAxisArm, SixAxisArmCommand, SixAxisArmState};
+use crate::six_axis_arm::{SixAxisArm, SixAxisArmCommand, SixAxisArmState, six_axis_arm};
+
+/// Every six_axis_arm joint's command (the arm's six and the gripper): a position.
+type Position = six_axis_arm::PositionCommand;
 
 /// The wave controller.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -15,8 +18,8 @@ pub struct Wave {
     pub amplitude: f64,
     /// Time of one full wave, s.
     pub period: f64,
-    /// Seeded positions at activation, so the wave starts there.
-    start: [f64; 7],
+    /// The command seeded at activation (the measured positions), so the wave starts there.
+    start: SixAxisArmCommand,
     activated_at: f64,
 }
 
@@ -25,22 +28,10 @@ impl Default for Wave {
         Wave {
             amplitude: 0.3,
             period: 6.0,
-            start: [0.0; 7],
+            start: SixAxisArmCommand::default(),
             activated_at: 0.0,
         }
     }
-}
-
-fn positions(c: &mut SixAxisArmCommand) -> [&mut f64; 7] {
-    [
-        &mut c.shoulder_yaw.position,
-        &mut c.shoulder_pitch.position,
-        &mut c.elbow.position,
-        &mut c.wrist_pitch.position,
-        &mut c.wrist_yaw.position,
-        &mut c.wrist_roll.position,
-        &mut c.gripper.position,
-    ]
 }
 
 impl Controller<SixAxisArm> for Wave {
@@ -50,8 +41,11 @@ impl Controller<SixAxisArm> for Wave {
         _state: &SixAxisArmState,
         command: &mut SixAxisArmCommand,
     ) -> Result<(), ControllerError> {
-        for (start, position) in self.start.iter_mut().zip(positions(command)) {
-            *start = if position.is_finite() { *position } else { 0.0 };
+        self.start = *command;
+        for (_, joint) in self.start.joints_mut::<Position>() {
+            if !joint.position.is_finite() {
+                joint.position = 0.0;
+            }
         }
         self.activated_at = clock.time.as_secs_f64();
         Ok(())
@@ -66,18 +60,18 @@ impl Controller<SixAxisArm> for Wave {
         let t = clock.time.as_secs_f64() - self.activated_at;
         // Fade in over the first second from the activation pose.
         let fade = (t / 1.0).clamp(0.0, 1.0);
-        let robot = SixAxisArm::DESCRIPTION;
-        let mut joints = robot.actuated_joints();
-        for (index, position) in positions(command).into_iter().enumerate() {
-            let Some(joint) = joints.next() else { break };
-            let limits = joint.limits.as_ref();
-            let (centre, half) = match limits.and_then(|l| l.lower.zip(l.upper)) {
+        let joints = self
+            .start
+            .joints::<Position>()
+            .zip(command.joints_mut::<Position>());
+        for (index, ((_, start), (joint, target))) in joints.enumerate() {
+            let (centre, half) = match joint.limits.as_ref().and_then(|l| l.lower.zip(l.upper)) {
                 Some((lower, upper)) => ((lower + upper) / 2.0, (upper - lower) / 2.0),
                 None => (0.0, PI),
             };
             let phase = 2.0 * PI * t / self.period + index as f64 * PI / 3.5;
             let wave = centre + self.amplitude * half * phase.sin();
-            *position = self.start[index] * (1.0 - fade) + wave * fade;
+            target.position = start.position * (1.0 - fade) + wave * fade;
         }
         Ok(())
     }

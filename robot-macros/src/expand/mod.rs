@@ -15,14 +15,18 @@ use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use robot_core::interface::IMU_STATE_INTERFACES;
-use robot_core::model::{Interface, Joint, Robot};
+use robot_core::model::{Joint, Robot};
 use robot_core::typed::{self, Slot};
 use robot_core::validate::names;
 
 use crate::description;
+use crate::limb::Limb;
 use crate::lower::Lowered;
 
-fn ident(name: &str, span: Span) -> Ident {
+mod limbs;
+mod sets;
+
+pub(crate) fn ident(name: &str, span: Span) -> Ident {
     syn::parse_str::<Ident>(name).map_or_else(
         |_| Ident::new_raw(name, span),
         |mut i| {
@@ -32,7 +36,7 @@ fn ident(name: &str, span: Span) -> Ident {
     )
 }
 
-pub fn robot(lowered: &Lowered) -> TokenStream {
+pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
     let robot = &lowered.robot;
     // A name that cannot become Rust identifiers (a rule error already reported) gets no code:
     // for the robot, none at all; for a joint, bus or IMU, no field, type or method.
@@ -64,9 +68,10 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         })
         .collect();
 
+    let sets = sets::sets(&joints);
     let per_joint = joints
         .iter()
-        .map(|&(index, joint)| joint_types(lowered, index, joint));
+        .map(|&(index, joint)| joint_types(lowered, &sets, index, joint));
     let state_fields = joints
         .iter()
         .filter(|(_, j)| !j.state_interfaces.is_empty())
@@ -76,6 +81,53 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
             let docs = field_docs(lowered, index, "state");
             quote!(#(#docs)* pub #field: #module::#ty)
         });
+    let state_inits: Vec<TokenStream> = joints
+        .iter()
+        .filter_map(|&(index, j)| {
+            let ty = sets.state_of(index)?;
+            let field = ident(&j.name, span_of(lowered, index));
+            let value = sets::initial(ty, &j.state_interfaces, &quote!(0.0_f64));
+            Some(quote!(#field: #module::#value))
+        })
+        .collect();
+    let command_inits: Vec<TokenStream> = joints
+        .iter()
+        .filter_map(|&(index, j)| {
+            let ty = sets.command_of(index)?;
+            let field = ident(&j.name, span_of(lowered, index));
+            let value = sets::initial(ty, &j.command_interfaces, &quote!(::core::f64::NAN));
+            Some(quote!(#field: #module::#value))
+        })
+        .collect();
+    let field_of = |index: usize, j: &Joint| (index, ident(&j.name, span_of(lowered, index)));
+    let state_walk: Vec<(usize, Ident)> = joints
+        .iter()
+        .filter(|(i, _)| sets.state_of(*i).is_some())
+        .map(|&(i, j)| field_of(i, j))
+        .collect();
+    let command_walk: Vec<(usize, Ident)> = joints
+        .iter()
+        .filter(|(i, _)| sets.command_of(*i).is_some())
+        .map(|&(i, j)| field_of(i, j))
+        .collect();
+    let state_walkers = sets::walkers(
+        &marker,
+        &module,
+        &format_ident!("StateSet"),
+        &state_walk,
+        false,
+    );
+    let command_walkers = sets::walkers(
+        &marker,
+        &module,
+        &format_ident!("CommandSet"),
+        &command_walk,
+        true,
+    );
+    let set_types = &sets.types;
+    let set_markers = sets::markers(&robot.type_name, &module);
+    let (limb_views, limb_methods) =
+        limbs::views(lowered, limbs, &joints, &sets, &module, &state, &command);
     let mut seen_sensors = HashSet::new();
     let sensors: Vec<(usize, &robot_core::model::Sensor)> = robot
         .sensors
@@ -87,6 +139,10 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         let field = ident(&s.name, span);
         let doc = format!("IMU `{}` on link `{}`.", s.name, s.link);
         quote!(#[doc = #doc] pub #field: ::robot_core::ImuState)
+    });
+    let sensor_inits = sensors.iter().map(|(_, s)| {
+        let field = ident(&s.name, span);
+        quote!(#field: ::core::default::Default::default())
     });
     let command_fields = joints
         .iter()
@@ -161,27 +217,45 @@ pub fn robot(lowered: &Lowered) -> TokenStream {
         pub struct #marker;
 
         #[doc = #state_doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::default::Default)]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq)]
         #[repr(C)]
         pub struct #state {
             #(#state_fields,)*
             #(#sensor_fields,)*
         }
+        #[automatically_derived]
+        impl ::core::default::Default for #state {
+            /// Every joint's initial values, else 0.
+            fn default() -> Self { Self { #(#state_inits,)* #(#sensor_inits,)* } }
+        }
 
         #[doc = #command_doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::default::Default)]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq)]
         #[repr(C)]
         pub struct #command {
             #(#command_fields,)*
+        }
+        #[automatically_derived]
+        impl ::core::default::Default for #command {
+            /// Every joint's initial values, else NaN ("no command yet").
+            fn default() -> Self { Self { #(#command_inits,)* } }
         }
 
         #[doc = #module_doc]
         #[allow(non_snake_case)]
         pub mod #module {
+            #set_markers
+            #set_types
             #(#per_joint)*
             #bus_views
+            #limb_views
         }
         #bus_methods
+        #limb_methods
+        #[automatically_derived]
+        impl #state { #state_walkers }
+        #[automatically_derived]
+        impl #command { #command_walkers }
 
         #[automatically_derived]
         impl #marker {
@@ -332,94 +406,36 @@ fn slot(slot: Slot) -> TokenStream {
     }
 }
 
-/// The state, command and interface-name structs of one joint.
-fn joint_types(lowered: &Lowered, index: usize, joint: &Joint) -> TokenStream {
+/// The state and command types of one joint (aliases of its interface sets' types) and its
+/// interface-name struct.
+fn joint_types(lowered: &Lowered, sets: &sets::Sets, index: usize, joint: &Joint) -> TokenStream {
     let camel = joint.name.to_upper_camel_case();
     let span = span_of(lowered, index);
-    let state = Ident::new(&format!("{camel}State"), span);
-    let command = Ident::new(&format!("{camel}Command"), span);
     let names = Ident::new(&format!("{camel}Interfaces"), span);
-    let fields = |list: &[Interface], default: TokenStream| {
-        let list: Vec<_> = dedup(list);
-        let decls: Vec<_> = list
-            .iter()
-            .map(|i| {
-                let field = Ident::new(
-                    i.kind.name(),
-                    lowered.span(robot_core::validate::Site::Joint(
-                        index,
-                        robot_core::validate::JointField::Name,
-                    )),
-                );
-                let doc = format!("`{}/{}`, {}.", joint.name, i.kind.name(), i.kind.unit());
-                quote!(#[doc = #doc] pub #field: f64)
-            })
-            .collect();
-        let inits: Vec<_> = list
-            .iter()
-            .map(|i| {
-                let field = Ident::new(i.kind.name(), span);
-                let value = match i.initial_value {
-                    // One float writer for every generated number: it also spells the
-                    // non-finite values (rejected by the rules, but still written without a panic).
-                    Some(v) => description::num(v),
-                    None => default.clone(),
-                };
-                quote!(#field: #value)
-            })
-            .collect();
-        (decls, inits)
-    };
-    let (state_decls, state_inits) = fields(&joint.state_interfaces, quote!(0.0_f64));
-    let (command_decls, command_inits) =
-        fields(&joint.command_interfaces, quote!(::core::f64::NAN));
+    let mut out = TokenStream::new();
+    for (set, suffix, what) in [
+        (sets.state_of(index), "State", "state"),
+        (sets.command_of(index), "Command", "command"),
+    ] {
+        let Some(set) = set else { continue };
+        let alias = Ident::new(&format!("{camel}{suffix}"), span);
+        let doc = format!(
+            "The {what} of joint `{}`: [`{set}`], the type every joint with its interfaces shares.",
+            joint.name
+        );
+        out.extend(quote!(#[doc = #doc] pub type #alias = #set;));
+    }
     let name_fields = interface_kinds(joint).into_iter().map(|kind| {
         let field = Ident::new(&kind.name().to_shouty_snake_case(), span);
         let doc = format!("`{}/{}`", joint.name, kind.name());
         quote!(#[doc = #doc] pub #field: &'static str)
     });
-    let state_doc = format!(
-        "State interfaces of joint `{}`; fresh values are the initial values, else 0.",
-        joint.name
-    );
-    let command_doc = format!(
-        "Command interfaces of joint `{}`; fresh values are the initial values, else NaN (no command yet).",
-        joint.name
-    );
     let names_doc = format!("Interface names of joint `{}`.", joint.name);
-    quote! {
-        #[doc = #state_doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq)]
-        #[repr(C)]
-        pub struct #state { #(#state_decls,)* }
-        #[automatically_derived]
-        impl ::core::default::Default for #state {
-            fn default() -> Self { Self { #(#state_inits,)* } }
-        }
-
-        #[doc = #command_doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq)]
-        #[repr(C)]
-        pub struct #command { #(#command_decls,)* }
-        #[automatically_derived]
-        impl ::core::default::Default for #command {
-            fn default() -> Self { Self { #(#command_inits,)* } }
-        }
-
+    out.extend(quote! {
         #[doc = #names_doc]
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq)]
         pub struct #names { #(#name_fields,)* }
-    }
-}
-
-/// Interfaces with repeated kinds removed (a repeat is an error already reported).
-fn dedup(list: &[Interface]) -> Vec<Interface> {
-    let mut out: Vec<Interface> = Vec::new();
-    for i in list {
-        if !out.iter().any(|o| o.kind == i.kind) {
-            out.push(*i);
-        }
-    }
+    });
     out
 }
 
