@@ -6,8 +6,11 @@
 //!    in (`schema.rs`);
 //! 4. deserialization into [`RuntimeConfig`], then the checks against the robot (`check.rs`).
 //!
-//! A stage runs only when the one before it passed, so one mistake is reported once. Field paths
-//! are dotted (`joints.left_knee_pitch.enabled`); a key that is not a plain name is quoted.
+//! Only text that is not YAML at all stops the loader early. Otherwise every stage runs, and
+//! every error is reported at once: a value JSON cannot say is reported by stage 2 and replaced
+//! by `null`, which the schema then does not report again; the checks against the robot run on
+//! every part of the file that has the right type. Field paths are dotted
+//! (`joints.left_knee_pitch.enabled`); a key that is not a plain name is quoted.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -17,7 +20,7 @@ use serde_json::Value as Json;
 use super::RuntimeConfig;
 use super::check;
 use super::schema::schema_errors;
-use super::yaml::document;
+use super::yaml::{Document, document};
 use crate::model::Robot;
 
 /// One problem in a configuration file: the field and what was expected there.
@@ -75,6 +78,10 @@ pub fn load(path: &Path, robot: &Robot) -> Result<RuntimeConfig, ConfigError> {
 }
 
 /// Validates and checks configuration `text` for `robot`; `source_name` names it in errors.
+///
+/// Every error is reported at once: a value of the wrong type (which the schema reports) hides
+/// no mistake elsewhere, as the checks against the robot run on every part that has the right
+/// type.
 pub fn parse(
     text: &str,
     source_name: impl AsRef<Path>,
@@ -84,51 +91,67 @@ pub fn parse(
         file: source_name.as_ref().to_path_buf(),
         errors,
     };
-    let json = document(text).map_err(fail)?;
-    let errors = schema_errors(&json);
+    let document = document(text).map_err(fail)?;
+    let mut errors = document_errors(&document);
+    errors.extend(check::against(&check::Parsed::of(&document.json), robot));
     if !errors.is_empty() {
         return Err(fail(errors));
     }
-    let config: RuntimeConfig = serde_json::from_value(json).map_err(|e| {
+    serde_json::from_value(document.json).map_err(|e| {
         // The schema is derived from these types, so this would be a bug in the derivation.
         fail(vec![FieldError::new(
             "",
             format!("accepted by the schema but not by the configuration types: {e}"),
         )])
-    })?;
-    let errors = check::against(&config, robot);
-    if errors.is_empty() {
-        Ok(config)
-    } else {
-        Err(fail(errors))
-    }
+    })
+}
+
+/// The errors of stages 2 and 3, without the schema's complaint about a value stage 2 already
+/// reported and replaced by `null`.
+fn document_errors(document: &Document) -> Vec<FieldError> {
+    let mut errors = document.errors.clone();
+    errors.extend(
+        schema_errors(&document.json)
+            .into_iter()
+            .filter(|e| !document.replaced.contains(&e.path)),
+    );
+    errors
 }
 
 /// The `robot:` field of configuration `text`, read without validating anything else: how a tool
 /// finds the robot to [`parse`] the file against. `source_name` names the text in errors.
+///
+/// When there is no robot to parse against, the error also has every mistake found without one
+/// (YAML and schema), so that the user sees them all at once.
 pub fn peek_robot(text: &str, source_name: impl AsRef<Path>) -> Result<String, ConfigError> {
-    let fail = |error| ConfigError {
-        file: source_name.as_ref().to_path_buf(),
-        errors: vec![error],
-    };
-    let json = document(text).map_err(|errors| ConfigError {
+    let fail = |errors| ConfigError {
         file: source_name.as_ref().to_path_buf(),
         errors,
-    })?;
-    match json.get("robot") {
-        Some(Json::String(name)) => Ok(name.clone()),
-        Some(other) => Err(fail(FieldError::new(
+    };
+    let document = document(text).map_err(fail)?;
+    let json = &document.json;
+    let mut errors = match json.get("robot") {
+        Some(Json::String(name)) => return Ok(name.clone()),
+        // Replaced by stage 2 (a tag), whose error says why.
+        Some(_) if document.replaced.iter().any(|p| p == "robot") => Vec::new(),
+        Some(other) => vec![FieldError::new(
             "robot",
             format!("expected a string, found {}", found(other)),
-        ))),
-        None if json.is_object() => {
-            Err(fail(FieldError::new("robot", "required field is missing")))
-        }
-        None => Err(fail(FieldError::new(
+        )],
+        None if json.is_object() => vec![FieldError::new("robot", "required field is missing")],
+        None => vec![FieldError::new(
             "",
-            format!("expected a mapping, found {}", found(&json)),
-        ))),
-    }
+            format!("expected a mapping, found {}", found(json)),
+        )],
+    };
+    // The schema says the same of the robot field, or of a file that is not a mapping.
+    let said: Vec<String> = errors.iter().map(|e| e.path.clone()).collect();
+    errors.extend(
+        document_errors(&document)
+            .into_iter()
+            .filter(|e| !said.contains(&e.path)),
+    );
+    Err(fail(errors))
 }
 
 /// The `robot:` field of the configuration file at `path`, as [`peek_robot`] reads it.

@@ -276,3 +276,82 @@ fn a_file_that_cannot_be_read_names_itself() {
         "{error}"
     );
 }
+
+#[test]
+fn a_type_error_hides_no_mistake_against_the_robot() {
+    let text = rejected(
+        "robot: test_bot\nbackend: real\nbuses:\n  front: 5\n  frnt: can0\njoints:\n  ankle: { enabled: \"yes\" }\n  ankel: { enabled: false }\n",
+    );
+    for expected in [
+        "buses.front: expected a string, found 5",
+        "joints.ankle.enabled: expected a boolean, found \"yes\"",
+        "buses.frnt: unknown bus; test_bot has front, rear",
+        "buses.rear: missing; backend real needs the OS interface of every bus",
+        "joints.ankel: unknown joint",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from\n{text}");
+    }
+    assert_eq!(text.lines().count(), 5, "{text}");
+}
+
+#[test]
+fn a_bad_backend_hides_no_unknown_joint() {
+    let text = rejected("robot: test_bot\nbackend: 5\njoints:\n  ankel: { enabled: false }\n");
+    assert!(text.contains("backend: "), "{text}");
+    assert!(text.contains("joints.ankel: unknown joint"), "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+#[test]
+fn a_part_of_the_wrong_shape_adds_no_follow_on_errors() {
+    // `buses` is not a mapping: no bus is "missing" on top of that.
+    let text = rejected("robot: test_bot\nbackend: real\nbuses: [can0, can1]\n");
+    assert_eq!(
+        text,
+        format!("{FILE}: buses: expected a mapping, found a list")
+    );
+    // A joint's settings are not a mapping: its name is still checked.
+    let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankel: 5\n");
+    assert!(
+        text.contains("joints.ankel: expected a mapping, found 5"),
+        "{text}"
+    );
+    assert!(text.contains("joints.ankel: unknown joint"), "{text}");
+}
+
+#[test]
+fn what_json_cannot_say_hides_nothing_else() {
+    let text = rejected(
+        "robot: test_bot\nbackend: !real x\njoints:\n  ankle: { zero_offset: .nan }\n  ankel: {}\n",
+    );
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: backend: YAML tags are not supported, found `!real`\n\
+             {FILE}: joints.ankle.zero_offset: expected a finite number, found .nan\n\
+             {FILE}: joints.ankel: unknown joint; the actuated joints of test_bot are ankle, slider, wheel"
+        )
+    );
+}
+
+#[test]
+fn without_a_robot_the_other_mistakes_are_still_reported() {
+    let error = peek_robot("robot: 5\nbackend: gazebo\n", FILE).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{FILE}: robot: expected a string, found 5\n\
+             {FILE}: backend: expected one of real, mujoco, mock, found \"gazebo\""
+        )
+    );
+    let error = peek_robot("robot: !x lite_biped\nbackend: mock\n", FILE).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("{FILE}: robot: YAML tags are not supported, found `!x`")
+    );
+    let error = peek_robot("", FILE).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("{FILE}: expected a mapping, found null")
+    );
+}

@@ -7,16 +7,38 @@ use serde_yaml_ng::Value as Yaml;
 
 use super::load::{FieldError, field_path};
 
-/// Stages 1 and 2: the text as a JSON value.
-pub(super) fn document(text: &str) -> Result<Json, Vec<FieldError>> {
+/// A configuration file as JSON, with what JSON cannot say reported rather than converted.
+pub(super) struct Document {
+    /// The value; what JSON cannot say is `null` here.
+    pub json: Json,
+    /// What JSON cannot say (a tag, `.nan`, a list as a key), at its field.
+    pub errors: Vec<FieldError>,
+    /// The dotted paths of the values reported and replaced by `null`: the schema's complaint
+    /// about that `null` would report the same mistake again.
+    pub replaced: Vec<String>,
+}
+
+/// Stages 1 and 2: the text as a JSON value. Fails only when the text is not YAML at all; what
+/// JSON cannot say is reported in the document, so the later stages still check the rest.
+pub(super) fn document(text: &str) -> Result<Document, Vec<FieldError>> {
     let mut yaml: Yaml = serde_yaml_ng::from_str(text).map_err(|e| vec![yaml_error(&e)])?;
     yaml.apply_merge().map_err(|e| vec![yaml_error(&e)])?;
-    let mut errors = Vec::new();
-    let json = to_json(&yaml, &mut Vec::new(), &mut errors);
-    if errors.is_empty() {
-        Ok(json)
-    } else {
-        Err(errors)
+    let mut document = Document {
+        json: Json::Null,
+        errors: Vec::new(),
+        replaced: Vec::new(),
+    };
+    document.json = to_json(&yaml, &mut Vec::new(), &mut document);
+    Ok(document)
+}
+
+impl Document {
+    /// Reports the value at `path` and replaces it by `null`.
+    fn replace(&mut self, path: &[String], message: String) -> Json {
+        let path = field_path(path);
+        self.errors.push(FieldError::new(path.clone(), message));
+        self.replaced.push(path);
+        Json::Null
     }
 }
 
@@ -31,7 +53,7 @@ fn yaml_error(error: &serde_yaml_ng::Error) -> FieldError {
     FieldError::new("", message)
 }
 
-fn to_json(yaml: &Yaml, path: &mut Vec<String>, errors: &mut Vec<FieldError>) -> Json {
+fn to_json(yaml: &Yaml, path: &mut Vec<String>, document: &mut Document) -> Json {
     match yaml {
         Yaml::Null => Json::Null,
         Yaml::Bool(b) => Json::Bool(*b),
@@ -43,11 +65,7 @@ fn to_json(yaml: &Yaml, path: &mut Vec<String>, errors: &mut Vec<FieldError>) ->
             } else if let Some(number) = n.as_f64().and_then(serde_json::Number::from_f64) {
                 Json::Number(number)
             } else {
-                errors.push(FieldError::new(
-                    field_path(path),
-                    format!("expected a finite number, found {n}"),
-                ));
-                Json::Null
+                document.replace(path, format!("expected a finite number, found {n}"))
             }
         }
         Yaml::String(s) => Json::String(s.clone()),
@@ -57,7 +75,7 @@ fn to_json(yaml: &Yaml, path: &mut Vec<String>, errors: &mut Vec<FieldError>) ->
                 .enumerate()
                 .map(|(i, item)| {
                     path.push(i.to_string());
-                    let json = to_json(item, path, errors);
+                    let json = to_json(item, path, document);
                     path.pop();
                     json
                 })
@@ -71,7 +89,7 @@ fn to_json(yaml: &Yaml, path: &mut Vec<String>, errors: &mut Vec<FieldError>) ->
                     Yaml::Number(n) => n.to_string(),
                     Yaml::Bool(b) => b.to_string(),
                     other => {
-                        errors.push(FieldError::new(
+                        document.errors.push(FieldError::new(
                             field_path(path),
                             format!("expected names as keys, found {}", yaml_kind(other)),
                         ));
@@ -79,22 +97,21 @@ fn to_json(yaml: &Yaml, path: &mut Vec<String>, errors: &mut Vec<FieldError>) ->
                     }
                 };
                 path.push(key);
-                let json = to_json(value, path, errors);
+                let json = to_json(value, path, document);
                 let Some(key) = path.pop() else { continue };
                 if object.insert(key, json).is_some() {
                     // `1:` and `"1":` are different YAML keys but the same name.
-                    errors.push(FieldError::new(field_path(path), "duplicate key"));
+                    document
+                        .errors
+                        .push(FieldError::new(field_path(path), "duplicate key"));
                 }
             }
             Json::Object(object)
         }
-        Yaml::Tagged(tagged) => {
-            errors.push(FieldError::new(
-                field_path(path),
-                format!("YAML tags are not supported, found `{}`", tagged.tag),
-            ));
-            Json::Null
-        }
+        Yaml::Tagged(tagged) => document.replace(
+            path,
+            format!("YAML tags are not supported, found `{}`", tagged.tag),
+        ),
     }
 }
 
