@@ -36,6 +36,8 @@ use crate::model::Joint;
 #[cfg(feature = "config")]
 mod check;
 #[cfg(feature = "config")]
+mod duplicate;
+#[cfg(feature = "config")]
 mod load;
 #[cfg(feature = "config")]
 mod schema;

@@ -206,12 +206,37 @@ fn yaml_syntax_error_keeps_its_position() {
         "{text}"
     );
     assert!(text.contains("at line 3 column"), "{text}");
+}
+
+#[test]
+fn a_duplicate_key_names_its_own_line() {
     let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: {}\n  ankle: {}\n");
+    assert_eq!(
+        text,
+        format!("{FILE}: joints.ankle: duplicate key at line 5 column 3; a key may appear once")
+    );
+    // At the top level the library would say `line 1 column 1`, the start of the file.
+    let text = rejected("robot: test_bot\nbackend: mock\n\nbackend: real\n");
+    assert_eq!(
+        text,
+        format!("{FILE}: backend: duplicate key at line 4 column 1; a key may appear once")
+    );
+    // In a flow mapping, in a list, and for keys that are not strings.
+    let text = rejected("robot: test_bot\nbackend: mock\nbuses: {front: can0,\n  front: can1}\n");
     assert!(
-        text.contains("duplicate entry with key \"ankle\""),
+        text.ends_with("buses.front: duplicate key at line 4 column 3; a key may appear once"),
         "{text}"
     );
-    assert!(text.contains("at line 4 column"), "{text}");
+    let text = rejected("- 1\n- {a: 1, b: 2, a: 3}\n");
+    assert!(
+        text.ends_with("1.a: duplicate key at line 2 column 16; a key may appear once"),
+        "{text}"
+    );
+    let text = rejected("robot: test_bot\n7: a\n7: b\n");
+    assert!(
+        text.ends_with("7: duplicate key at line 3 column 1; a key may appear once"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use serde_json::Value as Json;
 use serde_yaml_ng::Value as Yaml;
 
+use super::duplicate::duplicate_key;
 use super::load::{FieldError, field_path};
 
 /// A configuration file as JSON, with what JSON cannot say reported rather than converted.
@@ -21,7 +22,8 @@ pub(super) struct Document {
 /// Stages 1 and 2: the text as a JSON value. Fails only when the text is not YAML at all; what
 /// JSON cannot say is reported in the document, so the later stages still check the rest.
 pub(super) fn document(text: &str) -> Result<Document, Vec<FieldError>> {
-    let mut yaml: Yaml = serde_yaml_ng::from_str(text).map_err(|e| vec![yaml_error(&e)])?;
+    let mut yaml: Yaml = serde_yaml_ng::from_str(text)
+        .map_err(|e| vec![duplicate_key(text).unwrap_or_else(|| yaml_error(&e))])?;
     yaml.apply_merge().map_err(|e| vec![yaml_error(&e)])?;
     let mut document = Document {
         json: Json::Null,
