@@ -94,15 +94,18 @@ fn describe(error: &ValidationError, schema: &Json) -> Vec<FieldError> {
                 found(value)
             ))
         }
-        // An enum of documented unit variants is a `oneOf` of `const`s (`backend`).
-        ValidationErrorKind::OneOfNotValid { context } => match branch_constants(context) {
-            Some(options) => at(format!(
-                "expected {}, found {}",
-                one_of(&options),
-                found(value)
-            )),
-            None => at(error.to_string()),
-        },
+        // An enum of documented unit variants is a `oneOf` of `const`s (`backend`); say which
+        // values are allowed rather than how the schema is written.
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            match branch_values(context) {
+                Some(options) => at(format!(
+                    "expected {}, found {}",
+                    one_of(&options),
+                    found(value)
+                )),
+                None => at(error.to_string()),
+            }
+        }
         _ => at(error.to_string()),
     }
 }
@@ -158,16 +161,21 @@ fn known_fields(schema: &Json, keyword_location: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// When every branch of a failed `oneOf` is a single `const`, the constants.
-fn branch_constants(context: &[Vec<ValidationError<'static>>]) -> Option<Vec<String>> {
-    context
-        .iter()
-        .map(|branch| match branch.as_slice() {
-            [only] => match only.kind() {
-                ValidationErrorKind::Constant { expected_value } => Some(bare(expected_value)),
-                _ => None,
-            },
+/// When every branch of a failed `oneOf` or `anyOf` allows a fixed set of values (a `const` or
+/// an `enum`), those values, in the schema's order. A branch can fail on its `type` too (`5` is
+/// not a string) or only there: its `const` is looked up in the branch's errors either way,
+/// since each branch is checked in full.
+fn branch_values(context: &[Vec<ValidationError<'static>>]) -> Option<Vec<String>> {
+    let mut values = Vec::new();
+    for branch in context {
+        let allowed = branch.iter().find_map(|error| match error.kind() {
+            ValidationErrorKind::Constant { expected_value } => Some(vec![bare(expected_value)]),
+            ValidationErrorKind::Enum { options } => {
+                options.as_array().map(|o| o.iter().map(bare).collect())
+            }
             _ => None,
-        })
-        .collect()
+        })?;
+        values.extend(allowed);
+    }
+    (!values.is_empty()).then_some(values)
 }

@@ -380,3 +380,19 @@ fn without_a_robot_the_other_mistakes_are_still_reported() {
         format!("{FILE}: expected a mapping, found null")
     );
 }
+
+#[test]
+fn a_backend_of_the_wrong_type_names_the_backends() {
+    for (value, found) in [
+        ("5", "5"),
+        ("[real]", "a list"),
+        ("null", "null"),
+        ("true", "true"),
+    ] {
+        let text = rejected(&format!("robot: test_bot\nbackend: {value}\n"));
+        assert_eq!(
+            text,
+            format!("{FILE}: backend: expected one of real, mujoco, mock, found {found}")
+        );
+    }
+}
