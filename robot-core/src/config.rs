@@ -16,6 +16,10 @@
 //!     enabled: false
 //! ```
 //!
+//! Each bus needs an interface of its own: the real backend runs one ros2_control component per
+//! bus, and two components on one interface would each open a socket on it and see each other's
+//! replies; the bus-load budget, too, is per wire.
+//!
 //! With the `config` feature (on by default), [`load`] reads such a file, validates it against
 //! the schema, deserializes it and checks it against the robot, and reports every error at once,
 //! one a line, each naming the file, the field and what was expected:
@@ -56,7 +60,8 @@ pub struct RuntimeConfig {
     pub robot: String,
     /// The backend to run on.
     pub backend: Backend,
-    /// OS network interface of each bus, by bus name (`left_leg: can0`). Needed for `real`.
+    /// OS network interface of each bus, by bus name (`left_leg: can0`). Needed for `real`. Each
+    /// bus needs an interface of its own: two components on one would see each other's replies.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub buses: BTreeMap<String, String>,
     /// Per-joint calibration and enable, by joint name; joints not named keep the defaults.

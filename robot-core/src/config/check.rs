@@ -81,6 +81,7 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     robot_matches(config, robot, &mut errors);
     buses_are_the_robots(config, robot, &mut errors);
     interface_names_are_linux_names(config, &mut errors);
+    buses_have_their_own_interfaces(config, &mut errors);
     real_backend_has_every_interface(config, robot, &mut errors);
     joints_are_the_robots(config, robot, &mut errors);
     unit_settings_need_an_actuator(config, robot, &mut errors);
@@ -127,6 +128,27 @@ fn interface_names_are_linux_names(config: &Parsed, errors: &mut Vec<FieldError>
                     found(&interface.into())
                 ),
             ));
+        }
+    }
+}
+
+/// Each bus is a wire of its own, so it needs an interface of its own. On one interface, the two
+/// ros2_control components (one per bus) would each open a socket on it, and SocketCAN delivers
+/// every frame to every socket: each would see the other's actuators' replies as its own
+/// traffic. And the bus-load budget (`robot describe`) is per wire: two buses each within it
+/// could together exceed it on the one wire they share.
+fn buses_have_their_own_interfaces(config: &Parsed, errors: &mut Vec<FieldError>) {
+    let mut taken: Vec<(&str, &str)> = Vec::new(); // (interface, bus)
+    for (bus, interface) in config.buses() {
+        let Some(interface) = interface else { continue };
+        match taken.iter().find(|(taken, _)| *taken == interface) {
+            Some((_, first)) => errors.push(FieldError::new(
+                field_path(&["buses", bus]),
+                format!(
+                    "buses `{first}` and `{bus}` are both on `{interface}`; each bus needs an interface of its own"
+                ),
+            )),
+            None => taken.push((interface, bus)),
         }
     }
 }

@@ -396,3 +396,19 @@ fn a_backend_of_the_wrong_type_names_the_backends() {
         );
     }
 }
+
+#[test]
+fn two_buses_on_one_interface_are_refused() {
+    let text = rejected("robot: test_bot\nbackend: real\nbuses:\n  front: can0\n  rear: can0\n");
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: buses.rear: buses `front` and `rear` are both on `can0`; each bus needs an interface of its own"
+        )
+    );
+    // The simulators ignore the interfaces, but a file that says two buses share a wire is wrong
+    // whatever it runs on.
+    let text = rejected("robot: test_bot\nbackend: mock\nbuses: { front: vcan0, rear: vcan0 }\n");
+    assert!(text.contains("both on `vcan0`"), "{text}");
+    ok("robot: test_bot\nbackend: real\nbuses: { front: can0, rear: can1 }\n");
+}
