@@ -77,6 +77,7 @@ pub struct JointConfig {
     #[serde(default = "enabled")]
     pub enabled: bool,
     /// Zero offset of the unit, rad, replacing the definition's; measured at commissioning.
+    /// Within the actuator's MIT position range, ±4π.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero_offset: Option<f64>,
 }

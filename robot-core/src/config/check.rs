@@ -85,6 +85,7 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     real_backend_has_every_interface(config, robot, &mut errors);
     joints_are_the_robots(config, robot, &mut errors);
     unit_settings_need_an_actuator(config, robot, &mut errors);
+    zero_offsets_within_the_position_range(config, robot, &mut errors);
     errors
 }
 
@@ -219,6 +220,35 @@ fn unit_settings_need_an_actuator(config: &Parsed, robot: &Robot, errors: &mut V
             errors.push(FieldError::new(
                 field_path(&["joints", name, "enabled"]),
                 format!("{name} has no actuator, so nothing to disable"),
+            ));
+        }
+    }
+}
+
+/// A zero offset is a motor angle (the one at which the joint is at zero), and the MIT frame
+/// encodes the motor's angle in ±4π of its own zero ([`crate::actuator`]): an offset outside that
+/// range is a unit or sign mistake (degrees for radians, a raw encoder count), and the joint's
+/// zero could never be commanded.
+fn zero_offsets_within_the_position_range(
+    config: &Parsed,
+    robot: &Robot,
+    errors: &mut Vec<FieldError>,
+) {
+    for (name, settings) in &config.joints {
+        let (Some(offset), Some(actuator)) = (
+            settings.zero_offset,
+            robot.joint(name).and_then(|j| j.actuator.as_ref()),
+        ) else {
+            continue; // no offset, or reported by the rules above
+        };
+        let range = actuator.model.spec().position;
+        if offset.abs() > range {
+            errors.push(FieldError::new(
+                field_path(&["joints", name, "zero_offset"]),
+                format!(
+                    "the zero offset of `{name}`, {offset} rad, is outside the MIT position range of its {}, ±{range:.3} rad",
+                    actuator.model.name()
+                ),
             ));
         }
     }

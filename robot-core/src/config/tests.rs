@@ -412,3 +412,27 @@ fn two_buses_on_one_interface_are_refused() {
     assert!(text.contains("both on `vcan0`"), "{text}");
     ok("robot: test_bot\nbackend: real\nbuses: { front: can0, rear: can1 }\n");
 }
+
+#[test]
+fn a_zero_offset_stays_within_the_actuators_position_range() {
+    let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: 1e9 }\n");
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: joints.ankle.zero_offset: the zero offset of `ankle`, 1000000000 rad, is outside the MIT position range of its RS00, ±12.566 rad"
+        )
+    );
+    let text =
+        rejected("robot: test_bot\nbackend: mock\njoints:\n  wheel: { zero_offset: -12.6 }\n");
+    assert!(
+        text.contains(
+            "the zero offset of `wheel`, -12.6 rad, is outside the MIT position range of its RS02"
+        ),
+        "{text}"
+    );
+    // The range itself is allowed.
+    let span = crate::actuator::MIT_POSITION_SPAN;
+    ok(&format!(
+        "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: {span} }}\n  wheel: {{ zero_offset: -{span} }}\n"
+    ));
+}
