@@ -49,7 +49,7 @@ mod schema;
 mod yaml;
 
 #[cfg(feature = "config")]
-pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of};
+pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
 
 /// A runtime configuration file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

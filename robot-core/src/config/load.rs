@@ -22,6 +22,7 @@ use super::check;
 use super::schema::schema_errors;
 use super::yaml::{Document, document};
 use crate::model::Robot;
+use crate::validate::suggest;
 
 /// One problem in a configuration file: the field and what was expected there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,6 +153,45 @@ pub fn peek_robot(text: &str, source_name: impl AsRef<Path>) -> Result<String, C
             .filter(|e| !said.contains(&e.path)),
     );
     Err(fail(errors))
+}
+
+/// The error for a configuration file at `path` whose `robot:` field names a robot that is not
+/// among `known`: at the `robot` field, like every other error of the file, listing the known
+/// robots and suggesting the closest one. For a tool that looks the robot up itself after
+/// [`robot_name_of`], before it can [`load`] the file:
+///
+/// ```
+/// use std::path::Path;
+///
+/// let error = robot_core::config::unknown_robot(
+///     Path::new("configs/bot.yaml"),
+///     "lite_bipd",
+///     &["lite_biped", "six_axis_arm"],
+/// );
+/// assert_eq!(
+///     error.to_string(),
+///     "configs/bot.yaml: robot: unknown robot \"lite_bipd\"; \
+///      known robots are lite_biped, six_axis_arm; did you mean `lite_biped`?"
+/// );
+/// ```
+pub fn unknown_robot(path: &Path, name: &str, known: &[&str]) -> ConfigError {
+    let known_robots = if known.is_empty() {
+        "no robots are known".to_string()
+    } else {
+        format!("known robots are {}", known.join(", "))
+    };
+    let suggestion = suggest::closest(name, known.iter().copied()).map(str::to_string);
+    ConfigError {
+        file: path.to_path_buf(),
+        errors: vec![FieldError::new(
+            "robot",
+            format!(
+                "unknown robot {}; {known_robots}{}",
+                found(&name.into()),
+                suggest::did_you_mean(&suggestion)
+            ),
+        )],
+    }
 }
 
 /// The `robot:` field of the configuration file at `path`, as [`peek_robot`] reads it.

@@ -436,3 +436,28 @@ fn a_zero_offset_stays_within_the_actuators_position_range() {
         "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: {span} }}\n  wheel: {{ zero_offset: -{span} }}\n"
     ));
 }
+
+#[test]
+fn an_unknown_robot_names_the_file_and_field_and_suggests_a_name() {
+    let known = ["lite_biped", "six_axis_arm"];
+    let error = unknown_robot(Path::new(FILE), "lite_bipd", &known);
+    assert_eq!(error.file, Path::new(FILE));
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{FILE}: robot: unknown robot \"lite_bipd\"; known robots are lite_biped, six_axis_arm; did you mean `lite_biped`?"
+        )
+    );
+    let error = unknown_robot(Path::new(FILE), "quadruped", &known);
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{FILE}: robot: unknown robot \"quadruped\"; known robots are lite_biped, six_axis_arm"
+        )
+    );
+    let error = unknown_robot(Path::new(FILE), "x", &[]);
+    assert_eq!(
+        error.to_string(),
+        format!("{FILE}: robot: unknown robot \"x\"; no robots are known")
+    );
+}
