@@ -246,11 +246,22 @@ fn zero_offsets_within_the_position_range(
             errors.push(FieldError::new(
                 field_path(&["joints", name, "zero_offset"]),
                 format!(
-                    "the zero offset of `{name}`, {offset} rad, is outside the MIT position range of its {}, ±{range:.3} rad",
+                    "the zero offset of `{name}`, {} rad, is outside the MIT position range of its {}, ±{range:.3} rad",
+                    short(offset),
                     actuator.model.name()
                 ),
             ));
         }
+    }
+}
+
+/// A number as the user would write it: `-12.6`, and `1e9` rather than ten digits (or three
+/// hundred for `1e300`).
+fn short(value: f64) -> String {
+    if value.abs() >= 1e6 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
     }
 }
 

@@ -419,7 +419,7 @@ fn a_zero_offset_stays_within_the_actuators_position_range() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: joints.ankle.zero_offset: the zero offset of `ankle`, 1000000000 rad, is outside the MIT position range of its RS00, ±12.566 rad"
+            "{FILE}: joints.ankle.zero_offset: the zero offset of `ankle`, 1e9 rad, is outside the MIT position range of its RS00, ±12.566 rad"
         )
     );
     let text =
@@ -428,6 +428,12 @@ fn a_zero_offset_stays_within_the_actuators_position_range() {
         text.contains(
             "the zero offset of `wheel`, -12.6 rad, is outside the MIT position range of its RS02"
         ),
+        "{text}"
+    );
+    let text =
+        rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: -1.5e300 }\n");
+    assert!(
+        text.contains("the zero offset of `ankle`, -1.5e300 rad, is outside"),
         "{text}"
     );
     // The range itself is allowed.
