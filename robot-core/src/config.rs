@@ -16,6 +16,10 @@
 //!     enabled: false
 //! ```
 //!
+//! Each bus needs an interface of its own: the real backend runs one ros2_control component per
+//! bus, and two components on one interface would each open a socket on it and see each other's
+//! replies; the bus-load budget, too, is per wire.
+//!
 //! With the `config` feature (on by default), [`load`] reads such a file, validates it against
 //! the schema, deserializes it and checks it against the robot, and reports every error at once,
 //! one a line, each naming the file, the field and what was expected:
@@ -36,10 +40,16 @@ use crate::model::Joint;
 #[cfg(feature = "config")]
 mod check;
 #[cfg(feature = "config")]
+mod duplicate;
+#[cfg(feature = "config")]
 mod load;
+#[cfg(feature = "config")]
+mod schema;
+#[cfg(feature = "config")]
+mod yaml;
 
 #[cfg(feature = "config")]
-pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of};
+pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
 
 /// A runtime configuration file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -50,7 +60,8 @@ pub struct RuntimeConfig {
     pub robot: String,
     /// The backend to run on.
     pub backend: Backend,
-    /// OS network interface of each bus, by bus name (`left_leg: can0`). Needed for `real`.
+    /// OS network interface of each bus, by bus name (`left_leg: can0`). Needed for `real`. Each
+    /// bus needs an interface of its own: two components on one would see each other's replies.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub buses: BTreeMap<String, String>,
     /// Per-joint calibration and enable, by joint name; joints not named keep the defaults.
@@ -66,6 +77,7 @@ pub struct JointConfig {
     #[serde(default = "enabled")]
     pub enabled: bool,
     /// Zero offset of the unit, rad, replacing the definition's; measured at commissioning.
+    /// Within the actuator's MIT position range, ±4π.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero_offset: Option<f64>,
 }
@@ -114,283 +126,4 @@ impl RuntimeConfig {
 }
 
 #[cfg(all(test, feature = "config"))]
-#[allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
-mod tests {
-    use std::path::Path;
-
-    use super::*;
-    use crate::emit::fixture;
-
-    const FILE: &str = "configs/test_bot.yaml";
-
-    fn ok(yaml: &str) -> RuntimeConfig {
-        match parse(yaml, FILE, &fixture::robot()) {
-            Ok(config) => config,
-            Err(e) => panic!("rejected:\n{e}"),
-        }
-    }
-
-    /// The error text, after checking that every line starts with the file name.
-    fn rejected(yaml: &str) -> String {
-        let error = parse(yaml, FILE, &fixture::robot()).expect_err("accepted");
-        assert_eq!(error.file, Path::new(FILE));
-        let text = error.to_string();
-        assert_eq!(text.lines().count(), error.errors.len(), "{text}");
-        for line in text.lines() {
-            assert!(line.starts_with(&format!("{FILE}: ")), "{line}");
-        }
-        text
-    }
-
-    #[test]
-    fn a_minimal_file_keeps_every_default() {
-        let config = ok("robot: test_bot\nbackend: mock\n");
-        assert_eq!(config.backend, Backend::Mock);
-        assert!(config.buses.is_empty() && config.joints.is_empty());
-        let robot = fixture::robot();
-        assert!(robot.joints.iter().all(|j| config.joint_enabled(&j.name)));
-        let ankle = robot.joint("ankle").unwrap();
-        assert_eq!(config.zero_offset(ankle), 0.25, "the definition's");
-        assert_eq!(config.interface_of("front"), None);
-    }
-
-    #[test]
-    fn a_disabled_joint_and_a_zero_offset_come_through() {
-        let config = ok(r#"
-robot: test_bot
-backend: real
-buses: { front: can0, rear: vcan1 }
-joints:
-  ankle: { zero_offset: -0.125 }
-  wheel: { enabled: false }
-  slider: { enabled: true, zero_offset: null }
-"#);
-        let robot = fixture::robot();
-        assert_eq!(config.zero_offset(robot.joint("ankle").unwrap()), -0.125);
-        assert_eq!(config.zero_offset(robot.joint("wheel").unwrap()), -0.5);
-        assert_eq!(config.zero_offset(robot.joint("slider").unwrap()), 0.0);
-        assert_eq!(config.zero_offset(robot.joint("imu_mount").unwrap()), 0.0);
-        assert!(!config.joint_enabled("wheel"));
-        assert!(config.joint_enabled("slider") && config.joint_enabled("ankle"));
-        assert_eq!(config.disabled_joints().collect::<Vec<_>>(), ["wheel"]);
-        assert_eq!(config.interface_of("rear"), Some("vcan1"));
-        assert_eq!(config.joints["wheel"].zero_offset, None);
-    }
-
-    #[test]
-    fn wrong_type() {
-        let text =
-            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    enabled: yes\n");
-        assert_eq!(
-            text,
-            format!("{FILE}: joints.ankle.enabled: expected a boolean, found \"yes\"")
-        );
-        let text =
-            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    zero_offset: [1]\n");
-        assert!(
-            text.contains("joints.ankle.zero_offset: expected a number or null, found a list"),
-            "{text}"
-        );
-        let text = rejected("robot: test_bot\nbackend: mock\nbuses: [can0]\n");
-        assert!(
-            text.contains("buses: expected a mapping, found a list"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn unknown_field_at_the_top_level() {
-        let text = rejected("robot: test_bot\nbackend: mock\nbus:\n  front: can0\n");
-        assert_eq!(
-            text,
-            format!(
-                "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, joints, robot"
-            )
-        );
-    }
-
-    #[test]
-    fn unknown_field_inside_a_joint() {
-        let text =
-            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle:\n    enable: false\n");
-        assert_eq!(
-            text,
-            format!(
-                "{FILE}: joints.ankle.enable: unknown field \"enable\"; known fields are enabled, zero_offset"
-            )
-        );
-    }
-
-    #[test]
-    fn unknown_backend() {
-        let text = rejected("robot: test_bot\nbackend: gazebo\n");
-        assert_eq!(
-            text,
-            format!("{FILE}: backend: expected one of real, mujoco, mock, found \"gazebo\"")
-        );
-    }
-
-    #[test]
-    fn missing_fields() {
-        let text = rejected("robot: test_bot\n");
-        assert_eq!(text, format!("{FILE}: backend: required field is missing"));
-        let text = rejected("");
-        assert_eq!(text, format!("{FILE}: expected a mapping, found null"));
-    }
-
-    #[test]
-    fn unknown_bus() {
-        let text = rejected("robot: test_bot\nbackend: mock\nbuses:\n  frnt: can0\n");
-        assert_eq!(
-            text,
-            format!("{FILE}: buses.frnt: unknown bus; test_bot has front, rear")
-        );
-    }
-
-    #[test]
-    fn unknown_joint() {
-        let text =
-            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankel: { enabled: false }\n");
-        assert_eq!(
-            text,
-            format!(
-                "{FILE}: joints.ankel: unknown joint; the actuated joints of test_bot are ankle, slider, wheel"
-            )
-        );
-    }
-
-    #[test]
-    fn a_joint_without_an_actuator_has_no_unit_settings() {
-        let text = rejected(
-            "robot: test_bot\nbackend: mock\njoints:\n  follower: { zero_offset: 0.1 }\n  imu_mount: { enabled: false }\n",
-        );
-        assert!(
-            text.contains("joints.follower.zero_offset: follower has no actuator, so no zero offset to calibrate"),
-            "{text}"
-        );
-        assert!(
-            text.contains(
-                "joints.imu_mount.enabled: imu_mount has no actuator, so nothing to disable"
-            ),
-            "{text}"
-        );
-        // Saying what is already so is not an error.
-        ok("robot: test_bot\nbackend: mock\njoints:\n  follower: { enabled: true }\n");
-    }
-
-    #[test]
-    fn wrong_robot() {
-        let text = rejected("robot: lite_biped\nbackend: mock\n");
-        assert_eq!(
-            text,
-            format!("{FILE}: robot: expected test_bot, found \"lite_biped\"")
-        );
-    }
-
-    #[test]
-    fn real_backend_needs_every_bus_interface() {
-        let text = rejected("robot: test_bot\nbackend: real\nbuses:\n  front: can0\n");
-        assert_eq!(
-            text,
-            format!(
-                "{FILE}: buses.rear: missing; backend real needs the OS interface of every bus, e.g. `rear: can0`"
-            )
-        );
-        // Simulators and the mock need none.
-        ok("robot: test_bot\nbackend: mujoco\n");
-    }
-
-    #[test]
-    fn bad_interface_name() {
-        let text = rejected(
-            "robot: test_bot\nbackend: real\nbuses:\n  front: can 0\n  rear: a_very_long_can_name\n",
-        );
-        let expected = "expected a Linux interface name (1 to 15 bytes, no `/`, `:` or whitespace)";
-        assert_eq!(
-            text,
-            format!(
-                "{FILE}: buses.front: {expected}, found \"can 0\"\n\
-                 {FILE}: buses.rear: {expected}, found \"a_very_long_can_name\""
-            )
-        );
-    }
-
-    #[test]
-    fn yaml_syntax_error_keeps_its_position() {
-        let text = rejected("robot: test_bot\nbackend: mock\n joints: {}\n");
-        assert!(
-            text.starts_with(&format!("{FILE}: invalid YAML: ")),
-            "{text}"
-        );
-        assert!(text.contains("at line 3 column"), "{text}");
-        let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: {}\n  ankle: {}\n");
-        assert!(
-            text.contains("duplicate entry with key \"ankle\""),
-            "{text}"
-        );
-        assert!(text.contains("at line 4 column"), "{text}");
-    }
-
-    #[test]
-    fn what_json_cannot_say_is_rejected_at_its_field() {
-        let text =
-            rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: .nan }\n");
-        assert_eq!(
-            text,
-            format!("{FILE}: joints.ankle.zero_offset: expected a finite number, found .nan")
-        );
-        let text = rejected("robot: test_bot\nbackend: !real x\n");
-        assert!(
-            text.contains("backend: YAML tags are not supported, found `!real`"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn every_error_is_reported_at_once() {
-        let error = parse(
-            "robot: test_bot\nbackend: simulated\nsurprise: 1\njoints:\n  ankle: { enabled: 1, colour: red }\n",
-            FILE,
-            &fixture::robot(),
-        )
-        .expect_err("accepted");
-        let paths: Vec<&str> = error.errors.iter().map(|e| e.path.as_str()).collect();
-        assert_eq!(error.errors.len(), 4, "{error}");
-        for path in [
-            "backend",
-            "surprise",
-            "joints.ankle.enabled",
-            "joints.ankle.colour",
-        ] {
-            assert!(paths.contains(&path), "{path} missing from {paths:?}");
-        }
-    }
-
-    #[test]
-    fn keys_that_are_not_plain_names_are_quoted() {
-        let text = rejected("robot: test_bot\nbackend: mock\nbuses:\n  left leg: can0\n");
-        assert!(text.contains("buses.\"left leg\": unknown bus"), "{text}");
-    }
-
-    #[test]
-    fn peek_robot_reads_only_the_robot() {
-        assert_eq!(
-            peek_robot("robot: lite_biped\nbackend: nonsense\n", FILE).unwrap(),
-            "lite_biped"
-        );
-        let error = peek_robot("backend: mock\n", FILE).unwrap_err().to_string();
-        assert_eq!(error, format!("{FILE}: robot: required field is missing"));
-        assert!(peek_robot("robot: [", FILE).is_err());
-    }
-
-    #[test]
-    fn a_file_that_cannot_be_read_names_itself() {
-        let error = load(Path::new("no/such/config.yaml"), &fixture::robot()).unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .starts_with("no/such/config.yaml: cannot read the file: "),
-            "{error}"
-        );
-    }
-}
+mod tests;

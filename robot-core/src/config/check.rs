@@ -1,42 +1,110 @@
 //! The checks of a configuration against the robot it is for: what the schema cannot know
 //! because it is the same for every robot. One function per rule, each with its reason.
+//!
+//! The rules run on [`Parsed`], every part of the file that has the right type, so that a type
+//! error the schema reports hides no mistake elsewhere; a part of the wrong type is left out
+//! (the schema has said what is wrong with it) and the rules that need it stay silent.
+
+use serde_json::Value as Json;
 
 use crate::backend::Backend;
-use crate::config::RuntimeConfig;
 use crate::model::Robot;
 
 use super::load::{FieldError, field_path, found};
 
+/// The parts of a configuration file that have the right type.
+pub(super) struct Parsed<'a> {
+    robot: Option<&'a str>,
+    backend: Option<Backend>,
+    /// Each bus and its interface, when a string; `None` when `buses` is not a mapping.
+    buses: Option<Vec<(&'a str, Option<&'a str>)>>,
+    /// Each joint and its settings; the name is there even when the settings are not a mapping.
+    joints: Vec<(&'a str, JointSettings)>,
+}
+
+/// The settings of one joint that have the right type.
+#[derive(Default)]
+struct JointSettings {
+    enabled: Option<bool>,
+    zero_offset: Option<f64>,
+}
+
+impl<'a> Parsed<'a> {
+    /// The parts of `json`, the whole file, that have the right type.
+    pub(super) fn of(json: &'a Json) -> Self {
+        let field = |name: &str| json.get(name);
+        let buses = match field("buses") {
+            None => Some(Vec::new()),
+            Some(Json::Object(buses)) => Some(
+                buses
+                    .iter()
+                    .map(|(bus, interface)| (bus.as_str(), interface.as_str()))
+                    .collect(),
+            ),
+            Some(_) => None,
+        };
+        let joints = match field("joints") {
+            Some(Json::Object(joints)) => joints
+                .iter()
+                .map(|(name, settings)| {
+                    let settings = JointSettings {
+                        enabled: settings.get("enabled").and_then(Json::as_bool),
+                        zero_offset: settings.get("zero_offset").and_then(Json::as_f64),
+                    };
+                    (name.as_str(), settings)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Parsed {
+            robot: field("robot").and_then(Json::as_str),
+            backend: field("backend")
+                .and_then(Json::as_str)
+                .and_then(|name| Backend::ALL.into_iter().find(|b| b.name() == name)),
+            buses,
+            joints,
+        }
+    }
+
+    fn buses(&self) -> impl Iterator<Item = (&'a str, Option<&'a str>)> + '_ {
+        self.buses.iter().flatten().copied()
+    }
+
+    fn has_bus(&self, name: &str) -> bool {
+        self.buses().any(|(bus, _)| bus == name)
+    }
+}
+
 /// Every rule, in the order of the fields in the file.
-pub(super) fn against(config: &RuntimeConfig, robot: &Robot) -> Vec<FieldError> {
+pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     let mut errors = Vec::new();
     robot_matches(config, robot, &mut errors);
     buses_are_the_robots(config, robot, &mut errors);
     interface_names_are_linux_names(config, &mut errors);
+    buses_have_their_own_interfaces(config, &mut errors);
     real_backend_has_every_interface(config, robot, &mut errors);
     joints_are_the_robots(config, robot, &mut errors);
     unit_settings_need_an_actuator(config, robot, &mut errors);
+    zero_offsets_within_the_position_range(config, robot, &mut errors);
     errors
 }
 
 /// A file written for another robot names other buses and joints, and would calibrate the wrong
 /// units: refuse it as a whole rather than report each name.
-fn robot_matches(config: &RuntimeConfig, robot: &Robot, errors: &mut Vec<FieldError>) {
-    if config.robot != robot.name {
+fn robot_matches(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    if let Some(name) = config.robot
+        && name != robot.name.as_ref()
+    {
         errors.push(FieldError::new(
             "robot",
-            format!(
-                "expected {}, found {}",
-                robot.name,
-                found(&config.robot.as_str().into())
-            ),
+            format!("expected {}, found {}", robot.name, found(&name.into())),
         ));
     }
 }
 
 /// A misspelt bus would leave the real bus without an interface and map a bus nobody uses.
-fn buses_are_the_robots(config: &RuntimeConfig, robot: &Robot, errors: &mut Vec<FieldError>) {
-    for name in config.buses.keys() {
+fn buses_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    for (name, _) in config.buses() {
         if robot.bus(name).is_none() {
             let known: Vec<&str> = robot.buses.iter().map(|b| b.name.as_ref()).collect();
             errors.push(FieldError::new(
@@ -50,16 +118,38 @@ fn buses_are_the_robots(config: &RuntimeConfig, robot: &Robot, errors: &mut Vec<
 /// The SocketCAN backend opens the interface by name; the kernel accepts only names of 1 to 15
 /// bytes (`IFNAMSIZ` less the NUL), not `.` or `..`, without `/`, `:` or whitespace
 /// (`dev_valid_name` in `net/core/dev.c`). Catch a bad one here, not when the socket is opened.
-fn interface_names_are_linux_names(config: &RuntimeConfig, errors: &mut Vec<FieldError>) {
-    for (bus, interface) in &config.buses {
+fn interface_names_are_linux_names(config: &Parsed, errors: &mut Vec<FieldError>) {
+    for (bus, interface) in config.buses() {
+        let Some(interface) = interface else { continue };
         if !is_linux_interface_name(interface) {
             errors.push(FieldError::new(
                 field_path(&["buses", bus]),
                 format!(
                     "expected a Linux interface name (1 to 15 bytes, no `/`, `:` or whitespace), found {}",
-                    found(&interface.as_str().into())
+                    found(&interface.into())
                 ),
             ));
+        }
+    }
+}
+
+/// Each bus is a wire of its own, so it needs an interface of its own. On one interface, the two
+/// ros2_control components (one per bus) would each open a socket on it, and SocketCAN delivers
+/// every frame to every socket: each would see the other's actuators' replies as its own
+/// traffic. And the bus-load budget (`robot describe`) is per wire: two buses each within it
+/// could together exceed it on the one wire they share.
+fn buses_have_their_own_interfaces(config: &Parsed, errors: &mut Vec<FieldError>) {
+    let mut taken: Vec<(&str, &str)> = Vec::new(); // (interface, bus)
+    for (bus, interface) in config.buses() {
+        let Some(interface) = interface else { continue };
+        match taken.iter().find(|(taken, _)| *taken == interface) {
+            Some((_, first)) => errors.push(FieldError::new(
+                field_path(&["buses", bus]),
+                format!(
+                    "buses `{first}` and `{bus}` are both on `{interface}`; each bus needs an interface of its own"
+                ),
+            )),
+            None => taken.push((interface, bus)),
         }
     }
 }
@@ -75,16 +165,12 @@ fn is_linux_interface_name(name: &str) -> bool {
 
 /// Real hardware runs one component per bus, each on its interface; a bus without one cannot be
 /// driven, and failing at activation would leave the other buses half started.
-fn real_backend_has_every_interface(
-    config: &RuntimeConfig,
-    robot: &Robot,
-    errors: &mut Vec<FieldError>,
-) {
-    if config.backend != Backend::Real {
+fn real_backend_has_every_interface(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    if config.backend != Some(Backend::Real) || config.buses.is_none() {
         return;
     }
     for bus in robot.buses.iter() {
-        if !config.buses.contains_key(bus.name.as_ref()) {
+        if !config.has_bus(&bus.name) {
             errors.push(FieldError::new(
                 field_path(&["buses", &bus.name]),
                 format!(
@@ -98,8 +184,8 @@ fn real_backend_has_every_interface(
 
 /// A misspelt joint would silently keep the defaults of the joint that was meant: driven, and
 /// uncalibrated.
-fn joints_are_the_robots(config: &RuntimeConfig, robot: &Robot, errors: &mut Vec<FieldError>) {
-    for name in config.joints.keys() {
+fn joints_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    for &(name, _) in &config.joints {
         if robot.joint(name).is_none() {
             let actuated: Vec<&str> = robot.actuated_joints().map(|j| j.name.as_ref()).collect();
             errors.push(FieldError::new(
@@ -116,11 +202,7 @@ fn joints_are_the_robots(config: &RuntimeConfig, robot: &Robot, errors: &mut Vec
 
 /// A zero offset calibrates a unit, and disabling means not driving a unit (seed `004`): a joint
 /// without an actuator (fixed, or following another) has neither, so either setting is a mistake.
-fn unit_settings_need_an_actuator(
-    config: &RuntimeConfig,
-    robot: &Robot,
-    errors: &mut Vec<FieldError>,
-) {
+fn unit_settings_need_an_actuator(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
     for (name, settings) in &config.joints {
         let Some(joint) = robot.joint(name) else {
             continue; // reported by `joints_are_the_robots`
@@ -134,12 +216,52 @@ fn unit_settings_need_an_actuator(
                 format!("{name} has no actuator, so no zero offset to calibrate"),
             ));
         }
-        if !settings.enabled {
+        if settings.enabled == Some(false) {
             errors.push(FieldError::new(
                 field_path(&["joints", name, "enabled"]),
                 format!("{name} has no actuator, so nothing to disable"),
             ));
         }
+    }
+}
+
+/// A zero offset is a motor angle (the one at which the joint is at zero), and the MIT frame
+/// encodes the motor's angle in ±4π of its own zero ([`crate::actuator`]): an offset outside that
+/// range is a unit or sign mistake (degrees for radians, a raw encoder count), and the joint's
+/// zero could never be commanded.
+fn zero_offsets_within_the_position_range(
+    config: &Parsed,
+    robot: &Robot,
+    errors: &mut Vec<FieldError>,
+) {
+    for (name, settings) in &config.joints {
+        let (Some(offset), Some(actuator)) = (
+            settings.zero_offset,
+            robot.joint(name).and_then(|j| j.actuator.as_ref()),
+        ) else {
+            continue; // no offset, or reported by the rules above
+        };
+        let range = actuator.model.spec().position;
+        if offset.abs() > range {
+            errors.push(FieldError::new(
+                field_path(&["joints", name, "zero_offset"]),
+                format!(
+                    "the zero offset of `{name}`, {} rad, is outside the MIT position range of its {}, ±{range:.3} rad",
+                    short(offset),
+                    actuator.model.name()
+                ),
+            ));
+        }
+    }
+}
+
+/// A number as the user would write it: `-12.6`, and `1e9` rather than ten digits (or three
+/// hundred for `1e300`).
+fn short(value: f64) -> String {
+    if value.abs() >= 1e6 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
     }
 }
 

@@ -1,0 +1,130 @@
+//! Stages 1 and 2 of reading a configuration file: YAML text → a YAML value (syntax errors keep
+//! their line and column) → a JSON value (only what JSON can say: no tags, finite numbers, scalar
+//! keys), for the schema to validate.
+
+use serde_json::Value as Json;
+use serde_yaml_ng::Value as Yaml;
+
+use super::duplicate::duplicate_key;
+use super::load::{FieldError, field_path};
+
+/// A configuration file as JSON, with what JSON cannot say reported rather than converted.
+pub(super) struct Document {
+    /// The value; what JSON cannot say is `null` here.
+    pub json: Json,
+    /// What JSON cannot say (a tag, `.nan`, a list as a key), at its field.
+    pub errors: Vec<FieldError>,
+    /// The dotted paths of the values reported and replaced by `null`: the schema's complaint
+    /// about that `null` would report the same mistake again.
+    pub replaced: Vec<String>,
+}
+
+/// Stages 1 and 2: the text as a JSON value. Fails only when the text is not YAML at all; what
+/// JSON cannot say is reported in the document, so the later stages still check the rest.
+pub(super) fn document(text: &str) -> Result<Document, Vec<FieldError>> {
+    let mut yaml: Yaml = serde_yaml_ng::from_str(text)
+        .map_err(|e| vec![duplicate_key(text).unwrap_or_else(|| yaml_error(&e))])?;
+    yaml.apply_merge().map_err(|e| vec![yaml_error(&e)])?;
+    let mut document = Document {
+        json: Json::Null,
+        errors: Vec::new(),
+        replaced: Vec::new(),
+    };
+    document.json = to_json(&yaml, &mut Vec::new(), &mut document);
+    Ok(document)
+}
+
+impl Document {
+    /// Reports the value at `path` and replaces it by `null`.
+    fn replace(&mut self, path: &[String], message: String) -> Json {
+        let path = field_path(path);
+        self.errors.push(FieldError::new(path.clone(), message));
+        self.replaced.push(path);
+        Json::Null
+    }
+}
+
+fn yaml_error(error: &serde_yaml_ng::Error) -> FieldError {
+    let mut message = format!("invalid YAML: {error}");
+    // Most messages carry their position; those at the very start of the text omit it.
+    if let Some(at) = error.location()
+        && !message.contains(" at line ")
+    {
+        message.push_str(&format!(" at line {} column {}", at.line(), at.column()));
+    }
+    FieldError::new("", message)
+}
+
+fn to_json(yaml: &Yaml, path: &mut Vec<String>, document: &mut Document) -> Json {
+    match yaml {
+        Yaml::Null => Json::Null,
+        Yaml::Bool(b) => Json::Bool(*b),
+        Yaml::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Json::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Json::from(u)
+            } else if let Some(number) = n.as_f64().and_then(serde_json::Number::from_f64) {
+                Json::Number(number)
+            } else {
+                document.replace(path, format!("expected a finite number, found {n}"))
+            }
+        }
+        Yaml::String(s) => Json::String(s.clone()),
+        Yaml::Sequence(items) => Json::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    path.push(i.to_string());
+                    let json = to_json(item, path, document);
+                    path.pop();
+                    json
+                })
+                .collect(),
+        ),
+        Yaml::Mapping(mapping) => {
+            let mut object = serde_json::Map::new();
+            for (key, value) in mapping {
+                let key = match key {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Number(n) => n.to_string(),
+                    Yaml::Bool(b) => b.to_string(),
+                    other => {
+                        document.errors.push(FieldError::new(
+                            field_path(path),
+                            format!("expected names as keys, found {}", yaml_kind(other)),
+                        ));
+                        continue;
+                    }
+                };
+                path.push(key);
+                let json = to_json(value, path, document);
+                let Some(key) = path.pop() else { continue };
+                if object.insert(key, json).is_some() {
+                    // `1:` and `"1":` are different YAML keys but the same name.
+                    document
+                        .errors
+                        .push(FieldError::new(field_path(path), "duplicate key"));
+                }
+            }
+            Json::Object(object)
+        }
+        Yaml::Tagged(tagged) => document.replace(
+            path,
+            format!("YAML tags are not supported, found `{}`", tagged.tag),
+        ),
+    }
+}
+
+fn yaml_kind(yaml: &Yaml) -> &'static str {
+    match yaml {
+        Yaml::Null => "null",
+        Yaml::Bool(_) => "a boolean",
+        Yaml::Number(_) => "a number",
+        Yaml::String(_) => "a string",
+        Yaml::Sequence(_) => "a list",
+        Yaml::Mapping(_) => "a mapping",
+        Yaml::Tagged(_) => "a tagged value",
+    }
+}
