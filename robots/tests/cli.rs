@@ -392,3 +392,21 @@ fn a_run_length_that_is_not_one_is_a_usage_error_not_a_panic() {
         );
     }
 }
+
+#[test]
+fn run_with_a_config_for_an_unknown_robot_names_the_file_and_field_as_check_does() {
+    let config = scratch("unknown-robot.yaml", "robot: lite_bipd\nbackend: mock\n");
+    let config = config.to_string_lossy().to_string();
+    let run = robot(&["run", "--config", &config]);
+    let check = robot(&["check", &config]);
+    for output in [&run, &check] {
+        assert_eq!(output.status.code(), Some(1));
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.starts_with(&format!("{config}: robot: unknown robot \"lite_bipd\";"))
+                && stderr.contains("did you mean `lite_biped`?"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(text(&run.stderr), text(&check.stderr));
+}

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches};
-use robot_core::config::{self, ConfigError, FieldError, RuntimeConfig};
+use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, RealtimeOptions, StopAfter};
 use robot_core::emit::{WriteError, write_all};
 use robot_core::typed::{RobotTypes, Slot};
@@ -267,10 +267,14 @@ impl App {
     /// The robot a configuration file names in its `robot:` field.
     fn robot_of(&self, path: &Path) -> Result<&'static Robot, ConfigError> {
         let name = config::robot_name_of(path)?;
-        self.find(&name).map_err(|message| ConfigError {
-            file: path.to_path_buf(),
-            errors: vec![FieldError::new("robot", message)],
-        })
+        self.robots
+            .iter()
+            .copied()
+            .find(|r| r.name == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = self.robots.iter().map(|r| r.name.as_ref()).collect();
+                config::unknown_robot(path, &name, &known)
+            })
     }
 
     fn run(&self, args: RunArgs) -> Result<(), String> {
