@@ -1,18 +1,22 @@
 //! For build scripts: `cargo build` emits a robot crate's descriptions.
 //!
-//! A build script cannot use the crate it builds, so it includes the file that holds the
-//! `robot!` definition (the crate includes the same file), and hands the robots to
-//! [`emit_descriptions`]:
+//! A build script cannot use the crate it builds, so it compiles the file that holds the
+//! `robot!` definition as a module of its own (the file must use nothing else of the crate), and
+//! hands the robots to [`emit_descriptions`]:
 //!
 //! ```ignore
 //! // build.rs; build-dependencies: robot-core, robot-macros
-//! include!("src/definition.rs");
+//! #[allow(dead_code)] // the build script uses only the description
+//! #[path = "src/robot.rs"]
+//! mod robot;
 //!
 //! fn main() -> Result<(), robot_core::emit::WriteError> {
-//!     robot_core::build::emit_descriptions(&[MyRobot::DESCRIPTION])?;
+//!     robot_core::build::emit_descriptions(&[robot::MyRobot::DESCRIPTION])?;
 //!     Ok(())
 //! }
 //! ```
+//!
+//! `examples/my_robot/` in the repository is a whole robot crate built this way.
 //!
 //! The files go to `<OUT_DIR>/descriptions/<robot>/`: `OUT_DIR` is the one folder cargo gives a
 //! build script, and it is right under any `--target`, `--profile` or `CARGO_TARGET_DIR`, where

@@ -141,3 +141,48 @@ fn the_readme_says_which_build_it_measures_and_runs() {
         ["cargo run -p robots -- run", "scripts/test"]
     );
 }
+
+#[test]
+fn the_readmes_own_robot_section_shows_the_example_crate_as_it_is() {
+    // The section is followed by a newcomer with nothing else: every file it shows is the
+    // example crate's file, verbatim (the one the test suite builds and runs), and it shows them
+    // all.
+    let readme = readme();
+    let section = readme
+        .split("## Your own robot")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a `Your own robot` section");
+    let example = workspace_root().join("examples").join("my_robot");
+    let files = [
+        ("Cargo.toml", "toml"),
+        ("build.rs", "rust,ignore"),
+        ("src/robot.rs", "rust,ignore"),
+        ("src/controller.rs", "rust,ignore"),
+        ("src/lib.rs", "rust,ignore"),
+        ("src/main.rs", "rust,ignore"),
+        ("tests/mock.rs", "rust,ignore"),
+    ];
+    for (file, fence) in files {
+        let mut text = std::fs::read_to_string(example.join(file)).unwrap();
+        if file == "Cargo.toml" {
+            // The example sits inside the clone; a user's crate sits beside it.
+            text = text.replace("\"../../", "\"../robot-rs/");
+        }
+        assert!(
+            section.contains(&format!("```{fence}\n{text}```")),
+            "README's `Your own robot` does not show examples/my_robot/{file} as it is"
+        );
+        assert!(
+            section.contains(&format!("`{file}`")),
+            "{file} is not named"
+        );
+    }
+    let shown =
+        section.matches("\n```rust,ignore\n").count() + section.matches("\n```toml\n").count();
+    assert_eq!(
+        shown,
+        files.len(),
+        "a block that is not one of the example's files"
+    );
+}

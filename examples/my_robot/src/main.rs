@@ -1,0 +1,14 @@
+//! `my_robot emit | describe | check | run`: the command-line tool of this crate's robot.
+
+use std::process::ExitCode;
+
+use my_robot::{LookAround, PanTilt};
+use robot_runner::App;
+
+fn main() -> ExitCode {
+    App::new("my_robot")
+        .about("The pan-tilt head")
+        .descriptions_dir(env!("ROBOT_DESCRIPTIONS_DIR")) // set by build.rs
+        .controller::<PanTilt, _>("look_around", "sweeps pan and tilt", LookAround::default)
+        .main()
+}

@@ -1,0 +1,34 @@
+//! The controller on the mock backend, for 200 cycles: the joints follow it and stay in range.
+
+use robot_core::Backend;
+use robot_core::control_loop::{LoopOptions, StopAfter};
+use robot_runner::{RunRequest, run_controller};
+
+use my_robot::LookAround;
+
+#[test]
+fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::RunError> {
+    let request = RunRequest {
+        backend: Backend::Mock,
+        config: None,
+        rate_hz: None,
+        options: LoopOptions {
+            activate: true,
+            stop_after: StopAfter {
+                cycles: Some(200),
+                duration: None,
+            },
+            ..LoopOptions::default()
+        },
+    };
+    let outcome = run_controller(LookAround::default(), &request, &mut std::io::sink())?;
+    assert_eq!(outcome.report.timing.cycles, 200);
+    let state = outcome.state.expect("the loop came back");
+    // One second in, the pan is on its way out of the middle.
+    assert!(state.pan.position.abs() > 0.01, "{state:?}");
+    for (joint, value) in state.joints::<my_robot::robot::pan_tilt::PositionVelocityEffortState>() {
+        let limits = joint.limits.expect("limits");
+        assert!(limits.lower <= Some(value.position) && Some(value.position) <= limits.upper);
+    }
+    Ok(())
+}
