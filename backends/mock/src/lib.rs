@@ -90,7 +90,8 @@
 //! # Differences from `mock_components/GenericSystem`
 //!
 //! Checked against ros2_control's `hardware_interface/src/mock_components/generic_system.cpp`
-//! (master, 2026-08). Each behaviour row has its test in `tests/generic_system.rs` (g) or
+//! (master, 2026-08). Each behaviour row has its test in `tests/generic_system.rs` or
+//! `tests/lifecycle_and_sensors.rs` (g), or
 //! `tests/calculate_dynamics.rs` (d).
 //!
 //! | | GenericSystem | `MockSystem` | test |

@@ -2,6 +2,8 @@
 #![allow(dead_code)] // each test binary uses its own part
 #![allow(clippy::unwrap_used)] // test code: a panic is the failure report
 
+pub mod robots;
+
 use std::time::Duration;
 
 use backend_mock::MockSystem;
