@@ -22,6 +22,7 @@ pub mod backend;
 pub mod bus_load;
 pub mod config;
 pub mod control_loop;
+pub mod controller_plan;
 pub mod emit;
 pub mod fourbar;
 pub mod hardware;

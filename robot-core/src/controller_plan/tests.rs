@@ -1,0 +1,177 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use super::*;
+use crate::emit::fixture;
+
+/// `(name, joints, kind)` of every controller.
+fn plan(robot: &Robot) -> Vec<(String, Vec<&str>, ControllerKind)> {
+    controllers(robot)
+        .into_iter()
+        .map(|c| (c.name, c.joints, c.kind))
+        .collect()
+}
+
+fn forward(interface: InterfaceKind) -> ControllerKind {
+    ControllerKind::Forward { interface }
+}
+
+fn trajectory(
+    command: &'static [InterfaceKind],
+    state: &'static [InterfaceKind],
+) -> ControllerKind {
+    ControllerKind::Trajectory { command, state }
+}
+
+fn set_interfaces(joint: &mut Joint, commands: &[InterfaceKind], states: &[InterfaceKind]) {
+    let list = |kinds: &[InterfaceKind]| {
+        kinds
+            .iter()
+            .map(|&kind| Interface {
+                kind,
+                initial_value: None,
+            })
+            .collect()
+    };
+    joint.command_interfaces = list(commands);
+    joint.state_interfaces = list(states);
+}
+
+fn joint_mut<'a>(robot: &'a mut Robot, name: &str) -> &'a mut Joint {
+    robot
+        .joints
+        .to_mut()
+        .iter_mut()
+        .find(|j| j.name == name)
+        .unwrap()
+}
+
+#[test]
+fn the_fixture_gets_a_group_per_bus_and_every_interface_is_claimed_once() {
+    // `front`: `ankle` (MIT) and `wheel` (velocity only); `rear`: `slider` (position).
+    use InterfaceKind::{Damping, Stiffness};
+    let robot = fixture::robot();
+    let names: Vec<&str> = groups(&robot).iter().map(|g| g.name).collect();
+    assert_eq!(names, ["front", "rear"]);
+    assert_eq!(
+        plan(&robot),
+        [
+            (
+                "front_trajectory_controller".to_string(),
+                vec!["ankle"],
+                trajectory(&[Position, Velocity], &[Position, Velocity])
+            ),
+            (
+                "front_velocity_controller".to_string(),
+                vec!["wheel"],
+                forward(Velocity)
+            ),
+            (
+                "front_effort_controller".to_string(),
+                vec!["ankle"],
+                forward(Effort)
+            ),
+            (
+                "front_stiffness_controller".to_string(),
+                vec!["ankle"],
+                forward(Stiffness)
+            ),
+            (
+                "front_damping_controller".to_string(),
+                vec!["ankle"],
+                forward(Damping)
+            ),
+            (
+                "rear_trajectory_controller".to_string(),
+                vec!["slider"],
+                trajectory(&[Position], &[Position, Velocity])
+            ),
+        ]
+    );
+}
+
+#[test]
+fn mimic_and_unactuated_joints_are_in_no_controller() {
+    let robot = fixture::robot();
+    let served: Vec<&str> = controllers(&robot)
+        .iter()
+        .flat_map(|c| c.joints.clone())
+        .collect();
+    assert!(!served.contains(&"follower"), "{served:?}");
+    assert!(!served.contains(&"imu_mount"), "{served:?}");
+}
+
+#[test]
+fn a_group_with_several_trajectory_sets_names_each_by_its_commands() {
+    // `wheel` moves to position commands, without a velocity state: on `front` beside the MIT
+    // ankle there are now two trajectory sets.
+    let mut robot = fixture::robot();
+    set_interfaces(joint_mut(&mut robot, "wheel"), &[Position], &[Position]);
+    let front: Vec<(String, Vec<&str>)> = plan(&robot)
+        .into_iter()
+        .filter(|(name, ..)| name.starts_with("front_"))
+        .map(|(name, joints, _)| (name, joints))
+        .collect();
+    assert_eq!(
+        front[..2],
+        [
+            (
+                "front_position_velocity_trajectory_controller".to_string(),
+                vec!["ankle"]
+            ),
+            (
+                "front_position_trajectory_controller".to_string(),
+                vec!["wheel"]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_velocity_command_without_a_velocity_state_is_forwarded() {
+    // JTC needs the velocity state to command velocity; without it, position goes to the
+    // trajectory controller and velocity to a forward command controller.
+    let mut robot = fixture::robot();
+    set_interfaces(
+        joint_mut(&mut robot, "slider"),
+        &[Position, Velocity],
+        &[Position],
+    );
+    let rear: Vec<_> = plan(&robot)
+        .into_iter()
+        .filter(|(name, ..)| name.starts_with("rear_"))
+        .map(|(name, _, kind)| (name, kind))
+        .collect();
+    assert_eq!(
+        rear,
+        [
+            (
+                "rear_trajectory_controller".to_string(),
+                trajectory(&[Position], &[Position])
+            ),
+            ("rear_velocity_controller".to_string(), forward(Velocity)),
+        ]
+    );
+}
+
+#[test]
+fn trajectory_interfaces_follow_jtc_rules() {
+    let pick = |c: &[InterfaceKind], s: &[InterfaceKind]| trajectory_interfaces(c, s);
+    let (p, v, a, e) = (Position, Velocity, Acceleration, Effort);
+    assert_eq!(
+        pick(&[p, v, a], &[p, v, a]),
+        Some((&[p, v, a][..], &[p, v, a][..]))
+    );
+    assert_eq!(
+        pick(&[p, v, e], &[p, v, e]),
+        Some((&[p, v][..], &[p, v][..]))
+    );
+    // A velocity command needs a velocity state: without one, position alone.
+    assert_eq!(pick(&[p, v], &[p]), Some((&[p][..], &[p][..])));
+    // Without position, no trajectory: velocity or effort alone are forwarded.
+    assert_eq!(pick(&[v], &[p, v]), None);
+    assert_eq!(pick(&[e], &[p, v]), None);
+    // Acceleration only comes with position and velocity; a velocity state needs position.
+    assert_eq!(pick(&[a], &[p, v, a]), None);
+    assert_eq!(pick(&[p], &[v]), None);
+    assert_eq!(pick(&[], &[p, v]), None);
+}
