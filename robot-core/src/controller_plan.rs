@@ -3,14 +3,17 @@
 //!
 //! Every command interface of every actuated, non-mimic joint is claimed by exactly one controller:
 //!
-//! * **Groups.** The joints are grouped by bus, in bus order, one group per bus, named after it
-//!   (`left_leg`): a bus is the hardware unit that is enabled, faulted and driven together, and on
-//!   a mirrored robot it is the limb.
+//! * **Groups.** The groups the definition names (`controller arm { joints: [..] }`, in
+//!   [`Robot::controller_groups`]) come first, in their order. The other joints are grouped by
+//!   bus, in bus order, one group per bus, named after it (`left_leg`): a bus is the hardware
+//!   unit that is enabled, faulted and driven together, and on a mirrored robot it is the limb.
 //! * **Trajectories.** In a group, joints that take `position` commands get a
 //!   `joint_trajectory_controller`, over the richest command set it accepts that they declare
 //!   (position [velocity [acceleration]]), with the richest state set that goes with it (see
 //!   [`trajectory_interfaces`]). Joints of different such sets (a position-only gripper beside
-//!   MIT joints) get a trajectory controller each.
+//!   MIT joints) get a trajectory controller each. A named group gets one trajectory controller,
+//!   over the richest set all its joints take (validation requires that either all or none of
+//!   them take `position`).
 //! * **Forward commands.** Every command interface of the group that no trajectory controller
 //!   claims (the MIT `effort`, `stiffness`, `damping`; `velocity` on velocity-only wheels; any
 //!   interface of a joint without `position`) gets a `forward_command_controller` over the joints
@@ -25,8 +28,9 @@
 //!   `<group>_position_velocity_trajectory_controller`;
 //! * `<group>_<interface>_controller` (`left_leg_stiffness_controller`).
 //!
-//! Group names are bus names, which validation keeps to plain names, so these are valid ROS
-//! names.
+//! Group names are bus names or names the definition gives, which validation keeps to plain
+//! names (a letter or `_`, then letters, digits and `_`), so these are valid ROS names; it also
+//! rejects a named group whose controller names collide with another group's.
 
 use crate::interface::InterfaceKind::{self, Acceleration, Effort, Position, Velocity};
 use crate::model::{Interface, Joint, List, Robot};
@@ -34,10 +38,21 @@ use crate::model::{Interface, Joint, List, Robot};
 /// One group of joints, whose controllers share its name as prefix.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group<'a> {
-    /// The group's name: its bus's.
+    /// The group's name: the named group's, or its bus's.
     pub name: &'a str,
-    /// Its joints, in declaration order.
+    /// Where the group comes from.
+    pub source: Source,
+    /// Its joints: a named group's in its order, a bus's in declaration order.
     pub joints: Vec<&'a Joint>,
+}
+
+/// Where a [`Group`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The controller group at this index of [`Robot::controller_groups`].
+    Named(usize),
+    /// The joints in no named group on the bus at this index of [`Robot::buses`].
+    Bus(usize),
 }
 
 /// One controller of the plan.
@@ -47,6 +62,8 @@ pub struct Controller<'a> {
     pub name: String,
     /// The group it serves.
     pub group: &'a str,
+    /// Where that group comes from.
+    pub source: Source,
     /// The joints it commands, in declaration order.
     pub joints: Vec<&'a str>,
     /// What kind of controller it is, with its interfaces.
@@ -87,26 +104,46 @@ const JTC_STATES: [&[InterfaceKind]; 3] = [
 ];
 
 /// The joints that need a controller: actuated, not mimic, with command interfaces.
-fn commanded(joint: &Joint) -> bool {
+pub fn commanded(joint: &Joint) -> bool {
     joint.actuator.is_some() && joint.mimic.is_none() && !joint.command_interfaces.is_empty()
 }
 
-/// The groups, in order (see the [module docs](self)); none is empty.
+/// The groups, in order (see the [module docs](self)); none is empty. A named group's joints
+/// that do not exist or take no commands (which validation reports) are left out, and a joint
+/// in two named groups is in the first.
 pub fn groups(robot: &Robot) -> Vec<Group<'_>> {
-    robot
-        .buses
-        .iter()
-        .map(|bus| Group {
+    let mut placed: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for (index, group) in robot.controller_groups.iter().enumerate() {
+        let mut joints = Vec::new();
+        for name in group.joints.iter() {
+            if let Some(joint) = robot.joint(name).filter(|j| commanded(j))
+                && !placed.contains(&name.as_ref())
+            {
+                placed.push(name.as_ref());
+                joints.push(joint);
+            }
+        }
+        out.push(Group {
+            name: group.name.as_ref(),
+            source: Source::Named(index),
+            joints,
+        });
+    }
+    for (index, bus) in robot.buses.iter().enumerate() {
+        out.push(Group {
             name: bus.name.as_ref(),
+            source: Source::Bus(index),
             joints: robot
                 .joints
                 .iter()
-                .filter(|j| commanded(j))
+                .filter(|j| commanded(j) && !placed.contains(&j.name.as_ref()))
                 .filter(|j| j.actuator.as_ref().is_some_and(|a| a.bus == bus.name))
                 .collect(),
-        })
-        .filter(|g| !g.joints.is_empty())
-        .collect()
+        });
+    }
+    out.retain(|g| !g.joints.is_empty());
+    out
 }
 
 /// Every controller of the robot, group by group: its trajectory controllers, then its forward
@@ -116,15 +153,20 @@ pub fn controllers(robot: &Robot) -> Vec<Controller<'_>> {
 }
 
 fn group_controllers<'a>(group: &Group<'a>) -> Vec<Controller<'a>> {
-    // Joints that take a trajectory, by the command set they take, in order of first joint.
+    // Joints that take a trajectory, by the command set they take, in order of first joint; in
+    // a named group, all in one.
     let mut partitions: Vec<(&'static [InterfaceKind], Vec<&'a Joint>)> = Vec::new();
     for &joint in &group.joints {
         let Some((command, _)) = own_trajectory(joint) else {
             continue;
         };
-        match partitions.iter_mut().find(|(c, _)| *c == command) {
+        let key = match group.source {
+            Source::Named(_) => &[][..],
+            Source::Bus(_) => command,
+        };
+        match partitions.iter_mut().find(|(c, _)| *c == key) {
             Some((_, joints)) => joints.push(joint),
-            None => partitions.push((command, vec![joint])),
+            None => partitions.push((key, vec![joint])),
         }
     }
     let mut out = Vec::new();
@@ -144,6 +186,7 @@ fn group_controllers<'a>(group: &Group<'a>) -> Vec<Controller<'a>> {
         out.push(Controller {
             name,
             group: group.name,
+            source: group.source,
             joints: joints.iter().map(|j| j.name.as_ref()).collect(),
             kind: ControllerKind::Trajectory { command, state },
         });
@@ -168,6 +211,7 @@ fn group_controllers<'a>(group: &Group<'a>) -> Vec<Controller<'a>> {
             forwards.push(Controller {
                 name: format!("{}_{kind}_controller", group.name),
                 group: group.name,
+                source: group.source,
                 joints,
                 kind: ControllerKind::Forward { interface: kind },
             });
@@ -178,7 +222,9 @@ fn group_controllers<'a>(group: &Group<'a>) -> Vec<Controller<'a>> {
 }
 
 /// The trajectory interfaces of one joint alone.
-fn own_trajectory(joint: &Joint) -> Option<(&'static [InterfaceKind], &'static [InterfaceKind])> {
+pub fn own_trajectory(
+    joint: &Joint,
+) -> Option<(&'static [InterfaceKind], &'static [InterfaceKind])> {
     let kinds = |list: &List<Interface>| list.iter().map(|i| i.kind).collect::<Vec<_>>();
     trajectory_interfaces(
         &kinds(&joint.command_interfaces),

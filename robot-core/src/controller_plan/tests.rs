@@ -175,3 +175,123 @@ fn trajectory_interfaces_follow_jtc_rules() {
     assert_eq!(pick(&[p], &[v]), None);
     assert_eq!(pick(&[], &[p, v]), None);
 }
+
+fn name_group(robot: &mut Robot, name: &'static str, joints: &[&'static str]) {
+    robot
+        .controller_groups
+        .to_mut()
+        .push(crate::model::ControllerGroup {
+            name: name.into(),
+            joints: joints.iter().map(|&j| j.into()).collect(),
+        });
+}
+
+#[test]
+fn a_named_group_takes_its_joints_from_their_buses_and_comes_first() {
+    // `ankle` (front, MIT) and `slider` (rear, position) in one group: one trajectory
+    // controller over what both take, and the ankle's other interfaces forwarded.
+    use InterfaceKind::{Damping, Stiffness};
+    let mut robot = fixture::robot();
+    name_group(&mut robot, "legs", &["slider", "ankle"]);
+    let groups: Vec<(&str, Source, Vec<&str>)> = groups(&robot)
+        .into_iter()
+        .map(|g| {
+            (
+                g.name,
+                g.source,
+                g.joints.iter().map(|j| j.name.as_ref()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            ("legs", Source::Named(0), vec!["slider", "ankle"]),
+            ("front", Source::Bus(0), vec!["wheel"]),
+        ]
+    );
+    let legs: Vec<_> = plan(&robot)
+        .into_iter()
+        .filter(|(name, ..)| name.starts_with("legs_"))
+        .collect();
+    assert_eq!(
+        legs,
+        [
+            (
+                "legs_trajectory_controller".to_string(),
+                vec!["slider", "ankle"],
+                trajectory(&[Position], &[Position, Velocity])
+            ),
+            (
+                "legs_velocity_controller".to_string(),
+                vec!["ankle"],
+                forward(Velocity)
+            ),
+            (
+                "legs_effort_controller".to_string(),
+                vec!["ankle"],
+                forward(Effort)
+            ),
+            (
+                "legs_stiffness_controller".to_string(),
+                vec!["ankle"],
+                forward(Stiffness)
+            ),
+            (
+                "legs_damping_controller".to_string(),
+                vec!["ankle"],
+                forward(Damping)
+            ),
+        ]
+    );
+}
+
+#[test]
+fn the_named_group_rules_are_checked_on_a_hand_built_description() {
+    use crate::validate::{ControllerGroupField, Site, validate};
+    let texts =
+        |robot: &Robot| -> Vec<String> { validate(robot).iter().map(|p| p.to_string()).collect() };
+    let mut robot = fixture::robot();
+    name_group(
+        &mut robot,
+        "mixed",
+        &["slider", "wheel", "follower", "ankel"],
+    );
+    name_group(&mut robot, "again", &["slider"]);
+    name_group(&mut robot, "none", &[]);
+    assert_eq!(
+        texts(&robot),
+        [
+            "controller group `mixed` lists joint `follower`, which takes no commands: it is a \
+             mimic joint, following `ankle`",
+            "controller group `mixed` lists unknown joint `ankel`; did you mean `ankle`?",
+            "joint `slider` is in controller group `mixed` already; a joint is in one group",
+            "controller group `none` lists no joints",
+            "controller group `mixed` mixes `slider`, which takes `position` and gets a \
+             joint_trajectory_controller, and `wheel`, which does not; put them in separate groups",
+        ]
+    );
+    let problems = validate(&robot);
+    assert_eq!(
+        problems[2].related,
+        Some((
+            Site::ControllerGroup(0, ControllerGroupField::Joint(0)),
+            "first listed here"
+        ))
+    );
+    assert_eq!(
+        problems[4].at,
+        Site::ControllerGroup(0, ControllerGroupField::Joint(1))
+    );
+
+    // `front` for the slider, while the ankle and the wheel stay in bus `front`'s group.
+    let mut robot = fixture::robot();
+    name_group(&mut robot, "front", &["slider"]);
+    assert_eq!(
+        texts(&robot),
+        [
+            "controller group `front` names its controller `front_trajectory_controller`, as does \
+          the group of bus `front`'s other joints; rename the group"
+        ]
+    );
+}

@@ -322,3 +322,35 @@ fn a_file_missing_controllers_is_caught() {
     );
     assert!(!problems.contains("`shoulder_pitch/effort`"), "{problems}");
 }
+
+#[test]
+fn a_named_group_mixing_mit_and_position_joints_passes() {
+    // One trajectory controller over position, what the MIT joints and the gripper share; the
+    // MIT joints' velocity goes to a forward command controller of the group.
+    let mut robot = MobileManipulator::DESCRIPTION.clone();
+    robot.controller_groups = vec![robot_core::model::ControllerGroup {
+        name: "manipulator".into(),
+        joints: vec![
+            "shoulder_pitch".into(),
+            "elbow_pitch".into(),
+            "gripper".into(),
+        ]
+        .into(),
+    }]
+    .into();
+    assert_eq!(robot_core::validate::validate(&robot), vec![]);
+    assert_valid(&robot);
+    let names: Vec<String> = controllers(&robot).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        [
+            "manipulator_trajectory_controller",
+            "manipulator_velocity_controller",
+            "manipulator_effort_controller",
+            "manipulator_stiffness_controller",
+            "manipulator_damping_controller",
+            "base_velocity_controller",
+            "head_trajectory_controller",
+        ]
+    );
+}
