@@ -295,3 +295,29 @@ fn the_named_group_rules_are_checked_on_a_hand_built_description() {
         ]
     );
 }
+
+#[test]
+fn a_group_name_must_be_a_plain_name_and_unique() {
+    use crate::validate::{ControllerGroupField, Site, validate};
+    let mut robot = fixture::robot();
+    name_group(&mut robot, "leg", &["ankle"]);
+    name_group(&mut robot, "leg", &["slider"]);
+    name_group(&mut robot, "left leg", &["wheel"]);
+    let problems = validate(&robot);
+    let texts: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        texts,
+        [
+            "controller group `leg` is defined twice",
+            "controller group name `left leg` is not a name: a letter or `_`, then letters, \
+             digits and `_`",
+        ]
+    );
+    assert_eq!(
+        problems[0].related,
+        Some((
+            Site::ControllerGroup(0, ControllerGroupField::Name),
+            "first defined here"
+        ))
+    );
+}
