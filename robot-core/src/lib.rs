@@ -24,6 +24,7 @@ pub mod build;
 pub mod bus_load;
 pub mod config;
 pub mod control_loop;
+pub mod controller_plan;
 pub mod emit;
 pub mod fourbar;
 pub mod hardware;

@@ -6,8 +6,9 @@ use quote::quote;
 use robot_core::InterfaceKind;
 use robot_core::fourbar::FourBar;
 use robot_core::model::{
-    Actuator, Bus, BusKind, Direction, Dynamics, Geometry, Inertial, Interface, Joint, JointKind,
-    Limits, Link, Mimic, MockParams, Param, Pose, Robot, Sensor, SensorKind, Shape,
+    Actuator, Bus, BusKind, ControllerGroup, Direction, Dynamics, Geometry, Inertial, Interface,
+    Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose, Robot, Sensor, SensorKind,
+    Shape,
 };
 
 const CORE: fn() -> TokenStream = || quote!(::robot_core);
@@ -65,6 +66,7 @@ pub fn robot(robot: &Robot) -> TokenStream {
     let buses = list(robot.buses.iter().map(bus));
     let sensors = list(robot.sensors.iter().map(sensor));
     let mock = mock(&robot.mock);
+    let controller_groups = list(robot.controller_groups.iter().map(controller_group));
     quote! {
         #core::model::Robot {
             type_name: #type_name,
@@ -76,6 +78,7 @@ pub fn robot(robot: &Robot) -> TokenStream {
             buses: #buses,
             sensors: #sensors,
             mock: #mock,
+            controller_groups: #controller_groups,
         }
     }
 }
@@ -319,4 +322,11 @@ fn sensor(s: &Sensor) -> TokenStream {
             params: #params,
         }
     }
+}
+
+fn controller_group(g: &ControllerGroup) -> TokenStream {
+    let core = CORE();
+    let name = text(&g.name);
+    let joints = list(g.joints.iter().map(|j| text(j)));
+    quote!(#core::model::ControllerGroup { name: #name, joints: #joints })
 }

@@ -154,6 +154,13 @@
 //!   branch: counter_clockwise|clockwise }` — conventions in `robot_core::fourbar`.
 //! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`.
 //! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
+//! * `controller name { joints: [a, b, ..] }` — a controller group of your choosing, at top level
+//!   (after a limb, name its joints with their side: `left_hip_pitch`). By default
+//!   `controllers.yaml` serves each bus's joints with a `<bus>_trajectory_controller` and
+//!   `<bus>_<interface>_controller`s for the interfaces it does not take
+//!   (`robot_core::controller_plan`); a group takes its joints out of their buses' groups and
+//!   gets `<name>_trajectory_controller` and `<name>_<interface>_controller`s instead. Its joints
+//!   must be actuated and not mimic, each in one group, and either all or none take `position`.
 //!
 //! Names of joints, buses and IMUs become fields, types and constants (`left_knee_pitch` →
 //! `LeftKneePitchState`, an alias of its interface set's type, `LEFT_KNEE_PITCH`), and the robot's a module (`lite_biped`): keywords are

@@ -1,6 +1,8 @@
 //! `six_axis_arm`: a fixed-base 6-axis arm with a parallel gripper, all on one CAN bus,
 //! position-commanded. It shares nothing with the biped on purpose: one bus, no IMU, no limb, a
-//! continuous wrist roll, and a mimic finger that follows the actuated one.
+//! continuous wrist roll, a mimic finger that follows the actuated one, and named controller
+//! groups (the arm and the gripper get a trajectory controller each, where the default would
+//! give the bus one).
 //!
 //! The numbers are a plausible desk-sized arm (0.3 m + 0.25 m links), not a product's data.
 
@@ -133,4 +135,11 @@ robot! {
         mimic { joint: gripper, multiplier: -1, offset: 0 },
         state: [position, velocity],
     }
+
+    // One bus, but two things to command: the arm follows trajectories (MoveIt's
+    // `arm_trajectory_controller`), the gripper opens and closes on its own.
+    controller arm {
+        joints: [shoulder_yaw, shoulder_pitch, elbow, wrist_pitch, wrist_yaw, wrist_roll],
+    }
+    controller gripper { joints: [gripper] }
 }

@@ -100,6 +100,7 @@ pub(crate) fn robot() -> Robot {
             calculate_dynamics: true,
             ..MockParams::DEFAULT
         },
+        controller_groups: Cow::Owned(vec![]),
     }
 }
 

@@ -50,6 +50,22 @@ pub struct Robot {
     /// Parameters of the mock backend (`mock_components/GenericSystem`), emitted on its block.
     #[serde(default)]
     pub mock: MockParams,
+    /// Controller groups the definition names, overriding the default grouping by bus for their
+    /// joints (see `robot_core::controller_plan`).
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub controller_groups: List<ControllerGroup>,
+}
+
+/// Joints the definition puts under one set of controllers: a joint_trajectory_controller
+/// `<name>_trajectory_controller` and forward command controllers `<name>_<interface>_controller`
+/// for what it does not take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerGroup {
+    /// The group's name, the prefix of its controllers' names.
+    pub name: Str,
+    /// Its joints, by name: actuated, not mimic, each in at most one group.
+    pub joints: List<Str>,
 }
 
 /// A rigid body.

@@ -6,6 +6,7 @@
 //! function. One function per rule, each with its reason.
 
 mod actuator;
+mod controllers;
 mod hardware;
 pub mod names;
 mod problem;
@@ -13,7 +14,8 @@ pub mod suggest;
 mod tree;
 
 pub use problem::{
-    BusField, JointField, LinkField, Problem, ProblemKind, RobotField, SensorField, Site,
+    BusField, ControllerGroupField, JointField, LinkField, Problem, ProblemKind, RobotField,
+    SensorField, Site,
 };
 
 use crate::model::Robot;
@@ -36,6 +38,10 @@ pub fn validate(robot: &Robot) -> Vec<Problem> {
     hardware::can_ids(robot, &mut out);
     hardware::buses(robot, &mut out);
     hardware::sensors(robot, &mut out);
+    controllers::names(robot, &mut out);
+    controllers::joints(robot, &mut out);
+    controllers::trajectory_sets(robot, &mut out);
+    controllers::controller_names(robot, &mut out);
     out.0
 }
 

@@ -18,6 +18,8 @@ pub enum Site {
     Bus(usize, BusField),
     /// Sensor `index` of [`Robot::sensors`](crate::Robot::sensors).
     Sensor(usize, SensorField),
+    /// Controller group `index` of [`Robot::controller_groups`](crate::Robot::controller_groups).
+    ControllerGroup(usize, ControllerGroupField),
 }
 
 /// A field of the robot header.
@@ -79,6 +81,17 @@ pub enum SensorField {
     Name,
     Link,
     Plugin,
+}
+
+/// A field of a controller group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ControllerGroupField {
+    /// The group's name.
+    Name,
+    /// Its `joints` list as a whole.
+    Joints,
+    /// The joint at this index of [`ControllerGroup::joints`](crate::model::ControllerGroup::joints).
+    Joint(usize),
 }
 
 /// One broken rule.
@@ -282,6 +295,41 @@ pub enum ProblemKind {
     MissingPlugin { sensor: String },
     #[error("robot name `{name}` must be the snake case of type name `{type_name}`")]
     BadRobotName { name: String, type_name: String },
+    #[error("controller group `{group}` lists no joints")]
+    EmptyControllerGroup { group: String },
+    #[error("controller group `{group}` lists unknown joint `{joint}`{}", did_you_mean(.suggestion))]
+    UnknownControllerJoint {
+        group: String,
+        joint: String,
+        /// The commanded joint closest to `joint`, if one is close.
+        suggestion: Option<String>,
+    },
+    #[error("controller group `{group}` lists joint `{joint}`, which takes no commands: {reason}")]
+    UncommandedControllerJoint {
+        group: String,
+        joint: String,
+        reason: String,
+    },
+    #[error("joint `{joint}` is in controller group `{first}` already; a joint is in one group")]
+    JointInTwoGroups { joint: String, first: String },
+    #[error(
+        "controller group `{group}` mixes `{with}`, which takes `position` and gets a \
+         joint_trajectory_controller, and `{without}`, which does not; put them in separate groups"
+    )]
+    MixedControllerGroup {
+        group: String,
+        with: String,
+        without: String,
+    },
+    #[error(
+        "controller group `{group}` names its controller `{controller}`, as does {other}; \
+         rename the group"
+    )]
+    ControllerNameTaken {
+        group: String,
+        controller: String,
+        other: String,
+    },
 }
 
 impl std::fmt::Display for Problem {

@@ -37,7 +37,7 @@ pub(super) fn robot_header(robot: &Robot, out: &mut Problems) {
 
 /// A ROS name, and a Rust field name the generated code can use: a letter or `_`, then letters,
 /// digits and `_`. `robot!` only ever produces such names; a description read from JSON may not.
-fn is_name(name: &str) -> bool {
+pub(super) fn is_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

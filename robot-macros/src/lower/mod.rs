@@ -8,10 +8,12 @@ use std::collections::{HashMap, HashSet};
 use heck::ToSnakeCase;
 use proc_macro2::Span;
 use robot_core::model::{
-    Bus, BusKind, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint, Link, MockParams, Param, Pose,
-    Robot, Sensor, SensorKind,
+    Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint, Link, MockParams,
+    Param, Pose, Robot, Sensor, SensorKind,
 };
-use robot_core::validate::{BusField, JointField, LinkField, RobotField, SensorField, Site};
+use robot_core::validate::{
+    BusField, ControllerGroupField, JointField, LinkField, RobotField, SensorField, Site,
+};
 use syn::{Attribute, Ident};
 
 use crate::errors::{Errors, hint};
@@ -49,6 +51,7 @@ pub fn item_of(site: Site) -> Site {
         Site::Joint(i, _) => Site::Joint(i, JointField::Name),
         Site::Bus(i, _) => Site::Bus(i, BusField::Name),
         Site::Sensor(i, _) => Site::Sensor(i, SensorField::Name),
+        Site::ControllerGroup(i, _) => Site::ControllerGroup(i, ControllerGroupField::Name),
     }
 }
 
@@ -74,6 +77,7 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
         joint_docs: Vec::new(),
         buses: Vec::new(),
         sensors: Vec::new(),
+        controller_groups: Vec::new(),
     };
     let mut tainted = HashSet::new();
     let mut incomplete = false;
@@ -105,11 +109,16 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
                 l.imu(item, block);
                 Site::Sensor(l.sensors.len() - 1, SensorField::Name)
             }
+            "controller" => {
+                l.controller(item, block);
+                Site::ControllerGroup(l.controller_groups.len() - 1, ControllerGroupField::Name)
+            }
             other => {
                 incomplete = true;
-                let known = ["robot", "bus", "link", "joint", "imu", "limb"];
+                let known = ["robot", "bus", "link", "joint", "imu", "limb", "controller"];
                 let hint = hint(other, &known, || {
-                    "; expected `robot`, `bus`, `link`, `joint`, `imu` or `limb`".into()
+                    "; expected `robot`, `bus`, `link`, `joint`, `imu`, `limb` or `controller`"
+                        .into()
                 });
                 l.errors
                     .at(item.keyword.span(), format!("unknown item `{other}`{hint}"));
@@ -152,6 +161,7 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
             buses: Cow::Owned(l.buses),
             sensors: Cow::Owned(l.sensors),
             mock: header.mock,
+            controller_groups: Cow::Owned(l.controller_groups),
         },
         spans: l.spans,
         robot_docs: header.docs,
@@ -179,6 +189,7 @@ struct Lowering<'e> {
     joint_docs: Vec<Vec<Attribute>>,
     buses: Vec<Bus>,
     sensors: Vec<Sensor>,
+    controller_groups: Vec<ControllerGroup>,
 }
 
 fn docs(attrs: &[Attribute]) -> Vec<Attribute> {
@@ -456,6 +467,46 @@ impl Lowering<'_> {
             link,
             plugin: Cow::Owned(plugin),
             params: Cow::Owned(params),
+        });
+    }
+}
+
+impl Lowering<'_> {
+    /// `controller name { joints: [a, b] }`: a controller group of the definition's choosing.
+    fn controller(&mut self, item: &Item, block: &Block) {
+        self.no_kind(item);
+        let index = self.controller_groups.len();
+        let site = |field| Site::ControllerGroup(index, field);
+        self.spans
+            .insert(site(ControllerGroupField::Name), item.name.span());
+        let mut f = Fields::new(block, "controller");
+        let mut joints = Vec::new();
+        match f.value("joints", self.errors) {
+            Some(Value::List { items, span }) => {
+                self.spans.insert(site(ControllerGroupField::Joints), *span);
+                for value in items {
+                    if let Some(ident) = as_ident(value, self.errors) {
+                        self.spans.insert(
+                            site(ControllerGroupField::Joint(joints.len())),
+                            ident.span(),
+                        );
+                        joints.push(name(&ident));
+                    }
+                }
+            }
+            Some(other) => self.errors.at(
+                other.span(),
+                "a controller's joints are a list: `joints: [hip_pitch, knee_pitch]`",
+            ),
+            None => self.errors.at(
+                item.name.span(),
+                format!("controller `{}` needs `joints: [..]`", item.name),
+            ),
+        }
+        f.finish(self.errors);
+        self.controller_groups.push(ControllerGroup {
+            name: name(&item.name),
+            joints: Cow::Owned(joints),
         });
     }
 }
