@@ -20,10 +20,11 @@
 //!
 //! The files go to `<OUT_DIR>/descriptions/<robot>/`: `OUT_DIR` is the one folder cargo gives a
 //! build script, and it is right under any `--target`, `--profile` or `CARGO_TARGET_DIR`, where
-//! a guess at the target folder from it is not. The build prints that folder (a cargo warning,
-//! the only build-script output cargo shows) and passes it to the crate as the compile-time
-//! environment variable [`DESCRIPTIONS_DIR_ENV`], so the crate's binaries find the files with
-//! `env!("ROBOT_DESCRIPTIONS_DIR")`.
+//! a guess at the target folder from it is not. When a file changed, the build prints that folder
+//! as a cargo `warning:` (the only build-script output cargo shows; cargo repeats it on later
+//! builds until the script runs again), and it always passes the folder to the crate as the
+//! compile-time environment variable [`DESCRIPTIONS_DIR_ENV`], so the crate's binaries find the
+//! files with `env!("ROBOT_DESCRIPTIONS_DIR")`.
 
 use std::path::PathBuf;
 
@@ -47,12 +48,15 @@ pub fn emit_descriptions(robots: &[&Robot]) -> Result<PathBuf, WriteError> {
     for robot in robots {
         let robot_dir = dir.join(robot.name.as_ref());
         let written = write_all(robot, &robot_dir)?;
-        println!(
-            "cargo::warning={}: {} description files in {}",
-            robot.name,
-            written.len(),
-            robot_dir.display()
-        );
+        if written.changed > 0 {
+            println!(
+                "cargo::warning={}: wrote {} of its {} description files in {}",
+                robot.name,
+                written.changed,
+                written.paths.len(),
+                robot_dir.display()
+            );
+        }
     }
     println!("cargo::rustc-env={DESCRIPTIONS_DIR_ENV}={}", dir.display());
     Ok(dir)

@@ -20,7 +20,7 @@
 //! bus, and two components on one interface would each open a socket on it and see each other's
 //! replies; the bus-load budget, too, is per wire.
 //!
-//! With the `config` feature (on by default), [`load`] reads such a file, validates it against
+//! With the `config` feature (on by default), `load` reads such a file, validates it against
 //! the schema, deserializes it and checks it against the robot, and reports every error at once,
 //! one a line, each naming the file, the field and what was expected:
 //!

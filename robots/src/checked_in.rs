@@ -35,7 +35,7 @@ pub fn schemas() -> [(PathBuf, String); 2] {
 pub fn regenerate() -> Result<Vec<PathBuf>, WriteError> {
     let mut written = Vec::new();
     for robot in crate::all() {
-        written.extend(write_all(robot, &robot_dir(robot))?);
+        written.extend(write_all(robot, &robot_dir(robot))?.paths);
     }
     for (path, contents) in schemas() {
         std::fs::write(&path, contents).map_err(|source| WriteError::Io {

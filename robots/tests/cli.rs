@@ -71,7 +71,7 @@ fn check_prints_every_error_and_exits_1() {
     assert_eq!(
         text(&output.stderr),
         format!(
-            "{name}: buses.left_lge: unknown bus; lite_biped has left_leg, right_leg\n\
+            "{name}: buses.left_lge: unknown bus; did you mean `left_leg`? lite_biped has left_leg, right_leg\n\
              {name}: buses.left_leg: missing; backend real needs the OS interface of every bus, e.g. `left_leg: can0`\n\
              error: {name}: 2 errors\n"
         )
@@ -174,7 +174,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
     }
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
     assert!(
-        stdout.contains("(an overrun is a cycle that ended after the next cycle's deadline"),
+        stdout.contains("(an overrun: a cycle that ended after the next cycle's deadline"),
         "{stdout}"
     );
     assert_eq!(std::fs::read_dir(&built).unwrap().count(), 7);
@@ -409,4 +409,34 @@ fn run_with_a_config_for_an_unknown_robot_names_the_file_and_field_as_check_does
         );
     }
     assert_eq!(text(&run.stderr), text(&check.stderr));
+}
+
+#[test]
+fn describe_lists_the_controllers_and_run_refuses_an_unbuilt_backend_before_emitting() {
+    let output = robot(&["describe", "--robot", "six_axis_arm"]);
+    assert!(
+        text(&output.stdout)
+            .contains("controllers (run --controller NAME; the first is the default)\n  wave"),
+        "{}",
+        text(&output.stdout)
+    );
+    let (output, _) = robot_in(
+        "run-unbuilt",
+        &["run", "--backend", "mujoco", "--out", "out"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        !text(&output.stdout).contains("emitted"),
+        "{}",
+        text(&output.stdout)
+    );
+    let check = robot(&["check", "robots/configs/lite_biped.real.yaml"]);
+    assert!(check.status.success());
+    assert!(
+        text(&check.stderr).contains(
+            "note: `run` cannot use it in this build: backend `real`: not in this build yet"
+        ),
+        "{}",
+        text(&check.stderr)
+    );
 }

@@ -9,6 +9,14 @@ use robot_core::typed::RobotTypes;
 
 use crate::run::RunError;
 
+/// Whether this build can drive `backend`: an error that says why not, before anything runs.
+pub fn available(backend: Backend) -> Result<(), RunError> {
+    match backend {
+        Backend::Mock => Ok(()),
+        Backend::Real | Backend::Mujoco => Err(not_built(backend)),
+    }
+}
+
 /// The components that drive robot `R` on `backend`, honouring the configuration's disabled
 /// joints.
 pub fn components<R: RobotTypes>(
@@ -19,17 +27,21 @@ pub fn components<R: RobotTypes>(
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
-        Backend::Real | Backend::Mujoco => Err(RunError::Backend {
-            backend,
-            reason: format!(
-                "not in this build yet: the {} backend comes with its own issue; run with `--backend mock`",
-                if backend == Backend::Real {
-                    "RobStride (SocketCAN)"
-                } else {
-                    "MuJoCo"
-                }
-            ),
-        }),
+        Backend::Real | Backend::Mujoco => Err(not_built(backend)),
+    }
+}
+
+fn not_built(backend: Backend) -> RunError {
+    RunError::Backend {
+        backend,
+        reason: format!(
+            "not in this build yet: the {} backend comes with its own issue; run with `--backend mock`",
+            if backend == Backend::Real {
+                "RobStride (SocketCAN)"
+            } else {
+                "MuJoCo"
+            }
+        ),
     }
 }
 

@@ -54,6 +54,8 @@ pub struct App {
     checked_in: Option<Regenerate>,
     robots: Vec<&'static Robot>,
     controllers: Vec<Registered>,
+    /// Mistakes in the registration (a controller name given twice), reported by [`App::main`].
+    problems: Vec<String>,
 }
 
 impl fmt::Debug for App {
@@ -82,6 +84,7 @@ impl App {
             checked_in: None,
             robots: Vec::new(),
             controllers: Vec::new(),
+            problems: Vec::new(),
         }
     }
 
@@ -123,6 +126,16 @@ impl App {
         make: impl Fn() -> C + 'static,
     ) -> App {
         let mut app = self.robot::<R>();
+        if app
+            .controllers
+            .iter()
+            .any(|c| c.robot.name == R::DESCRIPTION.name && c.name == name)
+        {
+            app.problems.push(format!(
+                "controller `{name}` of {} is registered twice: give each controller its own name",
+                R::DESCRIPTION.name
+            ));
+        }
         app.controllers.push(Registered {
             robot: R::DESCRIPTION,
             name,
@@ -144,9 +157,20 @@ impl App {
     /// Parses the process's arguments and runs the command; exit code 0 on success, 1 on error
     /// (the error on stderr), 2 for a bad command line (clap's).
     pub fn main(self) -> ExitCode {
+        if !self.problems.is_empty() {
+            for problem in &self.problems {
+                eprintln!("error: {}: {problem}", self.name);
+            }
+            return ExitCode::FAILURE;
+        }
         let mut command = Cli::command().name(self.name).bin_name(self.name);
         if let Some(about) = self.about {
             command = command.about(about);
+        }
+        if self.checked_in.is_none() {
+            command = command.mut_subcommand("emit", |emit| {
+                emit.mut_arg("checked_in", |flag| flag.hide(true))
+            });
         }
         let cli = match command
             .try_get_matches()
@@ -177,6 +201,17 @@ impl App {
                     None => self.first_robot()?,
                 };
                 print!("{}", crate::describe::table(robot));
+                let own: Vec<&Registered> = self
+                    .controllers
+                    .iter()
+                    .filter(|c| c.robot.name == robot.name)
+                    .collect();
+                if !own.is_empty() {
+                    println!("\ncontrollers (run --controller NAME; the first is the default)");
+                    for c in own {
+                        println!("  {:<20} {}", c.name, c.about);
+                    }
+                }
                 Ok(())
             }
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
@@ -237,7 +272,7 @@ impl App {
         };
         for robot in selected {
             let dir = out.join(robot.name.as_ref());
-            for path in write_all(robot, &dir).map_err(|e| e.to_string())? {
+            for path in write_all(robot, &dir).map_err(|e| e.to_string())?.paths {
                 println!("wrote {}", path.display());
             }
         }
@@ -261,6 +296,9 @@ impl App {
             plural(buses, "bus", "buses"),
             plural(disabled, "joint", "joints"),
         );
+        if let Err(why) = crate::backends::available(loaded.backend) {
+            eprintln!("note: `run` cannot use it in this build: {why}");
+        }
         Ok(())
     }
 
@@ -318,10 +356,15 @@ impl App {
         {
             eprintln!("note: the real robot would refuse {rate} Hz:\n{note}");
         }
+        crate::backends::available(backend).map_err(|e| e.to_string())?;
         if let Some(out) = args.out.clone().or_else(|| self.descriptions_dir.clone()) {
             let dir = out.join(robot.name.as_ref());
             let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
-            println!("emitted {} files into {}", written.len(), dir.display());
+            println!(
+                "emitted {} files into {}",
+                written.paths.len(),
+                dir.display()
+            );
         }
         if let Some(config) = &config {
             let disabled: Vec<&str> = config.disabled_joints().collect();

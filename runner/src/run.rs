@@ -119,7 +119,7 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     let mut next = Duration::from_secs(1);
     while !handle.is_finished() {
         std::thread::sleep(Duration::from_millis(20));
-        if started.elapsed() >= next {
+        if started.elapsed() >= next && !handle.is_finished() {
             if next == Duration::from_secs(1) {
                 let _ = writeln!(
                     progress,
@@ -185,8 +185,8 @@ pub fn summary(report: &LoopReport) -> String {
     let _ = writeln!(out, "  final lifecycle: {}", report.final_lifecycle);
     let _ = writeln!(
         out,
-        "  (an overrun is a cycle that ended after the next cycle's deadline, as ros2_control counts them; \
-         a skipped deadline is one the loop dropped to catch up rather than run late cycles back to back)"
+        "  (an overrun: a cycle that ended after the next cycle's deadline, as ros2_control counts them;\n   \
+         a skipped deadline: one the loop dropped to catch up rather than run late cycles back to back)"
     );
     out
 }

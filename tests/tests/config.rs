@@ -177,7 +177,7 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
                 }
                 assert!(
                     error.contains(
-                        "buses.left_lge: unknown bus; lite_biped has left_leg, right_leg"
+                        "buses.left_lge: unknown bus; did you mean `left_leg`? lite_biped has left_leg, right_leg"
                     ),
                     "{error}"
                 );

@@ -107,9 +107,12 @@ fn buses_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldEr
     for (name, _) in config.buses() {
         if robot.bus(name).is_none() {
             let known: Vec<&str> = robot.buses.iter().map(|b| b.name.as_ref()).collect();
+            let hint = crate::validate::suggest::closest(name, known.iter().copied())
+                .map(|s| format!("did you mean `{s}`? "))
+                .unwrap_or_default();
             errors.push(FieldError::new(
                 field_path(&["buses", name]),
-                format!("unknown bus; {} has {}", robot.name, known.join(", ")),
+                format!("unknown bus; {hint}{} has {}", robot.name, known.join(", ")),
             ));
         }
     }
@@ -188,10 +191,13 @@ fn joints_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldE
     for &(name, _) in &config.joints {
         if robot.joint(name).is_none() {
             let actuated: Vec<&str> = robot.actuated_joints().map(|j| j.name.as_ref()).collect();
+            let hint = crate::validate::suggest::closest(name, actuated.iter().copied())
+                .map(|s| format!("did you mean `{s}`? "))
+                .unwrap_or_default();
             errors.push(FieldError::new(
                 field_path(&["joints", name]),
                 format!(
-                    "unknown joint; the actuated joints of {} are {}",
+                    "unknown joint; {hint}the actuated joints of {} are {}",
                     robot.name,
                     actuated.join(", ")
                 ),

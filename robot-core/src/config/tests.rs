@@ -127,7 +127,7 @@ fn unknown_bus() {
     let text = rejected("robot: test_bot\nbackend: mock\nbuses:\n  frnt: can0\n");
     assert_eq!(
         text,
-        format!("{FILE}: buses.frnt: unknown bus; test_bot has front, rear")
+        format!("{FILE}: buses.frnt: unknown bus; did you mean `front`? test_bot has front, rear")
     );
 }
 
@@ -137,7 +137,7 @@ fn unknown_joint() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: joints.ankel: unknown joint; the actuated joints of test_bot are ankle, slider, wheel"
+            "{FILE}: joints.ankel: unknown joint; did you mean `ankle`? the actuated joints of test_bot are ankle, slider, wheel"
         )
     );
 }
@@ -310,7 +310,7 @@ fn a_type_error_hides_no_mistake_against_the_robot() {
     for expected in [
         "buses.front: expected a string, found 5",
         "joints.ankle.enabled: expected a boolean, found \"yes\"",
-        "buses.frnt: unknown bus; test_bot has front, rear",
+        "buses.frnt: unknown bus; did you mean `front`? test_bot has front, rear",
         "buses.rear: missing; backend real needs the OS interface of every bus",
         "joints.ankel: unknown joint",
     ] {
@@ -354,7 +354,7 @@ fn what_json_cannot_say_hides_nothing_else() {
         format!(
             "{FILE}: backend: YAML tags are not supported, found `!real`\n\
              {FILE}: joints.ankle.zero_offset: expected a finite number, found .nan\n\
-             {FILE}: joints.ankel: unknown joint; the actuated joints of test_bot are ankle, slider, wheel"
+             {FILE}: joints.ankel: unknown joint; did you mean `ankle`? the actuated joints of test_bot are ankle, slider, wheel"
         )
     );
 }

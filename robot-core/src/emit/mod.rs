@@ -18,7 +18,7 @@ mod xml;
 
 pub use format::{header_comment, number};
 pub use schema::{config_schema, robot_schema};
-pub use write::{WriteError, write_all};
+pub use write::{WriteError, Written, write_all};
 
 /// The command that regenerates every checked-in emitted file.
 pub const REGENERATE_COMMAND: &str = "cargo regenerate";

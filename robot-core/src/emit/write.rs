@@ -28,9 +28,18 @@ pub enum WriteError {
     },
 }
 
-/// Writes every emitted file of `robot` into `dir` (created with its parents); returns the paths
-/// written, in [`all`]'s order.
-pub fn write_all(robot: &Robot, dir: &Path) -> Result<Vec<PathBuf>, WriteError> {
+/// The files [`write_all`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Every file, in [`all`]'s order.
+    pub paths: Vec<PathBuf>,
+    /// How many of them changed (the others already held what was emitted, and were left alone).
+    pub changed: usize,
+}
+
+/// Writes every emitted file of `robot` into `dir` (created with its parents); a file that
+/// already holds what is emitted is left alone, so its timestamp only moves when it changes.
+pub fn write_all(robot: &Robot, dir: &Path) -> Result<Written, WriteError> {
     let artifacts = all(robot).map_err(|source| WriteError::Emit {
         robot: robot.name.to_string(),
         source,
@@ -40,20 +49,21 @@ pub fn write_all(robot: &Robot, dir: &Path) -> Result<Vec<PathBuf>, WriteError> 
         path: dir.to_path_buf(),
         source,
     })?;
-    let mut written = Vec::with_capacity(artifacts.len());
+    let mut written = Written {
+        paths: Vec::with_capacity(artifacts.len()),
+        changed: 0,
+    };
     for artifact in artifacts {
         let path = dir.join(&artifact.file_name);
-        // Unchanged files are left alone, so their timestamps only move when they do.
-        if std::fs::read(&path).is_ok_and(|old| old == artifact.contents.as_bytes()) {
-            written.push(path);
-            continue;
+        if !std::fs::read(&path).is_ok_and(|old| old == artifact.contents.as_bytes()) {
+            std::fs::write(&path, artifact.contents).map_err(|source| WriteError::Io {
+                what: "writing",
+                path: path.clone(),
+                source,
+            })?;
+            written.changed += 1;
         }
-        std::fs::write(&path, artifact.contents).map_err(|source| WriteError::Io {
-            what: "writing",
-            path: path.clone(),
-            source,
-        })?;
-        written.push(path);
+        written.paths.push(path);
     }
     Ok(written)
 }
@@ -61,6 +71,17 @@ pub fn write_all(robot: &Robot, dir: &Path) -> Result<Vec<PathBuf>, WriteError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_write_changes_nothing() {
+        let robot = crate::emit::fixture::robot();
+        let dir = std::env::temp_dir().join(format!("write-all-{}", std::process::id()));
+        let first = write_all(&robot, &dir).unwrap();
+        assert_eq!(first.changed, first.paths.len());
+        let second = write_all(&robot, &dir).unwrap();
+        assert_eq!((second.changed, second.paths), (0, first.paths));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn an_unwritable_folder_is_named_in_the_error() {
