@@ -127,3 +127,9 @@ impl RuntimeConfig {
 
 #[cfg(all(test, feature = "config"))]
 mod tests;
+
+/// `schema/config.schema.json`: the JSON Schema of a runtime configuration file, generated from
+/// [`RuntimeConfig`], the type it describes.
+pub fn json_schema() -> String {
+    crate::schema::generate::<RuntimeConfig>("config.schema.json")
+}

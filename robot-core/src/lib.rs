@@ -3,35 +3,29 @@
 //! A robot is defined once, with `robot!` (crate `robot-macros`), which expands to typed state and
 //! command structs plus one `static` [`model::Robot`]. Everything else works from that model:
 //!
-//! * [`validate`]: the rules a definition must keep, shared by the macro and hand-built models;
-//! * [`fourbar`]: joint ↔ motor kinematics of a four-bar linkage, and its assembly check;
-//! * [`bus_load`]: worst-case CAN load per cycle;
+//! * from `robot-model`, re-exported here: [`model`], [`validate`] (the rules), [`fourbar`],
+//!   [`bus_load`], [`actuator`], [`controller_plan`], [`typed`] (the contract between generated
+//!   types and generic backends);
 //! * [`emit`]: URDF, xacro, ros2_control, `controllers.yaml`, MJCF and JSON Schema;
 //! * [`build`]: for build scripts, so `cargo build` writes a robot crate's descriptions;
-//! * [`typed`]: the contract between generated types and generic backends;
 //! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
 //! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
 //! * [`control_loop`]: read → update → write at a fixed rate, with timing statistics.
 //!
 //! Feature `config` (on by default) adds the runtime-configuration loader and its JSON Schema
-//! validation; `robot-macros` builds robot-core without it, so the macro does not compile a JSON
-//! Schema validator.
+//! validation.
 #![warn(missing_docs)]
 
-pub mod actuator;
 pub mod backend;
 pub mod build;
-pub mod bus_load;
 pub mod config;
 pub mod control_loop;
-pub mod controller_plan;
 pub mod emit;
-pub mod fourbar;
 pub mod hardware;
-pub mod interface;
-pub mod model;
-pub mod typed;
-pub mod validate;
+
+pub use robot_model::{
+    actuator, bus_load, controller_plan, fourbar, interface, model, number, schema, typed, validate,
+};
 
 pub use actuator::RobstrideModel;
 pub use backend::Backend;

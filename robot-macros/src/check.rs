@@ -12,7 +12,7 @@ pub fn robot(lowered: &Lowered, errors: &mut Errors) {
         return;
     }
     let tainted = |site| lowered.tainted.contains(&item_of(site));
-    for problem in robot_core::validate::validate(&lowered.robot) {
+    for problem in robot_model::validate::validate(&lowered.robot) {
         if tainted(problem.at) || problem.related.is_some_and(|(site, _)| tainted(site)) {
             continue;
         }

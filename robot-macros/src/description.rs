@@ -3,9 +3,9 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use robot_core::InterfaceKind;
-use robot_core::fourbar::FourBar;
-use robot_core::model::{
+use robot_model::InterfaceKind;
+use robot_model::fourbar::FourBar;
+use robot_model::model::{
     Actuator, Bus, BusKind, ControllerGroup, Direction, Dynamics, Geometry, Inertial, Interface,
     Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose, Robot, Sensor, SensorKind,
     Shape,

@@ -37,7 +37,7 @@ impl Errors {
 /// How an "unknown X `name`" message ends: "; did you mean `x`?" when a known name is close to
 /// `name` (`robot_core::validate::suggest`), else `otherwise`, typically the list of known names.
 pub fn hint(name: &str, known: &[&str], otherwise: impl FnOnce() -> String) -> String {
-    match robot_core::validate::suggest::closest(name, known.iter().copied()) {
+    match robot_model::validate::suggest::closest(name, known.iter().copied()) {
         Some(close) => format!("; did you mean `{close}`?"),
         None => otherwise(),
     }

@@ -391,7 +391,7 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
         // A word close to a unit is a misspelt unit (else it is a missing comma, said later).
         let units: Vec<&str> = UNITS.iter().map(|(unit, ..)| *unit).collect();
         let written = word.to_string();
-        if let Some(unit) = robot_core::validate::suggest::closest(&written, units) {
+        if let Some(unit) = robot_model::validate::suggest::closest(&written, units) {
             return Err(syn::Error::new(
                 word.span(),
                 format!("unknown unit `{written}`; did you mean `{unit}`?"),

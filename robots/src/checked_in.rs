@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use robot_core::Robot;
-use robot_core::emit::{self, WriteError, write_all};
+use robot_core::emit::{WriteError, write_all};
 
 /// The workspace root, where `schema/` and `robots/` live.
 pub fn workspace_root() -> PathBuf {
@@ -26,8 +26,11 @@ pub fn robot_dir(robot: &Robot) -> PathBuf {
 pub fn schemas() -> [(PathBuf, String); 2] {
     let dir = workspace_root().join("schema");
     [
-        (dir.join("robot.schema.json"), emit::robot_schema()),
-        (dir.join("config.schema.json"), emit::config_schema()),
+        (dir.join("robot.schema.json"), robot_core::schema::robot()),
+        (
+            dir.join("config.schema.json"),
+            robot_core::config::json_schema(),
+        ),
     ]
 }
 

@@ -2,7 +2,7 @@
 //!
 //! 1. YAML text → a YAML value (syntax errors keep their line and column; `yaml.rs`);
 //! 2. YAML value → JSON value (only what JSON can say: no tags, finite numbers, scalar keys);
-//! 3. JSON Schema validation against [`crate::emit::config_schema`], the schema that is checked
+//! 3. JSON Schema validation against [`super::json_schema`], the schema that is checked
 //!    in (`schema.rs`);
 //! 4. deserialization into [`RuntimeConfig`], then the checks against the robot (`check.rs`).
 //!

@@ -1,4 +1,4 @@
-//! Stage 3 of reading a configuration file: validation against [`emit::config_schema`], the
+//! Stage 3 of reading a configuration file: validation against [`super::json_schema`], the
 //! schema that is checked in, with every error in readable terms.
 
 use std::sync::OnceLock;
@@ -8,7 +8,6 @@ use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value as Json;
 
 use super::load::{FieldError, field_path, found, one_of};
-use crate::emit;
 
 /// The config schema, compiled once.
 struct Schema {
@@ -20,7 +19,7 @@ fn schema() -> Result<&'static Schema, &'static str> {
     static SCHEMA: OnceLock<Result<Schema, String>> = OnceLock::new();
     SCHEMA
         .get_or_init(|| {
-            let json: Json = serde_json::from_str(&emit::config_schema())
+            let json: Json = serde_json::from_str(&super::json_schema())
                 .map_err(|e| format!("the configuration schema is not JSON: {e}"))?;
             let validator = jsonschema::validator_for(&json)
                 .map_err(|e| format!("the configuration schema does not compile: {e}"))?;

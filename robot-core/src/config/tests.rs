@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::emit::fixture;
+use robot_model::fixture;
 
 const FILE: &str = "configs/test_bot.yaml";
 

@@ -106,9 +106,9 @@ fn ros_parameters(params: Mapping) -> Value {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::emit::fixture;
     use crate::interface::InterfaceKind::Position;
     use crate::model::{Interface, Joint};
+    use robot_model::fixture;
 
     fn parse(robot: &Robot) -> Value {
         let text = yaml(robot).unwrap();

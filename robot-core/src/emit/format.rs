@@ -2,14 +2,7 @@
 
 use crate::model::Robot;
 
-/// A float as every emitted file writes it: the shortest text that reads back to the same `f64`,
-/// with `-0` written `0`.
-pub fn number(value: f64) -> String {
-    if value == 0.0 {
-        return "0".to_string();
-    }
-    format!("{value}")
-}
+pub use robot_model::number;
 
 /// Space-separated numbers, as URDF and MJCF attributes want vectors.
 pub fn numbers(values: &[f64]) -> String {

@@ -6,18 +6,16 @@ use crate::backend::Backend;
 use crate::model::Robot;
 
 mod controllers;
-#[cfg(test)]
-pub(crate) mod fixture;
 mod format;
 mod mjcf;
+#[cfg(test)]
+mod read;
 mod ros2_control;
-mod schema;
 mod urdf;
 mod write;
 mod xml;
 
-pub use format::{header_comment, number};
-pub use schema::{config_schema, robot_schema};
+pub use format::header_comment;
 pub use write::{WriteError, Written, write_all};
 
 /// The command that regenerates every checked-in emitted file.

@@ -182,8 +182,9 @@ fn joint(joint: &Joint) -> Node {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::emit::fixture::read::{evaluate_xacro, plain};
-    use crate::emit::{fixture, urdf, urdf_xacro};
+    use crate::emit::read::{evaluate_xacro, plain};
+    use crate::emit::{urdf, urdf_xacro};
+    use robot_model::fixture;
 
     const COMBINATIONS: [(bool, bool); 4] =
         [(false, false), (false, true), (true, false), (true, true)];

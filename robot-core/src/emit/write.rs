@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn a_second_write_changes_nothing() {
-        let robot = crate::emit::fixture::robot();
+        let robot = robot_model::fixture::robot();
         let dir = std::env::temp_dir().join(format!("write-all-{}", std::process::id()));
         let first = write_all(&robot, &dir).unwrap();
         assert_eq!(first.changed, first.paths.len());
@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn an_unwritable_folder_is_named_in_the_error() {
-        let robot = crate::emit::fixture::robot();
+        let robot = robot_model::fixture::robot();
         let error = write_all(&robot, Path::new("/dev/null/x")).unwrap_err();
         let text = error.to_string();
         assert!(text.starts_with("creating folder /dev/null/x: "), "{text}");

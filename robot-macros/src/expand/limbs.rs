@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use robot_core::model::Joint;
+use robot_model::model::Joint;
 use syn::ext::IdentExt;
 
 use super::{ident, sets::Sets};

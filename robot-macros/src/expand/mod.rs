@@ -14,10 +14,10 @@ use std::collections::HashSet;
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use robot_core::interface::IMU_STATE_INTERFACES;
-use robot_core::model::{Joint, Robot};
-use robot_core::typed::{self, Slot};
-use robot_core::validate::names;
+use robot_model::interface::IMU_STATE_INTERFACES;
+use robot_model::model::{Joint, Robot};
+use robot_model::typed::{self, Slot};
+use robot_model::validate::names;
 
 use crate::description;
 use crate::limb::Limb;
@@ -44,8 +44,8 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
         return TokenStream::new();
     }
     let usable = |name: &str| names::unusable(name).is_none();
-    let span = lowered.span(robot_core::validate::Site::Robot(
-        robot_core::validate::RobotField::Name,
+    let span = lowered.span(robot_model::validate::Site::Robot(
+        robot_model::validate::RobotField::Name,
     ));
     let marker = ident(&robot.type_name, span);
     let state = format_ident!("{}State", marker);
@@ -129,7 +129,7 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
     let (limb_views, limb_methods) =
         limbs::views(lowered, limbs, &joints, &sets, &module, &state, &command);
     let mut seen_sensors = HashSet::new();
-    let sensors: Vec<(usize, &robot_core::model::Sensor)> = robot
+    let sensors: Vec<(usize, &robot_model::model::Sensor)> = robot
         .sensors
         .iter()
         .enumerate()
@@ -311,24 +311,24 @@ fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
     } else {
         docs.iter().map(|d| quote!(#d)).collect()
     };
-    if joint.kind == robot_core::model::JointKind::Continuous && joint.actuator.is_some() {
+    if joint.kind == robot_model::model::JointKind::Continuous && joint.actuator.is_some() {
         let note = "Continuous: the RobStride frame spans ±4π, so the backend unwraps `position` \
             (unbounded) and sends position targets relative to the motor's reported angle, \
-            clamped to ±4π (`robot_core::actuator::mit_position_target`).";
+            clamped to ±4π (`robot_model::actuator::mit_position_target`).";
         out.push(quote!(#[doc = ""] #[doc = #note]));
     }
     out
 }
 
 fn span_of(lowered: &Lowered, joint: usize) -> Span {
-    lowered.span(robot_core::validate::Site::Joint(
+    lowered.span(robot_model::validate::Site::Joint(
         joint,
-        robot_core::validate::JointField::Name,
+        robot_model::validate::JointField::Name,
     ))
 }
 
 /// Every interface kind a joint declares, command or state, in first-declared order.
-fn interface_kinds(joint: &Joint) -> Vec<robot_core::InterfaceKind> {
+fn interface_kinds(joint: &Joint) -> Vec<robot_model::InterfaceKind> {
     let mut kinds = Vec::new();
     for i in joint
         .command_interfaces
@@ -348,7 +348,7 @@ fn interface_kinds(joint: &Joint) -> Vec<robot_core::InterfaceKind> {
 fn generated_slots(
     slots: impl Iterator<Item = Slot>,
     joints: &[(usize, &Joint)],
-    sensors: &[(usize, &robot_core::model::Sensor)],
+    sensors: &[(usize, &robot_model::model::Sensor)],
 ) -> Vec<Slot> {
     let mut seen = HashSet::new();
     slots
@@ -446,7 +446,7 @@ fn view_of<'a>(robot: &'a Robot, joint: &'a Joint) -> Option<&'a str> {
     if robot.bus(bus).is_some() {
         return Some(bus);
     }
-    robot_core::validate::suggest::closest(bus, robot.buses.iter().map(|b| b.name.as_ref()))
+    robot_model::validate::suggest::closest(bus, robot.buses.iter().map(|b| b.name.as_ref()))
 }
 
 /// One borrowed view per bus: `state.left_leg()` and `command.left_leg()` give the joints of that

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use heck::ToUpperCamelCase;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use robot_core::model::{Interface, Joint};
+use robot_model::model::{Interface, Joint};
 
 /// The set types of a robot and which joint has which.
 pub struct Sets {

@@ -3,18 +3,18 @@
 
 use std::borrow::Cow;
 
-use robot_core::model::{
+use robot_model::model::{
     Actuator, CanId, Direction, Dynamics, Interface, Joint, JointKind, Limits, Mimic,
 };
-use robot_core::validate::{JointField, Site};
-use robot_core::{InterfaceKind, RobstrideModel};
+use robot_model::validate::{JointField, Site};
+use robot_model::{InterfaceKind, RobstrideModel};
 
 use super::parts::{four_bar, pose};
 use super::values::{Fields, Quantity, as_block, as_ident, integer, number, vector};
 use super::{Lowering, docs, name};
 use crate::errors::{Errors, hint};
 use crate::parse::{Block, Item, Value};
-use robot_core::validate::suggest::closest;
+use robot_model::validate::suggest::closest;
 
 impl Lowering<'_> {
     pub(super) fn joint(&mut self, item: &Item, block: &Block) {
@@ -258,7 +258,7 @@ impl Lowering<'_> {
             )?;
             // The range rule is robot-core's, the same `CanId::new` a hand-built model uses.
             match u16::try_from(raw)
-                .map_err(|_| robot_core::model::CanIdError(u16::MAX))
+                .map_err(|_| robot_model::model::CanIdError(u16::MAX))
                 .and_then(CanId::new)
             {
                 Ok(id) => Some(id),

@@ -7,11 +7,11 @@ use std::collections::{HashMap, HashSet};
 
 use heck::ToSnakeCase;
 use proc_macro2::Span;
-use robot_core::model::{
+use robot_model::model::{
     Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint, Link, MockParams,
     Param, Pose, Robot, Sensor, SensorKind,
 };
-use robot_core::validate::{
+use robot_model::validate::{
     BusField, ControllerGroupField, JointField, LinkField, RobotField, SensorField, Site,
 };
 use syn::{Attribute, Ident};
@@ -441,7 +441,7 @@ impl Lowering<'_> {
                         );
                         None
                     }
-                    Value::Number { value, .. } => Some(robot_core::emit::number(*value)),
+                    Value::Number { value, .. } => Some(robot_model::number(*value)),
                     Value::Bool(b) => Some(b.value.to_string()),
                     Value::Ident(i) => Some(i.to_string()),
                     other => {

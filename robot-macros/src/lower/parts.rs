@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use robot_core::fourbar::{Branch, FourBar};
-use robot_core::model::{Geometry, Pose, Shape};
+use robot_model::fourbar::{Branch, FourBar};
+use robot_model::model::{Geometry, Pose, Shape};
 
 use super::values::{Fields, Quantity, as_block, as_ident, as_str, integer};
 use crate::errors::{Errors, hint};

@@ -25,9 +25,9 @@ pub(super) enum Quantity {
 
 impl Quantity {
     /// An angle for rotating joints, a length for prismatic ones.
-    pub(super) fn position(kind: robot_core::model::JointKind) -> Quantity {
+    pub(super) fn position(kind: robot_model::model::JointKind) -> Quantity {
         match kind {
-            robot_core::model::JointKind::Prismatic => Quantity::Length,
+            robot_model::model::JointKind::Prismatic => Quantity::Length,
             _ => Quantity::Angle,
         }
     }

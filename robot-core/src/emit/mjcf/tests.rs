@@ -1,8 +1,8 @@
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, PI};
 
 use super::*;
-use crate::emit::fixture;
 use crate::model::Inertial;
+use robot_model::fixture;
 
 type Doc<'a> = roxmltree::Document<'a>;
 type Node<'a> = roxmltree::Node<'a, 'a>;

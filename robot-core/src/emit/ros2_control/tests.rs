@@ -1,6 +1,8 @@
 use crate::backend::Backend;
-use crate::emit::fixture::read::{child, named, params};
-use crate::emit::{fixture, number, urdf};
+use crate::emit::read::{child, named, params};
+use crate::emit::urdf;
+use crate::number;
+use robot_model::fixture;
 
 /// Each `<ros2_control>` block on one line: name, type, plugin, hardware params, joints, sensors.
 fn blocks(backend: Backend) -> Vec<String> {

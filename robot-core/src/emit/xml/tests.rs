@@ -4,7 +4,7 @@
 use super::render::expand;
 use super::*;
 use crate::backend::{SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG};
-use crate::emit::fixture::read::{evaluate_xacro, plain};
+use crate::emit::read::{evaluate_xacro, plain};
 
 fn sample() -> Document {
     let root = Element::new("robot")

@@ -9,7 +9,7 @@
 //!   unit that is enabled, faulted and driven together, and on a mirrored robot it is the limb.
 //! * **Trajectories.** In a group, joints that take `position` commands get a
 //!   `joint_trajectory_controller`, over the richest command set it accepts that they declare
-//!   (position [velocity [acceleration]]), with the richest state set that goes with it (see
+//!   (position \[velocity \[acceleration\]\]), with the richest state set that goes with it (see
 //!   [`trajectory_interfaces`]). Joints of different such sets (a position-only gripper beside
 //!   MIT joints) get a trajectory controller each. A named group gets one trajectory controller,
 //!   over the richest set all its joints take (validation requires that either all or none of
@@ -249,8 +249,8 @@ fn shared(joints: &[&Joint], list: impl Fn(&Joint) -> &List<Interface>) -> Vec<I
 }
 
 /// The command and state interfaces of a joint_trajectory_controller over joints that all
-/// declare `commands` and `states`: the first (richest) command set of [`JTC_COMMANDS`] offered
-/// that has a state set of [`JTC_STATES`] to go with it, with the richest such state set. With a
+/// declare `commands` and `states`: the first (richest) command set of `JTC_COMMANDS` offered
+/// that has a state set of `JTC_STATES` to go with it, with the richest such state set. With a
 /// velocity command the state must have velocity too (what JTC's velocity feedback needs).
 /// `None`: no trajectory controller, as for joints that do not take `position`.
 pub fn trajectory_interfaces(

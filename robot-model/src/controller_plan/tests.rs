@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
-use crate::emit::fixture;
+use crate::fixture;
 
 /// `(name, joints, kind)` of every controller.
 fn plan(robot: &Robot) -> Vec<(String, Vec<&str>, ControllerKind)> {

@@ -204,7 +204,7 @@ pub fn check_rate(robot: &Robot, rate: u32) -> Result<(), BusOverloadError> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::emit::fixture;
+    use crate::fixture;
 
     #[test]
     fn an_eight_byte_extended_frame_is_160_bits_worst_case() {

@@ -101,7 +101,7 @@ mod tests {
     //! JSON meets them; `robot!` runs the same function, tested through the UI tests.
 
     use super::*;
-    use crate::emit::fixture;
+    use crate::fixture;
 
     fn kinds(robot: &Robot) -> Vec<ProblemKind> {
         validate(robot).into_iter().map(|p| p.kind).collect()

@@ -1,4 +1,5 @@
-//! A small hand-made robot that exercises every feature the emitters must handle, for their tests.
+//! A small hand-made robot that exercises every feature the rules and the emitters must handle,
+//! for their tests (here, and in the crates above with feature `fixture`).
 //!
 //! `TestBot` (`test_bot`) has two buses (`front`, `rear`) and, from the root link `base`:
 //!
@@ -11,7 +12,7 @@
 //! | `imu_mount` | fixed | | an uncontrolled joint to a massless frame |
 //!
 //! plus the IMU `base_imu` on `imu_link`, a capsule collision on `base` and a mesh visual on
-//! `foot`. It passes [`crate::validate::check`].
+//! `foot`. It passes [`crate::validate::validate`].
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::borrow::Cow;
@@ -26,7 +27,7 @@ use crate::model::{
 };
 
 /// The fixture robot.
-pub(crate) fn robot() -> Robot {
+pub fn robot() -> Robot {
     Robot {
         type_name: "TestBot".into(),
         name: "test_bot".into(),
@@ -114,7 +115,7 @@ pub(crate) const MIT_COMMANDS: [InterfaceKind; 5] = [
 ];
 
 /// The lite_biped ankle linkage: a four-bar that assembles over −30°…+50°.
-pub(crate) fn four_bar() -> FourBar {
+pub fn four_bar() -> FourBar {
     FourBar {
         ground: [-0.012, 0.160],
         input_crank: 0.040,
@@ -344,141 +345,6 @@ fn bus(name: &'static str) -> Bus {
             bitrate: crate::model::DEFAULT_CAN_BITRATE,
         },
         max_load: None,
-    }
-}
-
-/// Reading emitted XML back in tests.
-pub(crate) mod read {
-    use std::collections::HashMap;
-
-    use crate::emit::xml::XACRO_NAMESPACE;
-
-    /// A parsed element reduced to what consumers see: name, sorted attributes, child elements and
-    /// trimmed text; comments and whitespace dropped.
-    #[derive(Debug, Clone, PartialEq)]
-    pub(crate) enum Plain {
-        Element {
-            name: String,
-            attributes: Vec<(String, String)>,
-            children: Vec<Plain>,
-        },
-        Text(String),
-    }
-
-    fn attributes(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
-        let mut attributes: Vec<(String, String)> = node
-            .attributes()
-            .map(|a| (a.name().to_string(), a.value().to_string()))
-            .collect();
-        attributes.sort();
-        attributes
-    }
-
-    /// The root element of a non-xacro document, as [`Plain`].
-    pub(crate) fn plain(text: &str) -> Plain {
-        let document = roxmltree::Document::parse(text).expect("well-formed XML");
-        let mut out = Vec::new();
-        evaluate(document.root_element(), &[], &mut HashMap::new(), &mut out);
-        out.pop().expect("a root element")
-    }
-
-    /// The root element of a xacro document, evaluated with `args` by a minimal xacro (if, unless,
-    /// arg and parameterless macros), independent of the renderer's own expansion.
-    pub(crate) fn evaluate_xacro(text: &str, args: &[(&str, bool)]) -> Plain {
-        let document = roxmltree::Document::parse(text).expect("well-formed XML");
-        let mut out = Vec::new();
-        evaluate(document.root_element(), args, &mut HashMap::new(), &mut out);
-        out.pop().expect("a root element")
-    }
-
-    fn evaluate<'a, 'i>(
-        node: roxmltree::Node<'a, 'i>,
-        args: &[(&str, bool)],
-        macros: &mut HashMap<String, roxmltree::Node<'a, 'i>>,
-        out: &mut Vec<Plain>,
-    ) {
-        if node.is_text() {
-            let text = node.text().unwrap_or("").trim();
-            if !text.is_empty() {
-                out.push(Plain::Text(text.to_string()));
-            }
-            return;
-        }
-        if !node.is_element() {
-            return;
-        }
-        let children = |macros: &mut HashMap<_, _>, out: &mut Vec<Plain>| {
-            for child in node.children() {
-                evaluate(child, args, macros, out);
-            }
-        };
-        let tag = node.tag_name();
-        if tag.namespace() == Some(XACRO_NAMESPACE) {
-            match tag.name() {
-                "arg" => {}
-                "macro" => {
-                    macros.insert(node.attribute("name").unwrap().to_string(), node);
-                }
-                kind @ ("if" | "unless") => {
-                    let value = node.attribute("value").unwrap();
-                    let arg = value
-                        .strip_prefix("$(arg ")
-                        .and_then(|v| v.strip_suffix(')'))
-                        .unwrap();
-                    let (_, set) = args.iter().find(|(name, _)| *name == arg).unwrap();
-                    if *set == (kind == "if") {
-                        children(macros, out);
-                    }
-                }
-                call => {
-                    let body = *macros
-                        .get(call)
-                        .unwrap_or_else(|| panic!("macro `{call}` undefined"));
-                    for child in body.children() {
-                        evaluate(child, args, macros, out);
-                    }
-                }
-            }
-            return;
-        }
-        let mut inner = Vec::new();
-        children(macros, &mut inner);
-        out.push(Plain::Element {
-            name: tag.name().to_string(),
-            attributes: attributes(node),
-            children: inner,
-        });
-    }
-
-    /// The `<param name="…">value</param>` children of an element, in order.
-    pub(crate) fn params(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
-        node.children()
-            .filter(|c| c.has_tag_name("param"))
-            .map(|p| {
-                (
-                    p.attribute("name").unwrap().to_string(),
-                    p.text().unwrap_or("").to_string(),
-                )
-            })
-            .collect()
-    }
-
-    /// The `name` attributes of the children with that tag, in order.
-    pub(crate) fn named(node: roxmltree::Node<'_, '_>, tag: &str) -> Vec<String> {
-        node.children()
-            .filter(|c| c.has_tag_name(tag))
-            .map(|c| c.attribute("name").unwrap().to_string())
-            .collect()
-    }
-
-    /// The first child with that tag.
-    pub(crate) fn child<'a, 'i>(
-        node: roxmltree::Node<'a, 'i>,
-        tag: &str,
-    ) -> roxmltree::Node<'a, 'i> {
-        node.children()
-            .find(|c| c.has_tag_name(tag))
-            .unwrap_or_else(|| panic!("no <{tag}> in <{}>", node.tag_name().name()))
     }
 }
 

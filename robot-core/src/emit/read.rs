@@ -1,0 +1,131 @@
+//! Reading emitted XML back in tests: a plain tree, and a small xacro evaluator.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+
+use crate::emit::xml::XACRO_NAMESPACE;
+
+/// A parsed element reduced to what consumers see: name, sorted attributes, child elements and
+/// trimmed text; comments and whitespace dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Plain {
+    Element {
+        name: String,
+        attributes: Vec<(String, String)>,
+        children: Vec<Plain>,
+    },
+    Text(String),
+}
+
+fn attributes(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
+    let mut attributes: Vec<(String, String)> = node
+        .attributes()
+        .map(|a| (a.name().to_string(), a.value().to_string()))
+        .collect();
+    attributes.sort();
+    attributes
+}
+
+/// The root element of a non-xacro document, as [`Plain`].
+pub(crate) fn plain(text: &str) -> Plain {
+    let document = roxmltree::Document::parse(text).expect("well-formed XML");
+    let mut out = Vec::new();
+    evaluate(document.root_element(), &[], &mut HashMap::new(), &mut out);
+    out.pop().expect("a root element")
+}
+
+/// The root element of a xacro document, evaluated with `args` by a minimal xacro (if, unless,
+/// arg and parameterless macros), independent of the renderer's own expansion.
+pub(crate) fn evaluate_xacro(text: &str, args: &[(&str, bool)]) -> Plain {
+    let document = roxmltree::Document::parse(text).expect("well-formed XML");
+    let mut out = Vec::new();
+    evaluate(document.root_element(), args, &mut HashMap::new(), &mut out);
+    out.pop().expect("a root element")
+}
+
+fn evaluate<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    args: &[(&str, bool)],
+    macros: &mut HashMap<String, roxmltree::Node<'a, 'i>>,
+    out: &mut Vec<Plain>,
+) {
+    if node.is_text() {
+        let text = node.text().unwrap_or("").trim();
+        if !text.is_empty() {
+            out.push(Plain::Text(text.to_string()));
+        }
+        return;
+    }
+    if !node.is_element() {
+        return;
+    }
+    let children = |macros: &mut HashMap<_, _>, out: &mut Vec<Plain>| {
+        for child in node.children() {
+            evaluate(child, args, macros, out);
+        }
+    };
+    let tag = node.tag_name();
+    if tag.namespace() == Some(XACRO_NAMESPACE) {
+        match tag.name() {
+            "arg" => {}
+            "macro" => {
+                macros.insert(node.attribute("name").unwrap().to_string(), node);
+            }
+            kind @ ("if" | "unless") => {
+                let value = node.attribute("value").unwrap();
+                let arg = value
+                    .strip_prefix("$(arg ")
+                    .and_then(|v| v.strip_suffix(')'))
+                    .unwrap();
+                let (_, set) = args.iter().find(|(name, _)| *name == arg).unwrap();
+                if *set == (kind == "if") {
+                    children(macros, out);
+                }
+            }
+            call => {
+                let body = *macros
+                    .get(call)
+                    .unwrap_or_else(|| panic!("macro `{call}` undefined"));
+                for child in body.children() {
+                    evaluate(child, args, macros, out);
+                }
+            }
+        }
+        return;
+    }
+    let mut inner = Vec::new();
+    children(macros, &mut inner);
+    out.push(Plain::Element {
+        name: tag.name().to_string(),
+        attributes: attributes(node),
+        children: inner,
+    });
+}
+
+/// The `<param name="…">value</param>` children of an element, in order.
+pub(crate) fn params(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
+    node.children()
+        .filter(|c| c.has_tag_name("param"))
+        .map(|p| {
+            (
+                p.attribute("name").unwrap().to_string(),
+                p.text().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The `name` attributes of the children with that tag, in order.
+pub(crate) fn named(node: roxmltree::Node<'_, '_>, tag: &str) -> Vec<String> {
+    node.children()
+        .filter(|c| c.has_tag_name(tag))
+        .map(|c| c.attribute("name").unwrap().to_string())
+        .collect()
+}
+
+/// The first child with that tag.
+pub(crate) fn child<'a, 'i>(node: roxmltree::Node<'a, 'i>, tag: &str) -> roxmltree::Node<'a, 'i> {
+    node.children()
+        .find(|c| c.has_tag_name(tag))
+        .unwrap_or_else(|| panic!("no <{tag}> in <{}>", node.tag_name().name()))
+}

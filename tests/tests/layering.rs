@@ -1,0 +1,110 @@
+//! The layers, as the manifests and imports show them: the model and its rules (`robot-model`)
+//! depend on nothing above them, and `robot!` needs only the model — so expanding a robot builds
+//! no XML writer, YAML parser, JSON Schema validator or libc bindings.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The names of a manifest's `[dependencies]` (not dev- or build-dependencies).
+fn dependencies(manifest: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(manifest)).unwrap();
+    let mut names = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            inside = line.trim() == "[dependencies]";
+        } else if inside && let Some((name, _)) = line.split_once('=') {
+            let name = name.trim();
+            if !name.is_empty() && !name.starts_with('#') {
+                names.push(name.split('.').next().unwrap().to_string());
+            }
+        }
+    }
+    names
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_macro_depends_on_the_model_only() {
+    let mut deps = dependencies("robot-macros/Cargo.toml");
+    deps.sort();
+    assert_eq!(deps, ["heck", "proc-macro2", "quote", "robot-model", "syn"]);
+}
+
+#[test]
+fn the_model_depends_on_nothing_above_it() {
+    let deps = dependencies("robot-model/Cargo.toml");
+    for above in [
+        "robot-core",
+        "quick-xml",
+        "serde_yaml_ng",
+        "jsonschema",
+        "libc",
+    ] {
+        assert!(
+            !deps.iter().any(|d| d == above),
+            "robot-model depends on {above}"
+        );
+    }
+    let mut files = Vec::new();
+    rust_files(&root().join("robot-model/src"), &mut files);
+    assert!(files.len() > 10);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        // Code, not the docs that say where the layers above are.
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        for above in [
+            "robot_core",
+            "crate::emit",
+            "crate::config",
+            "crate::hardware",
+        ] {
+            assert!(!code.contains(above), "{} names {above}", file.display());
+        }
+    }
+}
+
+#[test]
+fn emit_and_config_do_not_import_each_other() {
+    let mut files = Vec::new();
+    rust_files(&root().join("robot-core/src/emit"), &mut files);
+    files.push(root().join("robot-core/src/emit/mod.rs"));
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            !text.contains("crate::config"),
+            "{} imports config",
+            file.display()
+        );
+    }
+    let mut files = vec![root().join("robot-core/src/config.rs")];
+    rust_files(&root().join("robot-core/src/config"), &mut files);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            !text.contains("crate::emit"),
+            "{} imports emit",
+            file.display()
+        );
+    }
+}
