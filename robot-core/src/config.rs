@@ -26,7 +26,7 @@
 //!
 //! ```text
 //! configs/lite_biped.mock.yaml: joints.left_knee_pitch.enabled: expected a boolean, found "yes"
-//! configs/lite_biped.mock.yaml: buses.left_lge: unknown bus; lite_biped has left_leg, right_leg
+//! configs/lite_biped.mock.yaml: buses.left_lge: unknown bus; did you mean `left_leg`? lite_biped has left_leg, right_leg
 //! ```
 
 use std::collections::BTreeMap;
@@ -62,6 +62,7 @@ pub struct RuntimeConfig {
     pub backend: Backend,
     /// OS network interface of each bus, by bus name (`left_leg: can0`). Needed for `real`. Each
     /// bus needs an interface of its own: two components on one would see each other's replies.
+    /// `sim` is reserved: an in-process bus with simulated actuators, one per bus that names it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub buses: BTreeMap<String, String>,
     /// Per-joint calibration and enable, by joint name; joints not named keep the defaults.
@@ -127,6 +128,12 @@ impl RuntimeConfig {
 
 #[cfg(all(test, feature = "config"))]
 mod tests;
+
+/// The reserved interface name that puts a bus of the real backend on an in-process bus with
+/// simulated RobStride actuators instead of SocketCAN: the whole real path (protocol, timing,
+/// faults) without hardware. Each bus that names it gets a simulated bus of its own, so it is the
+/// one name several buses may share.
+pub const SIMULATED_BUS: &str = "sim";
 
 /// `schema/config.schema.json`: the JSON Schema of a runtime configuration file, generated from
 /// [`RuntimeConfig`], the type it describes.

@@ -141,10 +141,15 @@ fn interface_names_are_linux_names(config: &Parsed, errors: &mut Vec<FieldError>
 /// every frame to every socket: each would see the other's actuators' replies as its own
 /// traffic. And the bus-load budget (`robot describe`) is per wire: two buses each within it
 /// could together exceed it on the one wire they share.
+///
+/// [`super::SIMULATED_BUS`] is the exception: each bus that names it gets an in-process bus of its own.
 fn buses_have_their_own_interfaces(config: &Parsed, errors: &mut Vec<FieldError>) {
     let mut taken: Vec<(&str, &str)> = Vec::new(); // (interface, bus)
     for (bus, interface) in config.buses() {
         let Some(interface) = interface else { continue };
+        if interface == super::SIMULATED_BUS {
+            continue;
+        }
         match taken.iter().find(|(taken, _)| *taken == interface) {
             Some((_, first)) => errors.push(FieldError::new(
                 field_path(&["buses", bus]),

@@ -411,6 +411,8 @@ fn two_buses_on_one_interface_are_refused() {
     let text = rejected("robot: test_bot\nbackend: mock\nbuses: { front: vcan0, rear: vcan0 }\n");
     assert!(text.contains("both on `vcan0`"), "{text}");
     ok("robot: test_bot\nbackend: real\nbuses: { front: can0, rear: can1 }\n");
+    // Each bus that names the simulated bus gets one of its own.
+    ok("robot: test_bot\nbackend: real\nbuses: { front: sim, rear: sim }\n");
 }
 
 #[test]
