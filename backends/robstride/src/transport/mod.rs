@@ -3,6 +3,10 @@
 
 use robstride_protocol::Frame;
 
+pub mod socketcan;
+
+pub use self::socketcan::SocketCan;
+
 /// A CAN bus, as the component uses it: send without blocking, take what has arrived without
 /// blocking. One transport per bus; it is moved to the control thread, hence `Send`.
 pub trait Transport: Send {
@@ -22,6 +26,8 @@ pub enum TransportError {
     Open {
         /// The OS interface (`can0`) or the reserved name of the in-process bus.
         interface: String,
+        /// Which kind of failure, for code that acts on it.
+        kind: OpenErrorKind,
         /// Why not.
         reason: String,
         /// What to do about it.
@@ -43,4 +49,36 @@ pub enum TransportError {
         /// What the OS said.
         reason: String,
     },
+}
+
+impl TransportError {
+    /// The interface (or reserved name) the error is about.
+    pub fn interface(&self) -> &str {
+        match self {
+            TransportError::Open { interface, .. }
+            | TransportError::QueueFull { interface }
+            | TransportError::Bus { interface, .. } => interface,
+        }
+    }
+}
+
+/// Why a bus could not be opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpenErrorKind {
+    /// The kernel has no CAN support: `socket(AF_CAN, SOCK_RAW, CAN_RAW)` fails with
+    /// `EAFNOSUPPORT` (the `can` and `can_raw` modules are missing or not loaded).
+    NoKernelSupport,
+    /// The kernel has CAN, but no interface has this name (`ENODEV`).
+    NoSuchInterface,
+    /// An interface of this name exists but is not a CAN interface (`lo`, `eth0`).
+    NotCanInterface,
+    /// The operating system refused (`EPERM`, `EACCES`).
+    PermissionDenied,
+    /// SocketCAN exists only on Linux.
+    Unsupported,
+    /// The name is malformed (an empty in-process bus name, `sim:`).
+    InvalidName,
+    /// Anything else the operating system reported.
+    Other,
 }
