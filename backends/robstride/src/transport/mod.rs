@@ -3,8 +3,10 @@
 
 use robstride_protocol::Frame;
 
+pub mod sim;
 pub mod socketcan;
 
+pub use self::sim::{SimBus, SimHost};
 pub use self::socketcan::SocketCan;
 
 /// A CAN bus, as the component uses it: send without blocking, take what has arrived without
