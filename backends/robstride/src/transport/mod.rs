@@ -1,5 +1,14 @@
 //! Transports: how frames reach a bus. One small trait, so the component never knows whether it
 //! talks to SocketCAN or to simulated actuators on an in-process bus.
+//!
+//! The runtime configuration picks the transport per bus by its interface name ([`open`],
+//! [`TransportKind::of`]):
+//!
+//! * `sim` or `sim:<name>` (`sim:left`; the name is at least one character, no whitespace) is
+//!   the in-process bus ([`SimBus`]), one per bus, with simulated actuators attached to it. The
+//!   `:` cannot occur in a Linux interface name, so `sim:<name>` never shadows a real one; plain
+//!   `sim` would shadow a Linux interface of that name, which therefore cannot be used.
+//! * Any other name is a SocketCAN interface (`can0`, `vcan0`, `simcan0`).
 
 use robstride_protocol::Frame;
 
@@ -8,6 +17,75 @@ pub mod socketcan;
 
 pub use self::sim::{SimBus, SimHost};
 pub use self::socketcan::SocketCan;
+
+/// The reserved interface name of the in-process bus, alone or as the `sim:` prefix.
+pub const SIM: &str = "sim";
+
+/// Which transport an interface name from the runtime configuration selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportKind<'a> {
+    /// SocketCAN on this OS interface.
+    SocketCan(&'a str),
+    /// The in-process bus, by its whole reserved name (`sim`, `sim:left`).
+    Sim(&'a str),
+    /// `sim:` followed by nothing, or by whitespace: reserved, but not a valid name.
+    InvalidSim(&'a str),
+}
+
+impl<'a> TransportKind<'a> {
+    /// The transport `interface` selects: `sim` and `sim:<name>` the in-process bus, anything
+    /// else SocketCAN.
+    pub fn of(interface: &'a str) -> TransportKind<'a> {
+        match interface.strip_prefix(SIM) {
+            Some("") => TransportKind::Sim(interface),
+            Some(rest) => match rest.strip_prefix(':') {
+                Some(name) if !name.is_empty() && !name.chars().any(char::is_whitespace) => {
+                    TransportKind::Sim(interface)
+                }
+                Some(_) => TransportKind::InvalidSim(interface),
+                None => TransportKind::SocketCan(interface), // `simcan0`
+            },
+            None => TransportKind::SocketCan(interface),
+        }
+    }
+}
+
+/// A bus opened by [`open`].
+#[derive(Debug)]
+pub enum Opened {
+    /// A SocketCAN interface, ready to use.
+    SocketCan(SocketCan),
+    /// A new, empty in-process bus: attach the simulated actuators, then take its
+    /// [`SimBus::host`].
+    Sim(SimBus),
+}
+
+impl Opened {
+    /// The host's transport. For the in-process bus, attach the nodes first (or keep a clone
+    /// of the [`SimBus`] to attach them later).
+    pub fn into_transport(self) -> Box<dyn Transport> {
+        match self {
+            Opened::SocketCan(socket) => Box::new(socket),
+            Opened::Sim(bus) => Box::new(bus.host()),
+        }
+    }
+}
+
+/// Opens the bus the runtime configuration names `interface`: see the [module docs](self) for
+/// the reserved `sim` form.
+pub fn open(interface: &str) -> Result<Opened, TransportError> {
+    match TransportKind::of(interface) {
+        TransportKind::SocketCan(interface) => SocketCan::open(interface).map(Opened::SocketCan),
+        TransportKind::Sim(name) => Ok(Opened::Sim(SimBus::new(name))),
+        TransportKind::InvalidSim(interface) => Err(TransportError::Open {
+            interface: interface.to_owned(),
+            kind: OpenErrorKind::InvalidName,
+            reason: "`sim:` is reserved for the in-process bus, and needs a name after it"
+                .to_owned(),
+            hint: "write `sim` or `sim:<name>` (`sim:left`, no whitespace)".to_owned(),
+        }),
+    }
+}
 
 /// A CAN bus, as the component uses it: send without blocking, take what has arrived without
 /// blocking. One transport per bus; it is moved to the control thread, hence `Send`.

@@ -1,5 +1,5 @@
 //! SocketCAN (Linux): a raw `CAN_RAW` socket on one interface, non-blocking, through the
-//! `socketcan` crate. Frames cross between its `CanFrame` and our [`Frame`] through the
+//! `socketcan` crate. Frames cross between its `CanFrame` and our [`Frame`](robstride_protocol::Frame) through the
 //! `embedded-can` trait both implement.
 //!
 //! Opening tells the three common failures apart, each with what to do: a kernel without CAN
