@@ -56,6 +56,19 @@ fn a_missing_interface_fails_naming_it_and_what_to_do() {
 
 #[cfg(target_os = "linux")]
 #[test]
+fn a_virtual_interface_gets_the_vcan_commands() {
+    let (_, message) = open_error("vcan9");
+    assert!(
+        message.contains(
+            "`sudo modprobe vcan; sudo ip link add dev vcan9 type vcan; sudo ip link set vcan9 up`"
+        ),
+        "{message}"
+    );
+    assert!(!message.contains("vcan9 up type can bitrate"), "{message}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
 fn an_interface_that_is_not_can_is_named_as_such() {
     let (kind, message) = open_error("lo");
     assert!(

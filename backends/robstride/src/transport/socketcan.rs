@@ -65,8 +65,15 @@ mod linux {
     use crate::transport::{OpenErrorKind, Transport, TransportError};
 
     /// The command that brings up a real CAN interface at the RobStride rate.
+    /// (A virtual interface has no bitrate: it is created, then set up.)
     fn up_hint(interface: &str) -> String {
-        format!("`sudo ip link set {interface} up type can bitrate 1000000`")
+        if interface.starts_with("vcan") {
+            format!(
+                "`sudo modprobe vcan; sudo ip link add dev {interface} type vcan; sudo ip link set {interface} up`"
+            )
+        } else {
+            format!("`sudo ip link set {interface} up type can bitrate 1000000`")
+        }
     }
 
     /// How to get a virtual bus for testing without hardware.
