@@ -175,8 +175,9 @@ impl SimBus {
         NodeId(state.nodes.len() - 1)
     }
 
-    /// Calls `f` with node `id`, if it is an `N`. Frames `f` cannot send: it runs outside the
-    /// bus's delivery.
+    /// Calls `f` with node `id`, if it is an `N`: to set up or inspect a simulated device.
+    /// `f` runs under the bus's lock, outside delivery: it must not use this bus, and what it
+    /// would have the node send waits for the next frame or tick.
     pub fn with_node<N: Node, R>(&self, id: NodeId, f: impl FnOnce(&mut N) -> R) -> Option<R> {
         let mut state = self.lock();
         let node: &mut dyn Node = state.nodes.get_mut(id.0)?.as_mut();
