@@ -1,0 +1,7 @@
+//! The RobStride backend (`humanoid_devices_robstride/RobstrideSystem` in the emitted real-path
+//! `<ros2_control>` blocks): one hardware component per CAN bus, speaking the private protocol
+//! (`robstride-protocol`) over a [`transport::Transport`]: SocketCAN on a real robot, or an
+//! in-process bus with simulated actuators.
+#![warn(missing_docs)]
+
+pub mod transport;
