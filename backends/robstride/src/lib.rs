@@ -4,4 +4,5 @@
 //! in-process bus with simulated actuators.
 #![warn(missing_docs)]
 
+pub mod sim;
 pub mod transport;
