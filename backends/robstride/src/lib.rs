@@ -5,4 +5,5 @@
 #![warn(missing_docs)]
 
 pub mod sim;
+pub mod transmission;
 pub mod transport;

@@ -76,7 +76,11 @@ impl MotorModel {
         let (j, b) = (self.inertia.max(1e-9), self.viscous);
         let (p, v) = (shaft.position, shaft.velocity);
         // Dry friction opposes motion; a shaft at rest feels none (no stiction modelled).
-        let friction = if v == 0.0 { 0.0 } else { self.coulomb * v.signum() };
+        let friction = if v == 0.0 {
+            0.0
+        } else {
+            self.coulomb * v.signum()
+        };
         let applied = match target {
             None => 0.0,
             Some(t) => {
