@@ -4,4 +4,7 @@
 //! in-process bus with simulated actuators.
 #![warn(missing_docs)]
 
+pub mod guard;
+pub mod sim;
+pub mod transmission;
 pub mod transport;

@@ -1,0 +1,4 @@
+//! Simulated RobStride actuators, for the in-process bus: the firmware's answers to the private
+//! protocol over a simple motor model, and the failures real motors have.
+
+pub mod motor;

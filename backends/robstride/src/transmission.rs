@@ -1,0 +1,225 @@
+//! Joint space ↔ motor space for one joint: the actuator's direction and zero offset, and the
+//! four-bar linkage where the joint is driven through one.
+//!
+//! With `d` the direction (±1), `z` the zero offset (the definition's, or the runtime
+//! calibration's, which replaces it) and θ the linkage's motor angle:
+//!
+//! | | joint → motor |
+//! |---|---|
+//! | position | `θ_m = z + d·θ(q)`, with `θ(q) = q` direct, or the four-bar's inverse kinematics |
+//! | velocity | `θ̇_m = d·q̇ / J`, `J = dq/dθ` the linkage's ratio (1 direct) |
+//! | torque | `τ_m = d·J·τ_q` (lossless: `τ_q·q̇ = τ_m·θ̇_m`) |
+//! | stiffness, damping | `K_m = J²·K_q` (a joint spring `K_q` seen through the ratio) |
+//!
+//! and motor → joint the inverse. J is taken at the joint's current pose for the gains and at the
+//! target for the feed-forward, so the law the motor runs is the joint's law linearised where it
+//! acts.
+//!
+//! **Calibration mode** bypasses the linkage (`θ(q) = q`, `J = 1`; lite_description's
+//! `use_linkage: false`): the joint's interfaces then read and command the raw actuator angle,
+//! for commissioning a four-bar joint before its zero is known.
+
+use robot_core::fourbar::{FourBar, FourBarError};
+use robot_core::model::{Direction, Joint};
+
+/// A joint's MIT quantities: a command, or a state (stiffness and damping unused).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Mit {
+    /// Position, rad.
+    pub position: f64,
+    /// Velocity, rad/s.
+    pub velocity: f64,
+    /// Torque, N·m (feed-forward in a command, measured in a state).
+    pub torque: f64,
+    /// Stiffness, N·m/rad.
+    pub stiffness: f64,
+    /// Damping, N·m·s/rad.
+    pub damping: f64,
+}
+
+/// How one joint's quantities become its actuator's and back.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transmission {
+    sign: f64,
+    zero_offset: f64,
+    four_bar: Option<FourBar>,
+}
+
+impl Transmission {
+    /// The transmission of `joint` (which must have an actuator; a joint without one maps 1:1)
+    /// with zero offset `zero_offset` (the runtime configuration's, else the definition's: see
+    /// `RuntimeConfig::zero_offset`); `use_linkage: false` is calibration mode.
+    pub fn new(joint: &Joint, zero_offset: f64, use_linkage: bool) -> Transmission {
+        let actuator = joint.actuator.as_ref();
+        Transmission {
+            sign: match actuator.map(|a| a.direction) {
+                Some(Direction::Reversed) => -1.0,
+                _ => 1.0,
+            },
+            zero_offset,
+            four_bar: actuator.and_then(|a| a.four_bar).filter(|_| use_linkage),
+        }
+    }
+
+    /// Whether a linkage sits between motor and joint.
+    pub fn has_linkage(&self) -> bool {
+        self.four_bar.is_some()
+    }
+
+    /// The motor's angle for joint position `q`.
+    pub fn motor_position(&self, q: f64) -> Result<f64, FourBarError> {
+        let theta = match &self.four_bar {
+            Some(fb) => fb.joint_to_motor(q)?,
+            None => q,
+        };
+        Ok(self.zero_offset + self.sign * theta)
+    }
+
+    /// The joint position for motor angle `motor`.
+    pub fn joint_position(&self, motor: f64) -> Result<f64, FourBarError> {
+        let theta = self.sign * (motor - self.zero_offset);
+        match &self.four_bar {
+            Some(fb) => fb.motor_to_joint(theta),
+            None => Ok(theta),
+        }
+    }
+
+    /// `J = dq/dθ` at joint position `q` (1 without a linkage).
+    pub fn ratio(&self, q: f64) -> Result<f64, FourBarError> {
+        match &self.four_bar {
+            Some(fb) => fb.ratio(q),
+            None => Ok(1.0),
+        }
+    }
+
+    /// A joint command as its motor's, linearised at the joint's measured position `at`.
+    pub fn command_to_motor(&self, command: &Mit, at: f64) -> Result<Mit, FourBarError> {
+        let j_here = self.ratio(at)?;
+        let j_target = self.ratio(command.position)?;
+        Ok(Mit {
+            position: self.motor_position(command.position)?,
+            velocity: self.sign * command.velocity / j_target,
+            torque: self.sign * j_target * command.torque,
+            stiffness: j_here * j_here * command.stiffness,
+            damping: j_here * j_here * command.damping,
+        })
+    }
+
+    /// A motor's feedback (position, velocity, torque) as its joint's.
+    pub fn state_to_joint(&self, motor: &Mit) -> Result<Mit, FourBarError> {
+        let q = self.joint_position(motor.position)?;
+        let j = self.ratio(q)?;
+        Ok(Mit {
+            position: q,
+            velocity: self.sign * j * motor.velocity,
+            torque: self.sign * motor.torque / j,
+            stiffness: 0.0,
+            damping: 0.0,
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use robot_core::model::Joint;
+
+    use super::*;
+
+    /// The fixture robot's four-bar joint (`ankle`, lite_biped's ankle linkage).
+    fn four_bar_joint() -> Joint {
+        let robot = robot_model_fixture();
+        robot
+            .joints
+            .iter()
+            .find(|j| j.actuator.as_ref().is_some_and(|a| a.four_bar.is_some()))
+            .cloned()
+            .expect("a four-bar joint in the fixture")
+    }
+
+    fn robot_model_fixture() -> robot_core::Robot {
+        robot_model::fixture::robot()
+    }
+
+    fn direct(direction: Direction) -> Joint {
+        let mut joint = four_bar_joint();
+        let actuator = joint.actuator.as_mut().unwrap();
+        actuator.four_bar = None;
+        actuator.direction = direction;
+        joint
+    }
+
+    #[test]
+    fn direct_joints_apply_direction_and_zero_offset() {
+        let t = Transmission::new(&direct(Direction::Reversed), 0.25, true);
+        assert_eq!(t.motor_position(0.5).unwrap(), 0.25 - 0.5);
+        assert_eq!(t.joint_position(-0.25).unwrap(), 0.5);
+        let motor = t
+            .command_to_motor(
+                &Mit {
+                    position: 0.5,
+                    velocity: 2.0,
+                    torque: 3.0,
+                    stiffness: 40.0,
+                    damping: 1.0,
+                },
+                0.0,
+            )
+            .unwrap();
+        assert_eq!(
+            motor,
+            Mit {
+                position: -0.25,
+                velocity: -2.0,
+                torque: -3.0,
+                stiffness: 40.0,
+                damping: 1.0
+            }
+        );
+        let joint = t.state_to_joint(&motor).unwrap();
+        assert_eq!(
+            (joint.position, joint.velocity, joint.torque),
+            (0.5, 2.0, 3.0)
+        );
+    }
+
+    #[test]
+    fn through_a_four_bar_velocity_and_torque_go_by_j_and_gains_by_j_squared() {
+        let t = Transmission::new(&four_bar_joint(), 0.0, true);
+        let q = 0.3;
+        let j = t.ratio(q).unwrap();
+        assert!(
+            (j - 1.0).abs() > 0.01,
+            "a ratio that shows the scaling: {j}"
+        );
+        let command = Mit {
+            position: q,
+            velocity: 1.0,
+            torque: 2.0,
+            stiffness: 10.0,
+            damping: 0.5,
+        };
+        let motor = t.command_to_motor(&command, q).unwrap();
+        assert!((t.joint_position(motor.position).unwrap() - q).abs() < 1e-9);
+        assert!((motor.velocity - 1.0 / j).abs() < 1e-12);
+        assert!((motor.torque - 2.0 * j).abs() < 1e-12);
+        assert!((motor.stiffness - 10.0 * j * j).abs() < 1e-12);
+        assert!((motor.damping - 0.5 * j * j).abs() < 1e-12);
+        // Power is conserved: τ_q·q̇ = τ_m·θ̇_m.
+        assert!((command.torque * command.velocity - motor.torque * motor.velocity).abs() < 1e-12);
+        // And a small motor motion moves the joint by J times as much.
+        let h = 1e-7;
+        let dq = t.joint_position(motor.position + h).unwrap() - q;
+        assert!((dq / h - j).abs() < 1e-5, "{} vs {j}", dq / h);
+        let back = t.state_to_joint(&motor).unwrap();
+        assert!((back.velocity - 1.0).abs() < 1e-9 && (back.torque - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn calibration_mode_bypasses_the_linkage() {
+        let t = Transmission::new(&four_bar_joint(), 0.1, false);
+        assert!(!t.has_linkage());
+        assert_eq!(t.ratio(0.3).unwrap(), 1.0);
+        assert!((t.joint_position(0.4).unwrap() - 0.3).abs() < 1e-15);
+    }
+}
