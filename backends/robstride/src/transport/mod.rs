@@ -9,6 +9,10 @@
 //!   `:` cannot occur in a Linux interface name, so `sim:<name>` never shadows a real one; plain
 //!   `sim` would shadow a Linux interface of that name, which therefore cannot be used.
 //! * Any other name is a SocketCAN interface (`can0`, `vcan0`, `simcan0`).
+//!
+//! A runtime configuration file says `sim` (its loader takes only Linux interface names, and lets
+//! several buses name `sim`, each getting a bus of its own); `sim:<name>` is for code that builds
+//! buses itself and wants them told apart.
 
 use robstride_protocol::Frame;
 
@@ -18,8 +22,9 @@ pub mod socketcan;
 pub use self::sim::{SimBus, SimHost};
 pub use self::socketcan::SocketCan;
 
-/// The reserved interface name of the in-process bus, alone or as the `sim:` prefix.
-pub const SIM: &str = "sim";
+/// The reserved interface name of the in-process bus, alone or as the `sim:` prefix: the
+/// runtime configuration's own ([`robot_core::config::SIMULATED_BUS`]), so the two cannot drift.
+pub const SIM: &str = robot_core::config::SIMULATED_BUS;
 
 /// Which transport an interface name from the runtime configuration selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
