@@ -4,7 +4,7 @@
 //! Area 2 of the id (bits 23–8) holds the host id in bits 15–8 for every type but 1 (the torque)
 //! and 7 (new id in bits 23–16 as well); bits 7–0 hold the motor id.
 
-use crate::error::EncodeError;
+use crate::error::{EncodeError, Field};
 use crate::frame::Frame;
 use crate::id::{CommType, pack};
 use crate::param::ParamWrite;
@@ -27,6 +27,7 @@ pub struct MitCommand {
 impl MitCommand {
     /// A setpoint: target position (rad), target velocity (rad/s), stiffness Kp, damping Kd and
     /// feed-forward torque (N·m). An error names the first value that is NaN or infinite.
+    #[inline]
     pub fn new(
         position: f32,
         velocity: f32,
@@ -34,16 +35,13 @@ impl MitCommand {
         kd: f32,
         torque: f32,
     ) -> Result<MitCommand, EncodeError> {
-        for (field, x) in [
-            ("position", position),
-            ("velocity", velocity),
-            ("kp", kp),
-            ("kd", kd),
-            ("torque", torque),
-        ] {
-            if !x.is_finite() {
-                return Err(EncodeError::NonFinite { field });
-            }
+        let finite = position.is_finite()
+            & velocity.is_finite()
+            & kp.is_finite()
+            & kd.is_finite()
+            & torque.is_finite();
+        if !finite {
+            return Err(first_non_finite(position, velocity, kp, kd, torque));
         }
         Ok(MitCommand {
             position,
@@ -80,18 +78,42 @@ impl MitCommand {
     }
 
     /// The type-1 frame to `motor`, scaled with `model`'s ranges.
+    #[inline]
     pub fn encode(&self, model: Model, motor: u8) -> Frame {
         let s = model.scaling();
-        let [p0, p1] = s.position.encode_finite(self.position).to_be_bytes();
-        let [v0, v1] = s.velocity.encode_finite(self.velocity).to_be_bytes();
-        let [kp0, kp1] = s.kp.encode_finite(self.kp).to_be_bytes();
-        let [kd0, kd1] = s.kd.encode_finite(self.kd).to_be_bytes();
-        let torque = s.torque.encode_finite(self.torque);
+        let [position, velocity, kp, kd, torque] = [
+            (self.position, s.position),
+            (self.velocity, s.velocity),
+            (self.kp, s.kp),
+            (self.kd, s.kd),
+            (self.torque, s.torque),
+        ]
+        .map(|(x, range)| range.encode_finite(x));
+        let [p0, p1] = position.to_be_bytes();
+        let [v0, v1] = velocity.to_be_bytes();
+        let [kp0, kp1] = kp.to_be_bytes();
+        let [kd0, kd1] = kd.to_be_bytes();
         Frame::extended(
             pack(CommType::Control, torque, motor),
             [p0, p1, v0, v1, kp0, kp1, kd0, kd1],
         )
     }
+}
+
+/// The error naming the first of the values that is not finite.
+#[cold]
+fn first_non_finite(position: f32, velocity: f32, kp: f32, kd: f32, torque: f32) -> EncodeError {
+    let field = [
+        (Field::Position, position),
+        (Field::Velocity, velocity),
+        (Field::Kp, kp),
+        (Field::Kd, kd),
+        (Field::Torque, torque),
+    ]
+    .into_iter()
+    .find(|(_, x)| !x.is_finite())
+    .map_or(Field::Value, |(field, _)| field);
+    EncodeError::NonFinite { field }
 }
 
 /// A bus rate for type 23 (F_CMD).
@@ -216,6 +238,7 @@ impl Command {
 
     /// The frame from `host` to `motor`. `model` scales [`Command::Mit`] and is ignored by the
     /// other commands.
+    #[inline]
     pub fn encode(&self, model: Model, host: u8, motor: u8) -> Frame {
         let area2 = u16::from_be_bytes([0, host]);
         let (area2, data) = match self {

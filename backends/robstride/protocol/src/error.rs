@@ -81,8 +81,8 @@ pub enum EncodeError {
     /// A NaN or infinite value. A NaN would otherwise encode as 0x0000, the bottom of its range:
     /// for a torque, a full negative command.
     NonFinite {
-        /// Which value: `position`, `velocity`, `kp`, `kd`, `torque` or `value`.
-        field: &'static str,
+        /// Which value.
+        field: Field,
     },
     /// A write to a read-only parameter (§8, marked R).
     ReadOnly {
@@ -96,10 +96,41 @@ pub enum EncodeError {
     },
 }
 
+/// A value an encoder takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// An MIT target position.
+    Position,
+    /// An MIT target velocity.
+    Velocity,
+    /// An MIT stiffness.
+    Kp,
+    /// An MIT damping.
+    Kd,
+    /// An MIT feed-forward torque.
+    Torque,
+    /// A scaled value or a parameter value.
+    Value,
+}
+
+impl Field {
+    /// The value's name, `torque`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Field::Position => "position",
+            Field::Velocity => "velocity",
+            Field::Kp => "kp",
+            Field::Kd => "kd",
+            Field::Torque => "torque",
+            Field::Value => "value",
+        }
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EncodeError::NonFinite { field } => write!(f, "`{field}` is not finite"),
+            EncodeError::NonFinite { field } => write!(f, "`{}` is not finite", field.name()),
             EncodeError::ReadOnly { index } => write!(f, "parameter `{index:#06x}` is read-only"),
             EncodeError::ParamType { index } => {
                 write!(f, "value is not of parameter `{index:#06x}`'s type")

@@ -133,6 +133,7 @@ pub struct Feedback {
 impl RawFeedback {
     /// The feedback in the id and data of a type-2 or type-24 frame, or `None` when the mode
     /// bits hold 3. The caller has checked the type.
+    #[inline]
     pub(crate) fn from_parts(id: IdFields, data: &[u8; 8]) -> Option<RawFeedback> {
         let mode = match id.data2 >> 14 {
             0 => Mode::Reset,
@@ -154,17 +155,59 @@ impl RawFeedback {
     }
 
     /// The feedback in physical units, scaled with `model`'s ranges.
+    #[inline]
     pub fn to_physical(&self, model: Model) -> Feedback {
         let s = model.scaling();
+        // Range::decode's `u · (max − min) / 65535 + min` for the three ranges and `u / 10` for
+        // the temperature, written as four lanes of one formula so that the four divisions can
+        // become one vector division (`u · 1 / 10 + 0` is exactly `u / 10`).
+        let lane = |u: u16, r: crate::Range| (u, r.max() - r.min(), 65535.0, r.min());
+        let lanes = [
+            lane(self.position, s.position),
+            lane(self.velocity, s.velocity),
+            lane(self.torque, s.torque),
+            (self.temperature, 1.0, 10.0, 0.0),
+        ];
+        let [position, velocity, torque, temperature] =
+            lanes.map(|(u, span, divisor, min)| f32::from(u) * span / divisor + min);
         Feedback {
             motor: self.motor,
             host: self.host,
             mode: self.mode,
             faults: self.faults,
-            position: s.position.decode(self.position),
-            velocity: s.velocity.decode(self.velocity),
-            torque: s.torque.decode(self.torque),
-            temperature: f32::from(self.temperature) / 10.0,
+            position,
+            velocity,
+            torque,
+            temperature,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_physical_is_bit_exact_with_range_decode_for_every_code() {
+        for model in Model::ALL {
+            let s = model.scaling();
+            for u in 0..=u16::MAX {
+                let raw = RawFeedback {
+                    motor: 1,
+                    host: 0xFD,
+                    mode: Mode::Run,
+                    faults: FeedbackFaults::default(),
+                    position: u,
+                    velocity: u,
+                    torque: u,
+                    temperature: u,
+                };
+                let f = raw.to_physical(model);
+                assert_eq!(f.position.to_bits(), s.position.decode(u).to_bits());
+                assert_eq!(f.velocity.to_bits(), s.velocity.decode(u).to_bits());
+                assert_eq!(f.torque.to_bits(), s.torque.decode(u).to_bits());
+                assert_eq!(f.temperature.to_bits(), (f32::from(u) / 10.0).to_bits());
+            }
         }
     }
 }

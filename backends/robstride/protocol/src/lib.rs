@@ -46,7 +46,7 @@ mod reply;
 mod scaling;
 
 pub use command::{BaudRate, Command, MitCommand, Protocol};
-pub use error::{DecodeError, EncodeError};
+pub use error::{DecodeError, EncodeError, Field};
 pub use fault::{Fault, FaultFrame, FaultWord, WarningWord};
 pub use feedback::{Feedback, FeedbackFault, FeedbackFaults, Mode, RawFeedback};
 pub use frame::Frame;

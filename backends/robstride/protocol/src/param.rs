@@ -5,7 +5,7 @@
 //!      [4..8] value, little-endian: f32, u32, u16/i16 in bytes 4–5, u8 in byte 4 (rest 0)
 //! ```
 
-use crate::error::EncodeError;
+use crate::error::{EncodeError, Field};
 
 /// A parameter's value type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -218,7 +218,9 @@ impl ParamWrite {
         if let ParamValue::F32(v) = value
             && !v.is_finite()
         {
-            return Err(EncodeError::NonFinite { field: "value" });
+            return Err(EncodeError::NonFinite {
+                field: Field::Value,
+            });
         }
         Ok(ParamWrite { param, value })
     }
@@ -280,7 +282,9 @@ mod tests {
         );
         assert_eq!(
             ParamWrite::new(Param::LocRef, ParamValue::F32(f32::NAN)),
-            Err(EncodeError::NonFinite { field: "value" })
+            Err(EncodeError::NonFinite {
+                field: Field::Value
+            })
         );
     }
 }

@@ -60,6 +60,7 @@ pub enum Reply {
 }
 
 /// The id and the 8 data bytes of an extended data frame, or why it is none.
+#[inline]
 fn parts(frame: &Frame) -> Result<(IdFields, [u8; 8]), DecodeError> {
     let raw = frame.extended_id().ok_or(DecodeError::StandardId)?;
     if frame.is_remote() {
@@ -73,6 +74,7 @@ fn parts(frame: &Frame) -> Result<(IdFields, [u8; 8]), DecodeError> {
 
 impl Reply {
     /// The reply `frame` carries.
+    #[inline]
     pub fn decode(frame: &Frame) -> Result<Reply, DecodeError> {
         let (id, data) = parts(frame)?;
         let comm_type = id.comm_type;
@@ -159,6 +161,7 @@ impl Feedback {
     /// frame is an error: another type is [`DecodeError::NotAReply`] or
     /// [`DecodeError::UnknownType`] as [`Reply::decode`] would say, a reply of another kind
     /// [`DecodeError::NotAReply`] too.
+    #[inline]
     pub fn decode(frame: &Frame, model: Model) -> Result<Feedback, DecodeError> {
         let (id, data) = parts(frame)?;
         match id.comm_type {

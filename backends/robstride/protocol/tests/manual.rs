@@ -4,8 +4,8 @@
 use embedded_can::{ExtendedId, Frame as _, StandardId};
 use robstride_protocol::{
     BaudRate, CommType, Command, DecodeError, EncodeError, Fault, FaultWord, Feedback,
-    FeedbackFault, Frame, MitCommand, Mode, Model, Param, ParamOutcome, ParamValue, ParamWrite,
-    Protocol, Reply, RunMode,
+    FeedbackFault, Field, Frame, MitCommand, Mode, Model, Param, ParamOutcome, ParamValue,
+    ParamWrite, Protocol, Reply, RunMode,
 };
 
 const HOST: u8 = 0xFD;
@@ -185,10 +185,14 @@ fn mit_torque_is_scaled_per_model() {
 
 #[test]
 fn nan_or_infinite_setpoints_are_refused() {
-    for (i, field) in ["position", "velocity", "kp", "kd", "torque"]
-        .into_iter()
-        .enumerate()
-    {
+    let fields = [
+        Field::Position,
+        Field::Velocity,
+        Field::Kp,
+        Field::Kd,
+        Field::Torque,
+    ];
+    for (i, field) in fields.into_iter().enumerate() {
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let mut v = [0.0; 5];
             v[i] = bad;
@@ -372,7 +376,10 @@ fn errors_read_as_lowercase_sentences() {
         "unknown communication type `9`"
     );
     assert_eq!(
-        EncodeError::NonFinite { field: "torque" }.to_string(),
+        EncodeError::NonFinite {
+            field: Field::Torque
+        }
+        .to_string(),
         "`torque` is not finite"
     );
 }

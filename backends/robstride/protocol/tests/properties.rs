@@ -40,6 +40,9 @@ proptest! {
         let r = [s.position, s.velocity, s.torque, s.kp, s.kd][which];
         let x = if beyond.abs() < 0.8 { r.min() + t * (r.max() - r.min()) } else { beyond * 2.0 * r.max() };
         let u = r.encode(x).unwrap();
+        // Exactly the manual's formula, in f32 and truncated.
+        let manual = ((r.clamp(x) - r.min()) * 65535.0 / (r.max() - r.min())) as u16;
+        prop_assert_eq!(u, manual);
         assert_within_one_lsb(r, x, r.decode(u), m.name());
     }
 
