@@ -32,6 +32,29 @@
 //! assert_eq!(feedback.temperature, 30.0);
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
+//!
+//! # Decisions
+//!
+//! * **Scaling** is the manual family of PROTOCOL.md §9, one row per model in [`Model::scaling`]
+//!   with its source, and the manual's formulas (truncating encode, `u·span/65535 + min`
+//!   decode). The numbers for RS00–RS06 are those of `robot_model::RobstrideModel::spec`.
+//! * **Out-of-range** setpoints are clamped to the model's range, as the manual's code does.
+//! * **NaN and ±∞** are refused with [`EncodeError::NonFinite`] by [`MitCommand::new`],
+//!   [`Range::encode`] and [`ParamWrite::new`]; none reaches the wire as 0x0000.
+//! * **Replies** are matched on communication type and motor id ([`Reply::answers`]), never on
+//!   the host byte.
+//! * **Malformed** means: not an extended data frame of 8 bytes, a type the protocol does not
+//!   define or that only a host sends, feedback mode bits of 3, or a parameter status other
+//!   than 0/1. Undefined fault bits, unlisted parameter indices and bytes beyond a parameter's
+//!   width are not malformed: they are kept ([`FaultWord::unknown_bits`],
+//!   [`ParamOutcome::Unlisted`]) or ignored.
+//!
+//! # Benchmarks and fuzzing
+//!
+//! `cargo bench -p robstride-protocol` times one frame to and from physical units;
+//! `compare/` (its own crate, outside the workspace) times the same work in K-Scale's
+//! `robstride` 0.3.6; `fuzz/` holds the cargo-fuzz target `decode`
+//! (`cargo +nightly fuzz run decode` in this directory).
 #![no_std]
 #![warn(missing_docs)]
 
