@@ -10,8 +10,11 @@
 //! encodes to 0x7FFF on a symmetric range, and 0x7FFF decodes to −LSB/2, not to 0 (the
 //! `(x/max + 1)·0x7FFF` formula of some SDKs differs by up to 1 LSB; §13).
 //!
-//! The ranges agree with `robot_model::RobstrideModel::spec` (RS00–RS06, the same manual family);
-//! this crate does not depend on robot-core, so the cross-check lives there.
+//! The ranges agree with `robot_model::RobstrideModel::spec` (RS00–RS06, the same manual family):
+//! its f64 `position`, `velocity`, `torque`, `stiffness` and `damping` are, cast to f32, this
+//! table's `max()` of `position`, `velocity`, `torque`, `kp` and `kd`, and every `min()` is the
+//! negated max (0 for the gains). EL05 is here only. This crate does not depend on robot-core,
+//! so the cross-check test lives on that side.
 
 use crate::error::{EncodeError, Field};
 
