@@ -52,6 +52,23 @@ impl MitCommand {
         })
     }
 
+    /// A setpoint from decoded codes, which are finite by construction.
+    pub(crate) const fn from_decoded(
+        position: f32,
+        velocity: f32,
+        kp: f32,
+        kd: f32,
+        torque: f32,
+    ) -> MitCommand {
+        MitCommand {
+            position,
+            velocity,
+            kp,
+            kd,
+            torque,
+        }
+    }
+
     /// Target position, rad.
     pub const fn position(&self) -> f32 {
         self.position

@@ -29,6 +29,19 @@ pub enum DecodeError {
         /// Bits 28–24 of the id.
         comm_type: u8,
     },
+    /// A communication type only a motor sends (2, 21, and 24's reports): a motor's reply, not
+    /// a host's request.
+    NotARequest {
+        /// Bits 28–24 of the id.
+        comm_type: u8,
+    },
+    /// A request whose data the protocol does not define: a type-4 or type-6 byte 0 other than
+    /// 0 or 1, a type-23/24/25 frame without the `01 02 03 04 05 06` key or with an unknown
+    /// F_CMD, a type-18 write to a read-only or unlisted parameter or of a non-finite float.
+    BadRequest {
+        /// Bits 28–24 of the id.
+        comm_type: u8,
+    },
     /// Mode bits 23–22 of a feedback frame hold 3, which no source defines (§6).
     UnknownMode,
     /// A parameter reply whose status byte (bits 23–16) is neither 0 (ok) nor 1 (failed).
@@ -57,6 +70,18 @@ impl fmt::Display for DecodeError {
                 write!(
                     f,
                     "communication type `{comm_type}` is a host command, not a motor reply"
+                )
+            }
+            DecodeError::NotARequest { comm_type } => {
+                write!(
+                    f,
+                    "communication type `{comm_type}` is a motor reply, not a host command"
+                )
+            }
+            DecodeError::BadRequest { comm_type } => {
+                write!(
+                    f,
+                    "a type-`{comm_type}` request whose data the protocol does not define"
                 )
             }
             DecodeError::UnknownMode => {

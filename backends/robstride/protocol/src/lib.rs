@@ -16,7 +16,9 @@
 //!   rejects what is malformed with a [`DecodeError`];
 //! * [`Model`] and [`Scaling`]: the per-model ranges of §9 (manual family) and the manual's
 //!   formulas;
-//! * [`Param`]: the parameter table of §8 with each parameter's type.
+//! * [`Param`]: the parameter table of §8 with each parameter's type;
+//! * the motor's side, for simulated actuators and traffic tools: [`Request::decode`] and
+//!   [`Reply::encode`].
 //!
 //! ```
 //! use robstride_protocol::{Command, Feedback, MitCommand, Model, Reply};
@@ -66,6 +68,7 @@ mod frame;
 pub mod id;
 mod param;
 mod reply;
+mod request;
 mod scaling;
 
 pub use command::{BaudRate, Command, MitCommand, Protocol};
@@ -76,4 +79,5 @@ pub use frame::Frame;
 pub use id::CommType;
 pub use param::{Param, ParamType, ParamValue, ParamWrite, RunMode};
 pub use reply::{ParamOutcome, ParamReply, Reply};
+pub use request::Request;
 pub use scaling::{Model, POSITION_SPAN, Range, Scaling};

@@ -61,7 +61,7 @@ pub enum Reply {
 
 /// The id and the 8 data bytes of an extended data frame, or why it is none.
 #[inline]
-fn parts(frame: &Frame) -> Result<(IdFields, [u8; 8]), DecodeError> {
+pub(crate) fn parts(frame: &Frame) -> Result<(IdFields, [u8; 8]), DecodeError> {
     let raw = frame.extended_id().ok_or(DecodeError::StandardId)?;
     if frame.is_remote() {
         return Err(DecodeError::RemoteFrame);
