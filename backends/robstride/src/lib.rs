@@ -2,8 +2,11 @@
 //! `<ros2_control>` blocks): one hardware component per CAN bus, speaking the private protocol
 //! (`robstride-protocol`) over a [`transport::Transport`]: SocketCAN on a real robot, or an
 //! in-process bus with simulated actuators.
+//!
+//! [`component::RobstrideBus`] is the component of one bus.
 #![warn(missing_docs)]
 
+pub mod component;
 pub mod guard;
 pub mod sim;
 pub mod transmission;

@@ -3,5 +3,6 @@
 
 pub mod actuator;
 pub mod motor;
+pub mod robot;
 
 pub use actuator::{Failure, SimActuator, SimLog};

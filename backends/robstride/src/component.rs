@@ -1,0 +1,526 @@
+//! The hardware component of one CAN bus: every actuator on it, driven through the private
+//! protocol over a [`Transport`], in the ros2_control lifecycle.
+//!
+//! * `on_init` checks the definition: revolute and continuous joints (a prismatic joint needs a
+//!   lead the definition does not give), interfaces this backend serves;
+//! * `on_configure` opens the transport and confirms every enabled motor answers (a stop, which
+//!   every motor answers with its feedback), naming each one missing by joint, bus and id;
+//! * `on_activate` enables the motors; the loop has seeded commands to hold the measured position
+//!   with zero gains, so enabling never moves a joint; `on_deactivate` stops every motor and
+//!   confirms;
+//! * `write` sends one operation-control frame per enabled joint; `read` takes the replies that
+//!   have arrived, without waiting (seed 003: the reply to cycle k's write is read at k + 1).
+//!
+//! A fault bit, more missing replies in a row than [`BusOptions::tolerated_missing`], a frame
+//! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
+//! motor id and what happened; the loop then switches every component off.
+
+use std::time::{Duration, Instant};
+
+use robot_core::config::RuntimeConfig;
+use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
+use robot_core::model::JointKind;
+use robot_core::typed::RobotTypes;
+use robot_core::{InterfaceKind, RobstrideModel, Values};
+use robstride_protocol::{Command, Feedback, MitCommand, Model, Reply};
+
+use crate::guard::CommandGuard;
+use crate::transmission::{Mit, Transmission};
+use crate::transport::{Transport, TransportError};
+
+/// What the component may tolerate and how long it waits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BusOptions {
+    /// The host id the frames carry.
+    pub host_id: u8,
+    /// Missing replies in a row a motor may have before `read` fails. The default, 2, rides over
+    /// one lost frame (a 1 Mbit/s bus loses frames only under error) and stops within three
+    /// cycles of a motor gone silent: 15 ms at 200 Hz.
+    pub tolerated_missing: u32,
+    /// How long `on_configure`, `on_activate` and `on_deactivate` wait for every motor's reply.
+    pub reply_timeout: Duration,
+    /// `false` is calibration mode: four-bar joints read and command the raw actuator angle.
+    pub use_linkage: bool,
+}
+
+impl Default for BusOptions {
+    fn default() -> Self {
+        BusOptions {
+            host_id: 0xFD,
+            tolerated_missing: 2,
+            reply_timeout: Duration::from_millis(50),
+            use_linkage: true,
+        }
+    }
+}
+
+/// The slot of each interface a motor serves, in the state and command structs.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slots {
+    position: Option<usize>,
+    velocity: Option<usize>,
+    effort: Option<usize>,
+    stiffness: Option<usize>,
+    damping: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct Motor {
+    joint: usize,
+    name: String,
+    id: u8,
+    model: Model,
+    transmission: Transmission,
+    guard: CommandGuard,
+    state: Slots,
+    command: Slots,
+    enabled: bool,
+    /// Whether the last frame sent awaits its reply.
+    awaiting: bool,
+    missing: u32,
+    /// The last joint position read, for the gains' linearisation.
+    position: f64,
+}
+
+/// One RobStride bus of robot `R`.
+pub struct RobstrideBus<R: RobotTypes> {
+    name: String,
+    bus: String,
+    options: BusOptions,
+    claims: Claims,
+    motors: Vec<Motor>,
+    open: Box<dyn FnMut() -> Result<Box<dyn Transport>, TransportError> + Send>,
+    transport: Option<Box<dyn Transport>>,
+    _robot: std::marker::PhantomData<R>,
+}
+
+impl<R: RobotTypes> std::fmt::Debug for RobstrideBus<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RobstrideBus")
+            .field("name", &self.name)
+            .field("bus", &self.bus)
+            .field("motors", &self.motors.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The protocol's model of a definition model.
+pub(crate) fn wire(model: RobstrideModel) -> Model {
+    match model {
+        RobstrideModel::RS00 => Model::RS00,
+        RobstrideModel::RS01 => Model::RS01,
+        RobstrideModel::RS02 => Model::RS02,
+        RobstrideModel::RS03 => Model::RS03,
+        RobstrideModel::RS04 => Model::RS04,
+        RobstrideModel::RS05 => Model::RS05,
+        RobstrideModel::RS06 => Model::RS06,
+    }
+}
+
+impl<R: RobotTypes> RobstrideBus<R> {
+    /// The component of bus `bus`, named as its `<ros2_control>` block (`LiteBipedLeftLeg`),
+    /// opening its transport with `open` in `on_configure`. `config` gives the calibration and
+    /// the disabled joints.
+    pub fn new(
+        bus: &str,
+        config: Option<&RuntimeConfig>,
+        options: BusOptions,
+        open: impl FnMut() -> Result<Box<dyn Transport>, TransportError> + Send + 'static,
+    ) -> RobstrideBus<R> {
+        let robot = R::DESCRIPTION;
+        let camel: String = bus
+            .split('_')
+            .map(|part| {
+                let mut chars = part.chars();
+                chars.next().map_or_else(String::new, |c| {
+                    c.to_uppercase().chain(chars).collect::<String>()
+                })
+            })
+            .collect();
+        let mut motors = Vec::new();
+        for (index, joint) in robot.joints.iter().enumerate() {
+            let Some(actuator) = &joint.actuator else {
+                continue;
+            };
+            if actuator.bus != bus {
+                continue;
+            }
+            let zero = config.map_or(actuator.zero_offset, |c| c.zero_offset(joint));
+            let transmission = Transmission::new(joint, zero, options.use_linkage);
+            let slots = |layout: &robot_core::typed::Layout| Slots {
+                position: layout.joint_slot(index, InterfaceKind::Position),
+                velocity: layout.joint_slot(index, InterfaceKind::Velocity),
+                effort: layout.joint_slot(index, InterfaceKind::Effort),
+                stiffness: layout.joint_slot(index, InterfaceKind::Stiffness),
+                damping: layout.joint_slot(index, InterfaceKind::Damping),
+            };
+            motors.push(Motor {
+                joint: index,
+                name: joint.name.to_string(),
+                id: u16::from(actuator.can_id) as u8,
+                model: wire(actuator.model),
+                transmission,
+                guard: CommandGuard::new(joint, actuator.model, Mit::default()),
+                state: slots(&R::STATE_LAYOUT),
+                command: slots(&R::COMMAND_LAYOUT),
+                enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
+                awaiting: false,
+                missing: 0,
+                position: 0.0,
+            });
+        }
+        RobstrideBus {
+            name: format!("{}{camel}", robot.type_name),
+            bus: bus.to_string(),
+            options,
+            claims: Claims {
+                joints: motors.iter().map(|m| m.joint).collect(),
+                sensors: Vec::new(),
+            },
+            motors,
+            open: Box::new(open),
+            transport: None,
+            _robot: std::marker::PhantomData,
+        }
+    }
+
+    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
+        HardwareError::new(self.name.clone(), kind, message)
+    }
+
+    fn transport(&mut self) -> Result<&mut Box<dyn Transport>, HardwareError> {
+        let name = self.name.clone();
+        self.transport.as_mut().ok_or_else(|| {
+            HardwareError::new(
+                name,
+                ErrorKind::Lifecycle,
+                "the bus is not open (configure first)",
+            )
+        })
+    }
+
+    fn bus_error(&self, error: &TransportError) -> HardwareError {
+        self.error(ErrorKind::Bus, format!("bus `{}`: {error}", self.bus))
+    }
+
+    /// Sends `command` to every enabled motor, then waits up to the reply timeout for each one's
+    /// reply; returns the feedback of each, or an error naming the motors that did not answer.
+    fn ask_all(&mut self, command: Command, what: &str) -> Result<(), HardwareError> {
+        let host = self.options.host_id;
+        let frames: Vec<_> = self
+            .motors
+            .iter()
+            .filter(|m| m.enabled)
+            .map(|m| (m.id, command.encode(m.model, host, m.id)))
+            .collect();
+        for (_, frame) in &frames {
+            let sent = self.transport()?.send(frame);
+            sent.map_err(|e| self.bus_error(&e))?;
+        }
+        let mut waiting: Vec<u8> = frames.iter().map(|(id, _)| *id).collect();
+        let deadline = Instant::now() + self.options.reply_timeout;
+        while !waiting.is_empty() {
+            let received = self.transport()?.try_recv();
+            match received.map_err(|e| self.bus_error(&e))? {
+                Some(frame) => {
+                    if let Ok(reply) = Reply::decode(&frame)
+                        && let Some(pos) =
+                            waiting.iter().position(|&id| reply.answers(&command, id))
+                    {
+                        let id = waiting.swap_remove(pos);
+                        if let Reply::Feedback(raw) = reply
+                            && let Some(motor) = self.motors.iter_mut().find(|m| m.id == id)
+                        {
+                            let feedback = raw.to_physical(motor.model);
+                            if let Ok(joint) = motor.transmission.state_to_joint(&Mit {
+                                position: f64::from(feedback.position),
+                                ..Mit::default()
+                            }) {
+                                motor.position = joint.position;
+                            }
+                        }
+                    }
+                }
+                None if Instant::now() >= deadline => break,
+                None => std::thread::sleep(Duration::from_micros(200)),
+            }
+        }
+        if waiting.is_empty() {
+            return Ok(());
+        }
+        let missing: Vec<String> = waiting
+            .iter()
+            .filter_map(|id| self.motors.iter().find(|m| m.id == *id))
+            .map(|m| format!("{} (bus {}, id {})", m.name, self.bus, m.id))
+            .collect();
+        Err(self.error(
+            ErrorKind::Timeout,
+            format!(
+                "no reply to {what} within {} ms from {}",
+                self.options.reply_timeout.as_millis(),
+                missing.join(", ")
+            ),
+        ))
+    }
+
+    /// The clamps applied to commands so far, over every motor.
+    pub fn clamps(&self) -> u64 {
+        self.motors.iter().map(|m| m.guard.clamps()).sum()
+    }
+
+    fn take_reply(&mut self, feedback: &Feedback, state: &mut [f64]) -> Result<(), HardwareError> {
+        let Some(index) = self.motors.iter().position(|m| m.id == feedback.motor) else {
+            return Ok(()); // another bus's id, or a motor this definition does not have
+        };
+        if !feedback.faults.is_empty() {
+            let motor = &self.motors[index];
+            let faults: Vec<String> = feedback.faults.iter().map(|f| format!("{f:?}")).collect();
+            return Err(self.error(
+                ErrorKind::DeviceFault,
+                format!(
+                    "joint {} (bus {}, id {}) reports a fault: {}",
+                    motor.name,
+                    self.bus,
+                    motor.id,
+                    faults.join(", ")
+                ),
+            ));
+        }
+        let motor = &mut self.motors[index];
+        motor.awaiting = false;
+        motor.missing = 0;
+        let joint = motor
+            .transmission
+            .state_to_joint(&Mit {
+                position: f64::from(feedback.position),
+                velocity: f64::from(feedback.velocity),
+                torque: f64::from(feedback.torque),
+                ..Mit::default()
+            })
+            .unwrap_or(Mit {
+                position: motor.position,
+                ..Mit::default()
+            });
+        motor.position = joint.position;
+        for (slot, value) in [
+            (motor.state.position, joint.position),
+            (motor.state.velocity, joint.velocity),
+            (motor.state.effort, joint.torque),
+        ] {
+            if let Some(value_slot) = slot.and_then(|s| state.get_mut(s)) {
+                *value_slot = value;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn claims(&self) -> &Claims {
+        &self.claims
+    }
+
+    fn on_init(&mut self) -> Result<(), HardwareError> {
+        let robot = R::DESCRIPTION;
+        if self.motors.is_empty() {
+            return Err(self.error(
+                ErrorKind::Unsupported,
+                format!("bus `{}` has no actuator in {}", self.bus, robot.name),
+            ));
+        }
+        for motor in &self.motors {
+            let joint = &robot.joints[motor.joint];
+            if !matches!(joint.kind, JointKind::Revolute | JointKind::Continuous) {
+                return Err(self.error(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "joint {} is {:?}: the RobStride backend drives revolute and continuous joints (a prismatic one needs a lead the definition does not give)",
+                        motor.name, joint.kind
+                    ),
+                ));
+            }
+            for interface in joint
+                .command_interfaces
+                .iter()
+                .chain(joint.state_interfaces.iter())
+            {
+                if !matches!(
+                    interface.kind,
+                    InterfaceKind::Position
+                        | InterfaceKind::Velocity
+                        | InterfaceKind::Effort
+                        | InterfaceKind::Stiffness
+                        | InterfaceKind::Damping
+                ) {
+                    return Err(self.error(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "joint {}: interface `{}` is not served by the RobStride backend (it serves position, velocity, effort, stiffness, damping)",
+                            motor.name,
+                            interface.kind.name()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn on_configure(&mut self) -> Result<(), HardwareError> {
+        let transport = (self.open)().map_err(|e| self.bus_error(&e))?;
+        self.transport = Some(transport);
+        // Every motor answers a stop with its feedback: present, and switched off.
+        if let Err(error) = self.ask_all(Command::Stop, "a stop") {
+            self.transport = None;
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    fn on_cleanup(&mut self) -> Result<(), HardwareError> {
+        self.transport = None;
+        Ok(())
+    }
+
+    fn on_activate(
+        &mut self,
+        state: &R::State,
+        _command: &mut R::Command,
+    ) -> Result<(), HardwareError> {
+        let values = state.as_slice();
+        for motor in &mut self.motors {
+            let position = motor.state.position.and_then(|s| values.get(s)).copied();
+            motor.position = position.unwrap_or(motor.position);
+            motor.missing = 0;
+            motor.awaiting = false;
+        }
+        if let Err(error) = self.ask_all(Command::Enable, "enable") {
+            // Switch off what did enable before reporting.
+            let _ = self.ask_all(Command::Stop, "a stop");
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    fn on_deactivate(&mut self) -> Result<(), HardwareError> {
+        self.ask_all(Command::Stop, "a stop")
+    }
+
+    fn read(&mut self, _clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
+        let values = state.as_mut_slice();
+        loop {
+            let received = self.transport()?.try_recv();
+            let Some(frame) = received.map_err(|e| self.bus_error(&e))? else {
+                break;
+            };
+            match Reply::decode(&frame) {
+                Ok(Reply::Feedback(raw)) => {
+                    let model = self
+                        .motors
+                        .iter()
+                        .find(|m| m.id == raw.motor)
+                        .map_or(Model::RS00, |m| m.model);
+                    self.take_reply(&raw.to_physical(model), values)?;
+                }
+                Ok(Reply::Fault(fault)) => {
+                    let joint = self
+                        .motors
+                        .iter()
+                        .find(|m| m.id == fault.motor)
+                        .map_or("an unknown joint".to_string(), |m| m.name.clone());
+                    return Err(self.error(
+                        ErrorKind::DeviceFault,
+                        format!(
+                            "joint {joint} (bus {}, id {}) sent a fault frame: {:?}",
+                            self.bus, fault.motor, fault.faults
+                        ),
+                    ));
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    return Err(self.error(
+                        ErrorKind::Bus,
+                        format!(
+                            "bus `{}`: a frame that is not the protocol's ({error}): {frame:?}",
+                            self.bus
+                        ),
+                    ));
+                }
+            }
+        }
+        let tolerated = self.options.tolerated_missing;
+        for motor in &mut self.motors {
+            if motor.awaiting {
+                motor.awaiting = false;
+                motor.missing += 1;
+            }
+        }
+        if let Some(motor) = self.motors.iter().find(|m| m.missing > tolerated) {
+            return Err(self.error(
+                ErrorKind::Timeout,
+                format!(
+                    "joint {} (bus {}, id {}) missed {} replies in a row (tolerated: {tolerated})",
+                    motor.name, self.bus, motor.id, motor.missing
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, _clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
+        let values = command.as_slice();
+        let get = |slot: Option<usize>| {
+            slot.and_then(|s| values.get(s))
+                .copied()
+                .unwrap_or(f64::NAN)
+        };
+        let host = self.options.host_id;
+        for index in 0..self.motors.len() {
+            let motor = &mut self.motors[index];
+            if !motor.enabled {
+                continue;
+            }
+            let wanted = Mit {
+                position: get(motor.command.position),
+                velocity: get(motor.command.velocity),
+                torque: get(motor.command.effort),
+                stiffness: get(motor.command.stiffness),
+                damping: get(motor.command.damping),
+            };
+            let joint = motor.guard.joint_command(&wanted);
+            let Ok(at_motor) = motor.transmission.command_to_motor(&joint, motor.position) else {
+                let name = motor.name.clone();
+                return Err(self.error(
+                    ErrorKind::InvalidCommand,
+                    format!(
+                        "joint {name}: the four-bar cannot reach {} rad",
+                        joint.position
+                    ),
+                ));
+            };
+            let m = motor.guard.motor_command(&at_motor);
+            let Ok(mit) = MitCommand::new(
+                m.position as f32,
+                m.velocity as f32,
+                m.stiffness as f32,
+                m.damping as f32,
+                m.torque as f32,
+            ) else {
+                let name = motor.name.clone();
+                return Err(self.error(
+                    ErrorKind::InvalidCommand,
+                    format!("joint {name}: a command that is not a number"),
+                ));
+            };
+            let frame = Command::Mit(mit).encode(motor.model, host, motor.id);
+            motor.awaiting = true;
+            let sent = self.transport()?.send(&frame);
+            sent.map_err(|e| self.bus_error(&e))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,44 @@
+//! A robot's bus on the in-process bus: one simulated actuator per joint on it, each at the pose
+//! where its joint is at zero, so the whole real path runs with no hardware.
+
+use robot_core::Robot;
+use robot_core::config::RuntimeConfig;
+
+use super::actuator::SimActuator;
+use super::motor::MotorModel;
+use crate::component::wire;
+use crate::transmission::Transmission;
+use crate::transport::SimBus;
+use crate::transport::sim::NodeId;
+
+/// Attaches to `sim` a simulated actuator for every actuated joint of `robot` on bus `bus`,
+/// calibrated as `config` says (or as the definition does); returns `(joint index, node)` of each.
+pub fn attach_actuators(
+    robot: &Robot,
+    bus: &str,
+    config: Option<&RuntimeConfig>,
+    sim: &SimBus,
+) -> Vec<(usize, NodeId)> {
+    let mut nodes = Vec::new();
+    for (index, joint) in robot.joints.iter().enumerate() {
+        let Some(actuator) = joint.actuator.as_ref().filter(|a| a.bus == bus) else {
+            continue;
+        };
+        let zero = config.map_or(actuator.zero_offset, |c| c.zero_offset(joint));
+        // Standing at the joint's zero (or as near as its range allows).
+        let rest = joint.limits.as_ref().map_or(0.0, |l| {
+            0.0_f64.clamp(l.lower.unwrap_or(f64::MIN), l.upper.unwrap_or(f64::MAX))
+        });
+        let motor_angle = Transmission::new(joint, zero, true)
+            .motor_position(rest)
+            .unwrap_or(zero);
+        let node = sim.attach(SimActuator::new(
+            wire(actuator.model),
+            u16::from(actuator.can_id) as u8,
+            MotorModel::new(actuator.model, joint.dynamics.as_ref()),
+            motor_angle,
+        ));
+        nodes.push((index, node));
+    }
+    nodes
+}

@@ -1,0 +1,239 @@
+//! The whole of lite_biped on the real path with no hardware: two in-process buses, 14 simulated
+//! RobStride actuators (four-bar ankles included), one component per bus, the squat through the
+//! same loop as on the mock.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::time::Duration;
+
+use backend_robstride::component::{BusOptions, RobstrideBus};
+use backend_robstride::sim::robot::attach_actuators;
+use backend_robstride::sim::{Failure, SimActuator};
+use backend_robstride::transport::sim::NodeId;
+use backend_robstride::transport::{SimBus, Transport};
+use robot_core::control_loop::{ControlLoop, Fault};
+use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
+use robots::LiteBiped;
+use robots::controllers::Squat;
+use robstride_protocol::{CommType, Frame};
+
+const PERIOD: Duration = Duration::from_millis(5);
+
+struct Rig {
+    buses: Vec<(SimBus, Vec<(usize, NodeId)>)>,
+    control_loop: ControlLoop<LiteBiped, Squat>,
+}
+
+fn rig() -> Rig {
+    let robot = LiteBiped::DESCRIPTION;
+    let mut buses = Vec::new();
+    let mut components: Vec<Box<dyn Component<LiteBiped>>> = Vec::new();
+    for bus in robot.buses.iter() {
+        let sim = SimBus::new(&bus.name);
+        let nodes = attach_actuators(robot, &bus.name, None, &sim);
+        let host = sim.clone();
+        components.push(Box::new(RobstrideBus::<LiteBiped>::new(
+            &bus.name,
+            None,
+            BusOptions::default(),
+            move || Ok(Box::new(host.host()) as Box<dyn Transport>),
+        )));
+        buses.push((sim, nodes));
+    }
+    let system = System::new(components).expect("one component per bus");
+    Rig {
+        buses,
+        control_loop: ControlLoop::new(system, Squat::default(), None),
+    }
+}
+
+fn comm_type(frame: &Frame) -> u8 {
+    (frame.extended_id().unwrap() >> 24) as u8
+}
+
+impl Rig {
+    fn clock(cycle: u32) -> Clock {
+        Clock {
+            time: PERIOD * cycle,
+            period: PERIOD,
+        }
+    }
+
+    fn advance(&self) {
+        for (bus, _) in &self.buses {
+            bus.advance(PERIOD);
+        }
+    }
+}
+
+#[test]
+fn the_squat_runs_on_simulated_actuators_and_nothing_moves_while_inactive() {
+    let mut rig = rig();
+    rig.control_loop.configure().unwrap();
+    for cycle in 0..20 {
+        rig.advance();
+        rig.control_loop.cycle(Rig::clock(cycle)).unwrap();
+    }
+    // Inactive: configure's stops, and nothing else, went out on either bus.
+    for (bus, nodes) in &rig.buses {
+        let sent = bus.take_sent();
+        assert_eq!(
+            sent.len(),
+            nodes.len(),
+            "one stop per motor on {}",
+            bus.name()
+        );
+        assert!(sent.iter().all(|f| comm_type(f) == CommType::Stop as u8));
+    }
+    rig.control_loop.activate(Rig::clock(20)).unwrap();
+    // 2 s: the 1 s ramp to standing, then a quarter of the 4 s squat.
+    for cycle in 21..420 {
+        rig.advance();
+        rig.control_loop.cycle(Rig::clock(cycle)).unwrap();
+    }
+    let state = *rig.control_loop.state();
+    let command = *rig.control_loop.command();
+    for (knee, target) in [
+        (
+            state.left_knee_pitch.position,
+            command.left_knee_pitch.position,
+        ),
+        (
+            state.right_knee_pitch.position,
+            command.right_knee_pitch.position,
+        ),
+        (
+            state.left_ankle_pitch.position,
+            command.left_ankle_pitch.position,
+        ),
+    ] {
+        assert!(target.abs() > 0.1, "the squat is under way: {target}");
+        assert!((knee - target).abs() < 0.05, "follows: {knee} vs {target}");
+    }
+    // Each bus: enables, then one operation-control frame per motor per cycle.
+    for (bus, nodes) in &rig.buses {
+        let sent = bus.take_sent();
+        let mit = sent
+            .iter()
+            .filter(|f| comm_type(f) == CommType::Control as u8)
+            .count();
+        assert_eq!(mit, nodes.len() * 399, "{}", bus.name());
+    }
+    rig.control_loop.deactivate().unwrap();
+    for (bus, nodes) in &rig.buses {
+        for (_, node) in nodes {
+            assert!(
+                !bus.with_node(*node, |m: &mut SimActuator| m.enabled())
+                    .unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_fault_on_one_motor_of_one_bus_stops_both_buses_and_then_only_stops_are_sent() {
+    let mut rig = rig();
+    rig.control_loop.configure().unwrap();
+    rig.control_loop.activate(Rig::clock(0)).unwrap();
+    for cycle in 1..50 {
+        rig.advance();
+        rig.control_loop.cycle(Rig::clock(cycle)).unwrap();
+    }
+    let (left, left_nodes) = &rig.buses[0];
+    let (_, knee) = left_nodes[3];
+    left.with_node(knee, |m: &mut SimActuator| {
+        m.fail(Some(Failure::Overtemperature))
+    });
+    for (bus, _) in &rig.buses {
+        bus.take_sent();
+    }
+    let mut fault = None;
+    for cycle in 50..60 {
+        rig.advance();
+        if let Err(f) = rig.control_loop.cycle(Rig::clock(cycle)) {
+            fault = Some(f);
+            break;
+        }
+    }
+    let Some(Fault::Hardware(error)) = fault else {
+        panic!("no hardware fault: {fault:?}")
+    };
+    assert_eq!(error.kind, ErrorKind::DeviceFault);
+    assert!(
+        error.message.contains(
+            "joint left_knee_pitch (bus left_leg, id 34) reports a fault: Overtemperature"
+        ),
+        "{error}"
+    );
+    assert!(
+        rig.control_loop
+            .system()
+            .states()
+            .all(|(_, s)| s != Lifecycle::Active)
+    );
+    // The write that drew the faulty reply went out before it was read; after the fault, both
+    // buses got nothing but stops.
+    for (bus, nodes) in &rig.buses {
+        let sent = bus.take_sent();
+        let after = sent
+            .iter()
+            .rposition(|f| comm_type(f) == CommType::Control as u8)
+            .map_or(0, |i| i + 1);
+        let stops = &sent[after..];
+        assert!(!stops.is_empty(), "{} was stopped", bus.name());
+        assert!(
+            stops.iter().all(|f| comm_type(f) == CommType::Stop as u8),
+            "{}: {stops:?}",
+            bus.name()
+        );
+        for (_, node) in nodes {
+            assert!(
+                !bus.with_node(*node, |m: &mut SimActuator| m.enabled())
+                    .unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_motor_that_goes_silent_is_a_timeout_after_the_tolerated_misses() {
+    let mut rig = rig();
+    rig.control_loop.configure().unwrap();
+    rig.control_loop.activate(Rig::clock(0)).unwrap();
+    let (right, right_nodes) = &rig.buses[1];
+    let (_, hip) = right_nodes[0];
+    right.with_node(hip, |m: &mut SimActuator| m.fail(Some(Failure::Silent)));
+    let mut cycles = 0;
+    let fault = loop {
+        rig.advance();
+        cycles += 1;
+        if let Err(f) = rig.control_loop.cycle(Rig::clock(cycles)) {
+            break f;
+        }
+        assert!(cycles < 10, "never noticed");
+    };
+    let Fault::Hardware(error) = fault else {
+        panic!("{fault:?}")
+    };
+    assert_eq!(error.kind, ErrorKind::Timeout);
+    assert!(
+        error
+            .message
+            .contains("right_hip_pitch (bus right_leg, id 41) missed 3 replies"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_missing_motor_is_named_at_configure() {
+    let mut rig = rig();
+    let (left, nodes) = &rig.buses[0];
+    left.with_node(nodes[6].1, |m: &mut SimActuator| {
+        m.fail(Some(Failure::Silent))
+    });
+    let error = rig.control_loop.configure().unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("no reply to a stop within 50 ms from left_ankle_roll (bus left_leg, id 37)"),
+        "{text}"
+    );
+}
