@@ -219,19 +219,71 @@ fn run_leaves_a_joint_the_config_disables_at_rest() {
 }
 
 #[test]
-fn backends_of_later_issues_refuse_to_run_with_a_clear_error() {
-    for backend in ["real", "mujoco"] {
-        let (output, _) = robot_in(
-            "run-refused",
-            &["run", "--backend", backend, "--seconds", "0.1"],
-        );
-        assert!(!output.status.success());
-        let stderr = text(&output.stderr);
-        assert!(
-            stderr.contains(&format!("backend `{backend}`: not in this build yet")),
-            "{stderr}"
-        );
-    }
+fn the_mujoco_backend_of_a_later_issue_refuses_to_run_with_a_clear_error() {
+    let (output, _) = robot_in(
+        "run-refused",
+        &["run", "--backend", "mujoco", "--seconds", "0.1"],
+    );
+    assert!(!output.status.success());
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("backend `mujoco`: not in this build yet"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
+    let (output, _) = robot_in(
+        "run-sim",
+        &[
+            "run",
+            "--config",
+            workspace_root()
+                .join("robots/configs/lite_biped.sim.yaml")
+                .to_str()
+                .unwrap(),
+            "--seconds",
+            "1.5",
+        ],
+    );
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    assert!(
+        stdout.contains("running squat (a slow squat) on lite_biped on real at 200 Hz"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
+    // Half a second into the squat after the 1 s ramp: the knees are bending.
+    assert!(
+        final_position(&stdout, "left_knee_pitch") > 0.02,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_real_backend_without_can_in_the_kernel_says_so_naming_the_interface() {
+    // This kernel has no SocketCAN (`AF_CAN` unsupported): the run fails at configure, clearly.
+    let (output, _) = robot_in(
+        "run-can0",
+        &[
+            "run",
+            "--config",
+            workspace_root()
+                .join("robots/configs/lite_biped.real.yaml")
+                .to_str()
+                .unwrap(),
+            "--seconds",
+            "0.1",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("cannot open CAN interface `can0`")
+            && stderr.contains("ip link set can0 up"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -430,11 +482,11 @@ fn describe_lists_the_controllers_and_run_refuses_an_unbuilt_backend_before_emit
         "{}",
         text(&output.stdout)
     );
-    let check = robot(&["check", "robots/configs/lite_biped.real.yaml"]);
+    let check = robot(&["check", "robots/configs/lite_biped.mujoco.yaml"]);
     assert!(check.status.success());
     assert!(
         text(&check.stderr).contains(
-            "note: `run` cannot use it in this build: backend `real`: not in this build yet"
+            "note: `run` cannot use it in this build: backend `mujoco`: not in this build yet"
         ),
         "{}",
         text(&check.stderr)

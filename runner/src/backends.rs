@@ -2,6 +2,10 @@
 //! (or a flag) names. Each backend crate plugs in here, so robot crates never match on backends.
 
 use backend_mock::MockSystem;
+use backend_robstride::component::{BusOptions, RobstrideBus};
+use backend_robstride::sim::robot::attach_actuators;
+use backend_robstride::sim::wall_clock::WallClock;
+use backend_robstride::transport::{self, Opened, Transport};
 use robot_core::Backend;
 use robot_core::config::RuntimeConfig;
 use robot_core::hardware::Component;
@@ -12,8 +16,8 @@ use crate::run::RunError;
 /// Whether this build can drive `backend`: an error that says why not, before anything runs.
 pub fn available(backend: Backend) -> Result<(), RunError> {
     match backend {
-        Backend::Mock => Ok(()),
-        Backend::Real | Backend::Mujoco => Err(not_built(backend)),
+        Backend::Mock | Backend::Real => Ok(()),
+        Backend::Mujoco => Err(not_built(backend)),
     }
 }
 
@@ -27,8 +31,47 @@ pub fn components<R: RobotTypes>(
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
-        Backend::Real | Backend::Mujoco => Err(not_built(backend)),
+        Backend::Real => robstride::<R>(config),
+        Backend::Mujoco => Err(not_built(backend)),
     }
+}
+
+/// One RobStride component per bus, on the OS interface the configuration gives the bus: a
+/// SocketCAN interface, or `sim` for an in-process bus with simulated actuators (on wall-clock
+/// time). The interface is opened in each component's `on_configure`.
+fn robstride<R: RobotTypes>(
+    config: Option<&RuntimeConfig>,
+) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
+    let robot = R::DESCRIPTION;
+    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    for bus in robot.buses.iter() {
+        let Some(interface) = config.and_then(|c| c.interface_of(&bus.name)) else {
+            return Err(RunError::Backend {
+                backend: Backend::Real,
+                reason: format!(
+                    "bus `{}` has no interface: give one in the runtime configuration (`buses: {{ {}: can0 }}`, or `sim` for simulated actuators)",
+                    bus.name, bus.name
+                ),
+            });
+        };
+        let (interface, bus_name) = (interface.to_string(), bus.name.to_string());
+        let owned_config = config.cloned();
+        components.push(Box::new(RobstrideBus::<R>::new(
+            &bus.name,
+            config,
+            BusOptions::default(),
+            move || -> Result<Box<dyn Transport>, transport::TransportError> {
+                match transport::open(&interface)? {
+                    Opened::SocketCan(socket) => Ok(Box::new(socket)),
+                    Opened::Sim(sim) => {
+                        attach_actuators(robot, &bus_name, owned_config.as_ref(), &sim);
+                        Ok(Box::new(WallClock::new(sim)))
+                    }
+                }
+            },
+        )));
+    }
+    Ok(components)
 }
 
 fn not_built(backend: Backend) -> RunError {
@@ -37,7 +80,7 @@ fn not_built(backend: Backend) -> RunError {
         reason: format!(
             "not in this build yet: the {} backend comes with its own issue; run with `--backend mock`",
             if backend == Backend::Real {
-                "RobStride (SocketCAN)"
+                "RobStride"
             } else {
                 "MuJoCo"
             }

@@ -4,5 +4,6 @@
 pub mod actuator;
 pub mod motor;
 pub mod robot;
+pub mod wall_clock;
 
 pub use actuator::{Failure, SimActuator, SimLog};
