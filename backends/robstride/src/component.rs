@@ -189,14 +189,15 @@ impl<R: RobotTypes> RobstrideBus<R> {
     }
 
     fn transport(&mut self) -> Result<&mut Box<dyn Transport>, HardwareError> {
-        let name = self.name.clone();
-        self.transport.as_mut().ok_or_else(|| {
-            HardwareError::new(
-                name,
+        // Disjoint fields: the name is cloned only on the error path, so a cycle allocates nothing.
+        match &mut self.transport {
+            Some(transport) => Ok(transport),
+            None => Err(HardwareError::new(
+                self.name.clone(),
                 ErrorKind::Lifecycle,
                 "the bus is not open (configure first)",
-            )
-        })
+            )),
+        }
     }
 
     fn bus_error(&self, error: &TransportError) -> HardwareError {
