@@ -78,8 +78,9 @@ struct Motor {
     /// Whether the last frame sent awaits its reply.
     awaiting: bool,
     missing: u32,
-    /// The last joint position read, for the gains' linearisation.
-    position: f64,
+    /// The last joint state the motor reported (configure's stop draws the first), which `read`
+    /// reports until a newer one arrives: an inactive bus sends nothing, so it reads this.
+    last: Mit,
 }
 
 /// One RobStride bus of robot `R`.
@@ -166,7 +167,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
                 awaiting: false,
                 missing: 0,
-                position: 0.0,
+                last: Mit::default(),
             });
         }
         RobstrideBus {
@@ -235,9 +236,11 @@ impl<R: RobotTypes> RobstrideBus<R> {
                             let feedback = raw.to_physical(motor.model);
                             if let Ok(joint) = motor.transmission.state_to_joint(&Mit {
                                 position: f64::from(feedback.position),
+                                velocity: f64::from(feedback.velocity),
+                                torque: f64::from(feedback.torque),
                                 ..Mit::default()
                             }) {
-                                motor.position = joint.position;
+                                motor.last = joint;
                             }
                         }
                     }
@@ -269,7 +272,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         self.motors.iter().map(|m| m.guard.clamps()).sum()
     }
 
-    fn take_reply(&mut self, feedback: &Feedback, state: &mut [f64]) -> Result<(), HardwareError> {
+    fn take_reply(&mut self, feedback: &Feedback) -> Result<(), HardwareError> {
         let Some(index) = self.motors.iter().position(|m| m.id == feedback.motor) else {
             return Ok(()); // another bus's id, or a motor this definition does not have
         };
@@ -290,27 +293,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
         let motor = &mut self.motors[index];
         motor.awaiting = false;
         motor.missing = 0;
-        let joint = motor
-            .transmission
-            .state_to_joint(&Mit {
-                position: f64::from(feedback.position),
-                velocity: f64::from(feedback.velocity),
-                torque: f64::from(feedback.torque),
-                ..Mit::default()
-            })
-            .unwrap_or(Mit {
-                position: motor.position,
-                ..Mit::default()
-            });
-        motor.position = joint.position;
-        for (slot, value) in [
-            (motor.state.position, joint.position),
-            (motor.state.velocity, joint.velocity),
-            (motor.state.effort, joint.torque),
-        ] {
-            if let Some(value_slot) = slot.and_then(|s| state.get_mut(s)) {
-                *value_slot = value;
-            }
+        // A pose the linkage cannot take (a four-bar past its toggle) keeps the last state.
+        if let Ok(joint) = motor.transmission.state_to_joint(&Mit {
+            position: f64::from(feedback.position),
+            velocity: f64::from(feedback.velocity),
+            torque: f64::from(feedback.torque),
+            ..Mit::default()
+        }) {
+            motor.last = joint;
         }
         Ok(())
     }
@@ -393,11 +383,27 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         _command: &mut R::Command,
     ) -> Result<(), HardwareError> {
         let values = state.as_slice();
+        let robot = R::DESCRIPTION;
         for motor in &mut self.motors {
-            let position = motor.state.position.and_then(|s| values.get(s)).copied();
-            motor.position = position.unwrap_or(motor.position);
+            if let Some(position) = motor.state.position.and_then(|s| values.get(s)).copied()
+                && position.is_finite()
+            {
+                motor.last.position = position;
+            }
             motor.missing = 0;
             motor.awaiting = false;
+            // A command with no value yet (NaN) holds where the joint is, with zero gains.
+            let joint = &robot.joints[motor.joint];
+            if let Some(actuator) = &joint.actuator {
+                motor.guard = CommandGuard::new(
+                    joint,
+                    actuator.model,
+                    Mit {
+                        position: motor.last.position,
+                        ..Mit::default()
+                    },
+                );
+            }
         }
         if let Err(error) = self.ask_all(Command::Enable, "enable") {
             // Switch off what did enable before reporting.
@@ -425,7 +431,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                         .iter()
                         .find(|m| m.id == raw.motor)
                         .map_or(Model::RS00, |m| m.model);
-                    self.take_reply(&raw.to_physical(model), values)?;
+                    self.take_reply(&raw.to_physical(model))?;
                 }
                 Ok(Reply::Fault(fault)) => {
                     let joint = self
@@ -450,6 +456,17 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                             self.bus
                         ),
                     ));
+                }
+            }
+        }
+        for motor in &self.motors {
+            for (slot, value) in [
+                (motor.state.position, motor.last.position),
+                (motor.state.velocity, motor.last.velocity),
+                (motor.state.effort, motor.last.torque),
+            ] {
+                if let Some(value_slot) = slot.and_then(|s| values.get_mut(s)) {
+                    *value_slot = value;
                 }
             }
         }
@@ -493,7 +510,10 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 damping: get(motor.command.damping),
             };
             let joint = motor.guard.joint_command(&wanted);
-            let Ok(at_motor) = motor.transmission.command_to_motor(&joint, motor.position) else {
+            let Ok(at_motor) = motor
+                .transmission
+                .command_to_motor(&joint, motor.last.position)
+            else {
                 let name = motor.name.clone();
                 return Err(self.error(
                     ErrorKind::InvalidCommand,
