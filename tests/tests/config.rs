@@ -75,7 +75,7 @@ fn every_sample_config_loads_against_its_robot() {
     assert!(files.len() >= 4, "samples: {files:?}");
     for file in files {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
-        // `<robot>.<backend>.yaml`
+        // `<robot>.<backend>.yaml`, or `<robot>.sim.yaml` for the real path on simulated buses
         let parts: Vec<&str> = name.split('.').collect();
         let [robot, backend, "yaml"] = parts.as_slice() else {
             panic!("{name} is not named `<robot>.<backend>.yaml`");
@@ -87,7 +87,20 @@ fn every_sample_config_loads_against_its_robot() {
             "{name} must start with the schema line, so editors complete it"
         );
         let loaded = config::load(&file, robot_named(robot)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(loaded.backend.name(), *backend, "{name}: backend");
+        if *backend == "sim" {
+            // `<robot>.sim.yaml`: the real backend with every bus on simulated actuators.
+            assert_eq!(loaded.backend.name(), "real", "{name}: backend");
+            for bus in robot_named(robot).buses.iter() {
+                assert_eq!(
+                    loaded.interface_of(&bus.name),
+                    Some(config::SIMULATED_BUS),
+                    "{name}: {}",
+                    bus.name
+                );
+            }
+        } else {
+            assert_eq!(loaded.backend.name(), *backend, "{name}: backend");
+        }
         assert_eq!(loaded.robot, *robot, "{name}: robot");
     }
 }
