@@ -26,8 +26,8 @@
 //! 24 switches active reports and is the report). The frame is decoded both ways, with
 //! `Request::decode` and `Reply::decode`: if one succeeds that is the direction and its fields are
 //! at the top level of the object; if both do (a type-0 or type-17 frame whose bytes fit both
-//! layouts), `"direction"` is `"ambiguous"` and the two readings are objects under `"request"` and
-//! `"reply"`; if neither does, the object is an error (below).
+//! layouts, or a type-24 switch whose id also reads as a report), `"direction"` is `"ambiguous"` and the two readings are objects under `"request"` and
+//! `"reply"`; if neither does, the object is an error (below). Keys are in alphabetical order.
 //!
 //! Fields of one reading: `"motor"` and `"host"` (the ids; `host` is absent for a type-1
 //! request, which carries the torque there), `"kind"`, then by kind:
