@@ -54,9 +54,12 @@ fn request(value: &Value) -> &Value {
     }
 }
 
+/// Arguments after `--motor 1`, the type number, the request's `kind`, and fields it must have.
+type Case<'a> = (&'a [&'a str], u64, &'a str, &'a [(&'a str, Value)]);
+
 #[test]
 fn every_request_type_round_trips() {
-    let cases: &[(&[&str], u64, &str, &[(&str, Value)])] = &[
+    let cases: &[Case] = &[
         (&["enable"], 3, "enable", &[]),
         (&["stop"], 4, "stop", &[("clear_fault", Value::Bool(false))]),
         (
