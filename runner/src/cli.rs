@@ -1,6 +1,7 @@
 //! [`App`]: the command-line tool of a robot crate, from the robots and controllers it registers.
 
 mod args;
+mod can;
 
 use std::fmt;
 use std::io::Write;
@@ -173,12 +174,25 @@ impl App {
             });
         }
         let cli = match command
+            .clone()
             .try_get_matches()
             .and_then(|m| Cli::from_arg_matches(&m))
         {
             Ok(cli) => cli,
             Err(error) => error.exit(),
         };
+        if let Command::Can(can) = cli.command {
+            return match can::run(can) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(can::CanError::Usage(message)) => command
+                    .error(clap::error::ErrorKind::ValueValidation, message)
+                    .exit(),
+                Err(can::CanError::Io(message)) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         match self.execute(cli.command) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -216,6 +230,8 @@ impl App {
             }
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
             Command::Run(args) => self.run(args),
+            // Handled in `main`, which knows the command line for its usage errors.
+            Command::Can(_) => Ok(()),
         }
     }
 

@@ -8,6 +8,7 @@
 
 pub mod component;
 pub mod guard;
+pub mod inspect;
 pub mod sim;
 pub mod transmission;
 pub mod transport;

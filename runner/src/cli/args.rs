@@ -4,8 +4,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use backend_robstride::inspect;
 use clap::{Parser, Subcommand, ValueEnum};
 use robot_core::Backend;
+use robstride_protocol::{BaudRate, Model, Protocol};
 
 /// Highest loop rate `run` accepts, Hz: a 100 µs period, about the shortest a Linux thread keeps
 /// with SCHED_FIFO; the real robot's buses refuse far lower rates (the bus-load check).
@@ -73,6 +75,128 @@ pub enum Command {
     /// Emit the robot's descriptions, then run a controller on the backend the config or
     /// `--backend` selects, showing progress and printing the loop statistics at the end.
     Run(RunArgs),
+    /// RobStride CAN traffic as text: encode a request as a `cansend` line, decode
+    /// `cansend`/`candump -L` lines to JSON.
+    #[command(subcommand)]
+    Can(CanCommand),
+}
+
+/// `can encode` and `can decode`.
+#[derive(Debug, Subcommand)]
+pub enum CanCommand {
+    /// Print one host->motor request as `cansend` takes it: `IIIIIIII#DDDDDDDDDDDDDDDD`, the
+    /// 29-bit id as 8 uppercase hex digits and the 8 data bytes as uppercase hex.
+    Encode(EncodeArgs),
+    /// Decode frames (`ID#DATA` or `candump -L` lines `(ts) iface ID#DATA`) from the arguments,
+    /// or from stdin when none are given, printing one JSON object per line; a line that does
+    /// not decode prints `{"line": ..., "error": ...}` and the exit status stays 0.
+    Decode(DecodeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EncodeArgs {
+    /// The actuator model (RS00..RS06, EL05), which scales `mit` setpoints.
+    #[arg(long, value_parser = inspect::parse_model)]
+    pub model: Model,
+    /// The motor's CAN id (0 to 255).
+    #[arg(long)]
+    pub motor: u8,
+    /// The host id (0 to 255).
+    #[arg(long, default_value_t = 253)]
+    pub host: u8,
+    #[command(subcommand)]
+    pub request: RequestArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DecodeArgs {
+    /// The actuator model (RS00..RS06, EL05), which scales setpoints and feedback.
+    #[arg(long, value_parser = inspect::parse_model)]
+    pub model: Model,
+    /// Frame lines; stdin, one frame a line, when none are given.
+    pub lines: Vec<String>,
+}
+
+/// The request to encode.
+#[derive(Debug, Subcommand)]
+pub enum RequestArg {
+    /// Type 1, operation control (finite values; clamped to the model's ranges).
+    Mit {
+        /// Target position, rad.
+        #[arg(long, allow_hyphen_values = true, value_parser = inspect::parse_finite)]
+        position: f32,
+        /// Target velocity, rad/s.
+        #[arg(long, allow_hyphen_values = true, value_parser = inspect::parse_finite)]
+        velocity: f32,
+        /// Stiffness.
+        #[arg(long, allow_hyphen_values = true, value_parser = inspect::parse_finite)]
+        kp: f32,
+        /// Damping.
+        #[arg(long, allow_hyphen_values = true, value_parser = inspect::parse_finite)]
+        kd: f32,
+        /// Feed-forward torque, N·m.
+        #[arg(long, allow_hyphen_values = true, value_parser = inspect::parse_finite)]
+        torque: f32,
+    },
+    /// Type 3, enable.
+    Enable,
+    /// Type 4, stop.
+    Stop {
+        /// Also clear faults.
+        #[arg(long)]
+        clear_fault: bool,
+    },
+    /// Type 6, set the mechanical zero.
+    SetZero,
+    /// Type 0, get the device id.
+    GetId,
+    /// Type 7, set the motor's CAN id.
+    SetId {
+        /// The new id (0 to 255).
+        new: u8,
+    },
+    /// Type 17, read a parameter.
+    ParamRead {
+        /// A parameter name (`loc_kp`) or index (`0x701E`).
+        #[arg(value_parser = inspect::parse_param_index)]
+        param: u16,
+    },
+    /// Type 18, write a parameter (RAM; `save` keeps it).
+    ParamWrite {
+        /// A parameter name (`loc_kp`) or index (`0x701E`) of the table.
+        param: String,
+        /// The value, of the parameter's type.
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+    },
+    /// Type 22, save parameters.
+    Save,
+    /// Type 23, bus rate (after a power cycle): 1000000, 500000, 250000 or 125000.
+    Baud {
+        /// The rate, bit/s.
+        #[arg(value_parser = inspect::parse_baud)]
+        rate: BaudRate,
+    },
+    /// Type 24, active reports on or off.
+    ActiveReport {
+        /// `on` or `off`.
+        state: OnOff,
+    },
+    /// Type 25, protocol switch (after a power cycle).
+    Protocol {
+        /// `private`, `canopen` or `mit`.
+        #[arg(value_parser = inspect::parse_protocol)]
+        protocol: Protocol,
+    },
+}
+
+/// `on` or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    /// On.
+    On,
+    /// Off.
+    Off,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,0 +1,76 @@
+//! `can encode` and `can decode`: the plumbing around `backend_robstride::inspect`, where the
+//! formats are defined and documented.
+
+use std::io::{BufRead, Write};
+
+use backend_robstride::inspect;
+use robstride_protocol::Command;
+
+use super::args::{CanCommand, OnOff, RequestArg};
+
+/// What went wrong: a usage error (exit 2, like clap's) or an I/O error (exit 1).
+pub(crate) enum CanError {
+    Usage(String),
+    Io(String),
+}
+
+pub(crate) fn run(command: CanCommand) -> Result<(), CanError> {
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| CanError::Io(format!("cannot write the output: {e}"));
+    match command {
+        CanCommand::Encode(args) => {
+            let frame = request(&args.request)
+                .map_err(CanError::Usage)?
+                .encode(args.model, args.host, args.motor);
+            writeln!(out, "{}", inspect::frame_line(&frame)).map_err(io)
+        }
+        CanCommand::Decode(args) => {
+            let mut decode = |line: &str| -> Result<(), CanError> {
+                if line.trim().is_empty() {
+                    return Ok(());
+                }
+                writeln!(out, "{}", inspect::decode_line(line, args.model)).map_err(io)
+            };
+            if args.lines.is_empty() {
+                for line in std::io::stdin().lock().lines() {
+                    let line = line.map_err(|e| CanError::Io(format!("cannot read stdin: {e}")))?;
+                    decode(&line)?;
+                }
+            } else {
+                for line in &args.lines {
+                    decode(line)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn request(arg: &RequestArg) -> Result<Command, String> {
+    Ok(match *arg {
+        RequestArg::Mit {
+            position,
+            velocity,
+            kp,
+            kd,
+            torque,
+        } => inspect::mit(position, velocity, kp, kd, torque)?,
+        RequestArg::Enable => Command::Enable,
+        RequestArg::Stop { clear_fault: false } => Command::Stop,
+        RequestArg::Stop { clear_fault: true } => Command::StopClearFault,
+        RequestArg::SetZero => Command::SetZero,
+        RequestArg::GetId => Command::GetId,
+        RequestArg::SetId { new } => Command::SetCanId { new_id: new },
+        RequestArg::ParamRead { param } => Command::ReadParam { index: param },
+        RequestArg::ParamWrite {
+            ref param,
+            ref value,
+        } => Command::WriteParam(inspect::parse_param_write(param, value)?),
+        RequestArg::Save => Command::Save,
+        RequestArg::Baud { rate } => Command::BaudRate(rate),
+        RequestArg::ActiveReport { state } => Command::ActiveReport {
+            on: state == OnOff::On,
+        },
+        RequestArg::Protocol { protocol } => Command::ProtocolSwitch(protocol),
+    })
+}
