@@ -332,3 +332,37 @@ fn bad_arguments_are_usage_errors() {
         );
     }
 }
+
+#[test]
+fn the_readme_transcript_is_what_the_tools_print() {
+    let readme =
+        std::fs::read_to_string(robots::checked_in::workspace_root().join("README.md")).unwrap();
+    for (args, line) in [
+        (
+            &["can", "encode", "--model", "RS03", "--motor", "1", "enable"][..],
+            "0300FD01#0000000000000000",
+        ),
+        (
+            &[
+                "can",
+                "decode",
+                "--model",
+                "RS03",
+                "02807F01#80007FFF7FFF012C",
+            ][..],
+            "",
+        ),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_robot"))
+            .args(args)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(output.stdout).unwrap();
+        let printed = printed.trim_end();
+        assert!(line.is_empty() || printed == line, "{printed}");
+        assert!(
+            readme.contains(&format!("\n{printed}\n")),
+            "README lacks `{printed}`"
+        );
+    }
+}
