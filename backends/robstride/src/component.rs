@@ -105,8 +105,8 @@ impl<R: RobotTypes> std::fmt::Debug for RobstrideBus<R> {
     }
 }
 
-/// The protocol's model of a definition model.
-pub(crate) fn wire(model: RobstrideModel) -> Model {
+/// The protocol's model (its scaling row) of a definition model.
+pub fn wire(model: RobstrideModel) -> Model {
     match model {
         RobstrideModel::RS00 => Model::RS00,
         RobstrideModel::RS01 => Model::RS01,
@@ -129,15 +129,6 @@ impl<R: RobotTypes> RobstrideBus<R> {
         open: impl FnMut() -> Result<Box<dyn Transport>, TransportError> + Send + 'static,
     ) -> RobstrideBus<R> {
         let robot = R::DESCRIPTION;
-        let camel: String = bus
-            .split('_')
-            .map(|part| {
-                let mut chars = part.chars();
-                chars.next().map_or_else(String::new, |c| {
-                    c.to_uppercase().chain(chars).collect::<String>()
-                })
-            })
-            .collect();
         let mut motors = Vec::new();
         for (index, joint) in robot.joints.iter().enumerate() {
             let Some(actuator) = &joint.actuator else {
@@ -171,7 +162,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             });
         }
         RobstrideBus {
-            name: format!("{}{camel}", robot.type_name),
+            name: robot.bus_block_name(bus),
             bus: bus.to_string(),
             options,
             claims: Claims {

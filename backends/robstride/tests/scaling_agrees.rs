@@ -2,21 +2,8 @@
 //! checks limits against) are written twice, in two crates that must not depend on each other;
 //! here they are held to the same numbers, model by model.
 
+use backend_robstride::component::wire;
 use robot_core::RobstrideModel;
-use robstride_protocol::Model;
-
-/// The wire model of each definition model.
-fn wire(model: RobstrideModel) -> Model {
-    match model {
-        RobstrideModel::RS00 => Model::RS00,
-        RobstrideModel::RS01 => Model::RS01,
-        RobstrideModel::RS02 => Model::RS02,
-        RobstrideModel::RS03 => Model::RS03,
-        RobstrideModel::RS04 => Model::RS04,
-        RobstrideModel::RS05 => Model::RS05,
-        RobstrideModel::RS06 => Model::RS06,
-    }
-}
 
 #[test]
 fn every_models_ranges_agree_with_the_wire_scaling() {

@@ -168,7 +168,7 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
         ];
         let hardware =
             Element::new("hardware").children(params_after(plugin(Backend::Real.plugin()), params));
-        let name = format!("{}{}", robot.type_name, bus.name.to_upper_camel_case());
+        let name = robot.bus_block_name(&bus.name);
         blocks.push(ros2_control(
             name,
             "system",

@@ -399,6 +399,16 @@ impl Robot {
             .filter(move |j| self.bus_of(j) == Some(bus))
     }
 
+    /// The name of the real-hardware `<ros2_control>` block (and so of the backend component) of
+    /// bus `bus`: the robot's type name then the bus's in upper camel case (`LiteBipedLeftLeg`).
+    pub fn bus_block_name(&self, bus: &str) -> String {
+        format!(
+            "{}{}",
+            self.type_name,
+            heck::ToUpperCamelCase::to_upper_camel_case(bus)
+        )
+    }
+
     /// The bus a controlled joint belongs to: its actuator's, or for a mimic joint, the bus of the
     /// joint it follows.
     pub fn bus_of<'a>(&'a self, joint: &'a Joint) -> Option<&'a str> {
