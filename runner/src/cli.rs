@@ -254,9 +254,7 @@ impl App {
 
     fn unknown_robot(&self, name: &str) -> String {
         let known: Vec<&str> = self.robots.iter().map(|r| r.name.as_ref()).collect();
-        let hint = robot_core::validate::suggest::closest(name, known.iter().copied())
-            .map(|s| format!("did you mean `{s}`? "))
-            .unwrap_or_default();
+        let hint = robot_core::validate::suggest::did_you_mean_before(name, known.iter().copied());
         format!(
             "unknown robot `{name}`; {hint}{} knows: {}",
             self.name,
@@ -442,9 +440,10 @@ impl App {
                 .copied()
                 .ok_or_else(|| format!("`{}` has no controller for {}", self.name, robot.name)),
             Some(name) => own.iter().copied().find(|c| c.name == name).ok_or_else(|| {
-                let hint = robot_core::validate::suggest::closest(name, own.iter().map(|c| c.name))
-                    .map(|s| format!("did you mean `{s}`? "))
-                    .unwrap_or_default();
+                let hint = robot_core::validate::suggest::did_you_mean_before(
+                    name,
+                    own.iter().map(|c| c.name),
+                );
                 format!(
                     "{} has no controller `{name}`; {hint}its controllers: {}",
                     robot.name,

@@ -107,9 +107,7 @@ fn buses_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldEr
     for (name, _) in config.buses() {
         if robot.bus(name).is_none() {
             let known: Vec<&str> = robot.buses.iter().map(|b| b.name.as_ref()).collect();
-            let hint = crate::validate::suggest::closest(name, known.iter().copied())
-                .map(|s| format!("did you mean `{s}`? "))
-                .unwrap_or_default();
+            let hint = crate::validate::suggest::did_you_mean_before(name, known.iter().copied());
             errors.push(FieldError::new(
                 field_path(&["buses", name]),
                 format!("unknown bus; {hint}{} has {}", robot.name, known.join(", ")),
@@ -196,9 +194,8 @@ fn joints_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldE
     for &(name, _) in &config.joints {
         if robot.joint(name).is_none() {
             let actuated: Vec<&str> = robot.actuated_joints().map(|j| j.name.as_ref()).collect();
-            let hint = crate::validate::suggest::closest(name, actuated.iter().copied())
-                .map(|s| format!("did you mean `{s}`? "))
-                .unwrap_or_default();
+            let hint =
+                crate::validate::suggest::did_you_mean_before(name, actuated.iter().copied());
             errors.push(FieldError::new(
                 field_path(&["joints", name]),
                 format!(

@@ -28,6 +28,16 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     }
 }
 
+/// `"did you mean `x`? "`, or nothing, to go before the list of known names in a message.
+pub fn did_you_mean_before<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    closest(name, candidates)
+        .map(|s| format!("did you mean `{s}`? "))
+        .unwrap_or_default()
+}
+
 /// `"; did you mean `x`?"`, or nothing, to end a message.
 pub fn did_you_mean(suggestion: &Option<String>) -> String {
     match suggestion {
