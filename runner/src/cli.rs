@@ -2,6 +2,7 @@
 
 mod args;
 mod can;
+mod commission;
 
 use std::fmt;
 use std::io::Write;
@@ -182,12 +183,16 @@ impl App {
             Err(error) => error.exit(),
         };
         if let Command::Can(can) = cli.command {
-            return match can::run(can) {
+            let find_robot = |name: Option<&str>| match name {
+                Some(name) => self.find(name),
+                None => self.first_robot(),
+            };
+            return match can::run(can, &find_robot) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(can::CanError::Usage(message)) => command
                     .error(clap::error::ErrorKind::ValueValidation, message)
                     .exit(),
-                Err(can::CanError::Io(message)) => {
+                Err(can::CanError::Failed(message)) => {
                     eprintln!("error: {message}");
                     ExitCode::FAILURE
                 }

@@ -6,6 +6,7 @@
 //! [`component::RobstrideBus`] is the component of one bus.
 #![warn(missing_docs)]
 
+pub mod commission;
 pub mod component;
 pub mod guard;
 pub mod inspect;

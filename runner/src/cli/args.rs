@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use backend_robstride::inspect;
+use backend_robstride::{commission, inspect};
 use clap::{Parser, Subcommand, ValueEnum};
 use robot_core::Backend;
 use robstride_protocol::{BaudRate, Model, Protocol};
@@ -75,13 +75,13 @@ pub enum Command {
     /// Emit the robot's descriptions, then run a controller on the backend the config or
     /// `--backend` selects, showing progress and printing the loop statistics at the end.
     Run(RunArgs),
-    /// RobStride CAN traffic as text: encode a request as a `cansend` line, decode
-    /// `cansend`/`candump -L` lines to JSON.
+    /// RobStride motors on a CAN bus: find them, set their ids, zeros and parameters; and the
+    /// traffic as text: encode a request as a `cansend` line, decode `candump -L` lines to JSON.
     #[command(subcommand)]
     Can(CanCommand),
 }
 
-/// `can encode` and `can decode`.
+/// `can scan`, `set-id`, `set-zero`, `param`, `encode` and `decode`.
 #[derive(Debug, Subcommand)]
 pub enum CanCommand {
     /// Print one host->motor request as `cansend` takes it: `IIIIIIII#DDDDDDDDDDDDDDDD`, the
@@ -91,6 +91,105 @@ pub enum CanCommand {
     /// or from stdin when none are given, printing one JSON object per line; a line that does
     /// not decode prints `{"line": ..., "error": ...}` and the exit status stays 0.
     Decode(DecodeArgs),
+    /// Find the motors on a bus: every id from --from to --to that answers get-id, with its
+    /// MCU UID, run mode, angle and bus voltage. Changes nothing on any motor.
+    Scan(ScanArgs),
+    /// Give a motor a new CAN id (effective at once).
+    SetId(SetIdArgs),
+    /// Stop a motor, then make its present angle its mechanical zero; prints the angle read back.
+    SetZero(MotorArgs),
+    /// Read, write (to RAM, read back to confirm) or save (to flash) a motor's parameters.
+    #[command(subcommand)]
+    Param(ParamCommand),
+}
+
+/// The bus a commissioning command talks on.
+#[derive(Debug, clap::Args)]
+pub struct BusArgs {
+    /// The CAN interface (`can0`), or `sim`: an in-process bus carrying simulated actuators for
+    /// the motors of --robot's --bus, alive for this one command.
+    #[arg(long)]
+    pub interface: String,
+    /// The host id the requests carry (0 to 255).
+    #[arg(long, default_value_t = 253)]
+    pub host: u8,
+    /// How long each request waits for its reply, ms (1 to 10000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub timeout_ms: u64,
+    /// With `--interface sim`: the robot whose motors the simulated bus carries, by ROS name;
+    /// the first one this tool knows by default.
+    #[arg(long)]
+    pub robot: Option<String>,
+    /// With `--interface sim`: which of the robot's buses; its first by default.
+    #[arg(long)]
+    pub bus: Option<String>,
+}
+
+/// `can scan`.
+#[derive(Debug, clap::Args)]
+pub struct ScanArgs {
+    #[command(flatten)]
+    pub bus: BusArgs,
+    /// The first id asked (1 to 127).
+    #[arg(long, default_value_t = 1, value_parser = motor_id)]
+    pub from: u8,
+    /// The last id asked (1 to 127).
+    #[arg(long, default_value_t = 127, value_parser = motor_id)]
+    pub to: u8,
+}
+
+/// A commissioning command for one motor.
+#[derive(Debug, clap::Args)]
+pub struct MotorArgs {
+    #[command(flatten)]
+    pub bus: BusArgs,
+    /// The motor's CAN id (1 to 127).
+    #[arg(long, value_parser = motor_id)]
+    pub motor: u8,
+}
+
+/// `can set-id`.
+#[derive(Debug, clap::Args)]
+pub struct SetIdArgs {
+    #[command(flatten)]
+    pub target: MotorArgs,
+    /// The new id (1 to 127).
+    #[arg(value_parser = motor_id)]
+    pub new: u8,
+}
+
+/// `can param read|write|save`.
+#[derive(Debug, Subcommand)]
+pub enum ParamCommand {
+    /// Read a parameter (type 17).
+    Read {
+        #[command(flatten)]
+        target: MotorArgs,
+        /// A parameter name (`loc_kp`) or index (`0x701E`).
+        #[arg(value_parser = inspect::parse_param_index)]
+        param: u16,
+    },
+    /// Write a parameter to RAM (type 18), then read it back to confirm.
+    Write {
+        #[command(flatten)]
+        target: MotorArgs,
+        /// A parameter name (`loc_kp`) or index (`0x701E`) of the table.
+        param: String,
+        /// The value, of the parameter's type.
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+    },
+    /// Save the parameters written so far to flash (type 22), to keep them over a power cycle.
+    Save(MotorArgs),
+}
+
+/// A motor id RobStride firmware takes, 1 to 127.
+fn motor_id(text: &str) -> Result<u8, String> {
+    let id: u16 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a motor id: give 1 to 127"))?;
+    commission::motor_id(id).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,5 +1,5 @@
-//! `can encode` and `can decode`: the plumbing around `backend_robstride::inspect`, where the
-//! formats are defined and documented.
+//! `robot can`: `encode` and `decode`, the plumbing around `backend_robstride::inspect`, where the
+//! formats are defined and documented; the commissioning commands are in `commission.rs`.
 
 use std::io::{BufRead, Write};
 
@@ -7,17 +7,23 @@ use backend_robstride::inspect;
 use robstride_protocol::Command;
 
 use super::args::{CanCommand, OnOff, RequestArg};
+use super::commission::{self, FindRobot};
 
-/// What went wrong: a usage error (exit 2, like clap's) or an I/O error (exit 1).
+/// What went wrong: a usage error (exit 2, like clap's) or a failure (exit 1): I/O, a bus that
+/// cannot be opened, a motor that does not answer.
 pub(crate) enum CanError {
     Usage(String),
-    Io(String),
+    Failed(String),
 }
 
-pub(crate) fn run(command: CanCommand) -> Result<(), CanError> {
+pub(crate) fn run(command: CanCommand, find_robot: FindRobot<'_>) -> Result<(), CanError> {
     let mut out = std::io::stdout().lock();
-    let io = |e: std::io::Error| CanError::Io(format!("cannot write the output: {e}"));
+    let io = |e: std::io::Error| CanError::Failed(format!("cannot write the output: {e}"));
     match command {
+        CanCommand::Scan(args) => commission::scan(&args, find_robot),
+        CanCommand::SetId(args) => commission::set_id(&args, find_robot),
+        CanCommand::SetZero(args) => commission::set_zero(&args, find_robot),
+        CanCommand::Param(command) => commission::param(&command, find_robot),
         CanCommand::Encode(args) => {
             let frame = request(&args.request)
                 .map_err(CanError::Usage)?
@@ -33,7 +39,8 @@ pub(crate) fn run(command: CanCommand) -> Result<(), CanError> {
             };
             if args.lines.is_empty() {
                 for line in std::io::stdin().lock().lines() {
-                    let line = line.map_err(|e| CanError::Io(format!("cannot read stdin: {e}")))?;
+                    let line =
+                        line.map_err(|e| CanError::Failed(format!("cannot read stdin: {e}")))?;
                     decode(&line)?;
                 }
             } else {

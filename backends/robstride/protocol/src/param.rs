@@ -76,6 +76,19 @@ impl ParamValue {
     }
 }
 
+/// The number alone, as a person writes it (`30`, `0.5`, `3`): the type is the parameter's.
+impl core::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ParamValue::U8(v) => v.fmt(f),
+            ParamValue::U16(v) => v.fmt(f),
+            ParamValue::I16(v) => v.fmt(f),
+            ParamValue::U32(v) => v.fmt(f),
+            ParamValue::F32(v) => v.fmt(f),
+        }
+    }
+}
+
 macro_rules! params {
     ($($(#[$doc:meta])* $name:ident = $index:literal, $text:literal, $ty:ident, $access:ident;)*) => {
         /// A parameter of the 0x70xx table (§8).
