@@ -254,6 +254,13 @@ fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
         "{stdout}"
     );
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
+    // What each bus counted: the squat stays within every limit, and no reply went missing.
+    for bus in ["LiteBipedLeftLeg", "LiteBipedRightLeg"] {
+        assert!(
+            stdout.contains(&format!("  {bus}: 0 commands clamped, 0 replies missed\n")),
+            "{stdout}"
+        );
+    }
     // Half a second into the squat after the 1 s ramp: the knees are bending.
     assert!(
         final_position(&stdout, "left_knee_pitch") > 0.02,

@@ -183,6 +183,15 @@ pub fn summary(report: &LoopReport) -> String {
         let _ = writeln!(out, "  real-time: {step}");
     }
     let _ = writeln!(out, "  final lifecycle: {}", report.final_lifecycle);
+    for (component, counters) in &report.counters {
+        let counted: Vec<String> = counters
+            .iter()
+            .map(|c| format!("{} {}", c.value, c.name))
+            .collect();
+        if !counted.is_empty() {
+            let _ = writeln!(out, "  {component}: {}", counted.join(", "));
+        }
+    }
     let _ = writeln!(
         out,
         "  (an overrun: a cycle that ended after the next cycle's deadline, as ros2_control counts them;\n   \

@@ -18,7 +18,7 @@
 use std::time::{Duration, Instant};
 
 use robot_core::config::RuntimeConfig;
-use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
+use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, RobstrideModel, Values};
@@ -77,7 +77,9 @@ struct Motor {
     enabled: bool,
     /// Whether the last frame sent awaits its reply.
     awaiting: bool,
+    /// Replies missed in a row, and over the run.
     missing: u32,
+    missed: u64,
     /// The last joint state the motor reported (configure's stop draws the first), which `read`
     /// reports until a newer one arrives: an inactive bus sends nothing, so it reads this.
     last: Mit,
@@ -157,6 +159,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 command: slots(&R::COMMAND_LAYOUT),
                 enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
                 awaiting: false,
+                missed: 0,
                 missing: 0,
                 last: Mit::default(),
             });
@@ -282,6 +285,18 @@ impl<R: RobotTypes> RobstrideBus<R> {
             ));
         }
         let motor = &mut self.motors[index];
+        if !motor.awaiting {
+            // Nothing was asked since its last reply: this one answers an earlier cycle's
+            // command, so the state it carries is older than the cycle says.
+            let (name, id) = (motor.name.clone(), motor.id);
+            return Err(self.error(
+                ErrorKind::Timeout,
+                format!(
+                    "joint {name} (bus {}, id {id}) answered late: a reply arrived after the cycle it belonged to",
+                    self.bus
+                ),
+            ));
+        }
         motor.awaiting = false;
         motor.missing = 0;
         // A pose the linkage cannot take (a four-bar past its toggle) keeps the last state.
@@ -466,6 +481,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             if motor.awaiting {
                 motor.awaiting = false;
                 motor.missing += 1;
+                motor.missed += 1;
             }
         }
         if let Some(motor) = self.motors.iter().find(|m| m.missing > tolerated) {
@@ -478,6 +494,19 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             ));
         }
         Ok(())
+    }
+
+    fn counters(&self) -> Vec<Counter> {
+        vec![
+            Counter {
+                name: "commands clamped",
+                value: self.clamps(),
+            },
+            Counter {
+                name: "replies missed",
+                value: self.motors.iter().map(|m| m.missed).sum(),
+            },
+        ]
     }
 
     fn write(&mut self, _clock: Clock, command: &R::Command) -> Result<(), HardwareError> {

@@ -9,6 +9,7 @@ use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::sim::robot::attach_actuators;
 use backend_robstride::sim::{Failure, SimActuator};
 use backend_robstride::transport::sim::NodeId;
+use backend_robstride::transport::sim::SendFailure;
 use backend_robstride::transport::{SimBus, Transport};
 use robot_core::control_loop::{ControlLoop, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
@@ -129,8 +130,13 @@ fn the_squat_runs_on_simulated_actuators_and_nothing_moves_while_inactive() {
     }
 }
 
-#[test]
-fn a_fault_on_one_motor_of_one_bus_stops_both_buses_and_then_only_stops_are_sent() {
+/// A way one motor, or one bus, of an active robot fails.
+type Inject = fn(&SimBus, NodeId);
+
+/// Runs 50 good cycles, injects a failure on the left leg (at its knee, id 34), and returns the
+/// error the loop ended with, after checking that both buses were then switched off with
+/// nothing but stop frames.
+fn fault_after_injecting(inject: Inject) -> robot_core::hardware::HardwareError {
     let mut rig = rig();
     rig.control_loop.configure().unwrap();
     rig.control_loop.activate(Rig::clock(0)).unwrap();
@@ -139,10 +145,7 @@ fn a_fault_on_one_motor_of_one_bus_stops_both_buses_and_then_only_stops_are_sent
         rig.control_loop.cycle(Rig::clock(cycle)).unwrap();
     }
     let (left, left_nodes) = &rig.buses[0];
-    let (_, knee) = left_nodes[3];
-    left.with_node(knee, |m: &mut SimActuator| {
-        m.fail(Some(Failure::Overtemperature))
-    });
+    inject(left, left_nodes[3].1);
     for (bus, _) in &rig.buses {
         bus.take_sent();
     }
@@ -157,20 +160,13 @@ fn a_fault_on_one_motor_of_one_bus_stops_both_buses_and_then_only_stops_are_sent
     let Some(Fault::Hardware(error)) = fault else {
         panic!("no hardware fault: {fault:?}")
     };
-    assert_eq!(error.kind, ErrorKind::DeviceFault);
-    assert!(
-        error.message.contains(
-            "joint left_knee_pitch (bus left_leg, id 34) reports a fault: Overtemperature"
-        ),
-        "{error}"
-    );
     assert!(
         rig.control_loop
             .system()
             .states()
             .all(|(_, s)| s != Lifecycle::Active)
     );
-    // The write that drew the faulty reply went out before it was read; after the fault, both
+    // The write of the failing cycle went out before its reply was read; after the fault, both
     // buses got nothing but stops.
     for (bus, nodes) in &rig.buses {
         let sent = bus.take_sent();
@@ -191,6 +187,57 @@ fn a_fault_on_one_motor_of_one_bus_stops_both_buses_and_then_only_stops_are_sent
                     .unwrap()
             );
         }
+    }
+    error
+}
+
+#[test]
+fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent() {
+    let cases: [(&str, Inject, ErrorKind, &str); 5] = [
+        (
+            "a fault bit",
+            |bus, knee| {
+                bus.with_node(knee, |m: &mut SimActuator| {
+                    m.fail(Some(Failure::Overtemperature))
+                });
+            },
+            ErrorKind::DeviceFault,
+            "joint left_knee_pitch (bus left_leg, id 34) reports a fault: Overtemperature",
+        ),
+        (
+            "a late reply",
+            |bus, _| bus.delay_replies(1),
+            ErrorKind::Timeout,
+            "(bus left_leg, id 31) answered late: a reply arrived after the cycle it belonged to",
+        ),
+        (
+            "a bus error",
+            |bus, _| bus.fail_sends(1, SendFailure::Bus),
+            ErrorKind::Bus,
+            "bus error (injected)",
+        ),
+        (
+            "a malformed frame",
+            |bus, _| {
+                let id = embedded_can::ExtendedId::new(0x0200_22FD).unwrap();
+                bus.inject(embedded_can::Frame::new(id, &[0xDE, 0xAD]).unwrap());
+            },
+            ErrorKind::Bus,
+            "bus `left_leg`: a frame that is not the protocol's",
+        ),
+        (
+            "a motor gone silent",
+            |bus, knee| {
+                bus.with_node(knee, |m: &mut SimActuator| m.fail(Some(Failure::Silent)));
+            },
+            ErrorKind::Timeout,
+            "joint left_knee_pitch (bus left_leg, id 34) missed 3 replies in a row",
+        ),
+    ];
+    for (what, inject, kind, message) in cases {
+        let error = fault_after_injecting(inject);
+        assert_eq!(error.kind, kind, "{what}: {error}");
+        assert!(error.message.contains(message), "{what}: {error}");
     }
 }
 

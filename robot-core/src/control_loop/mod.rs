@@ -247,6 +247,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 .map(|(name, state)| (name.to_string(), state))
                 .collect(),
             torque_off_failures: self.torque_off_failures.clone(),
+            counters: self.system.counters(),
         }
     }
 

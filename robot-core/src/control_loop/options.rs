@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::realtime::{RealtimeOptions, RealtimeStep};
 use super::stats::TimingReport;
-use crate::hardware::{HardwareError, Lifecycle};
+use crate::hardware::{Counter, HardwareError, Lifecycle};
 
 /// When a blocking run ends by itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,4 +58,6 @@ pub struct LoopReport {
     pub components: Vec<(String, Lifecycle)>,
     /// Every failed attempt to switch a component off, in order (empty when all went well).
     pub torque_off_failures: Vec<HardwareError>,
+    /// Each component's name and what it counted over the run (clamps, missed replies).
+    pub counters: Vec<(String, Vec<Counter>)>,
 }

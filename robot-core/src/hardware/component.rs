@@ -25,6 +25,15 @@ pub struct Claims {
     pub sensors: Vec<usize>,
 }
 
+/// A count a component keeps for the run's statistics: commands clamped, replies missed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counter {
+    /// What is counted, plural and lower case (`commands clamped`).
+    pub name: &'static str,
+    /// The count over the run.
+    pub value: u64,
+}
+
 /// A hardware component driving part (or all) of robot `R`.
 ///
 /// A component writes only the state slots of what it [`claims`](Component::claims), and reads
@@ -90,4 +99,10 @@ pub trait Component<R: RobotTypes>: Send {
 
     /// Sends this component's slots of `command`. Active only; never allocates or blocks.
     fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError>;
+
+    /// What this component counted over the run, for the statistics. Read when the loop ends,
+    /// never in a cycle (it may allocate).
+    fn counters(&self) -> Vec<Counter> {
+        Vec::new()
+    }
 }

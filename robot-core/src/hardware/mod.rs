@@ -34,7 +34,7 @@ pub mod lifecycle;
 mod seed;
 mod system;
 
-pub use component::{Claims, Clock, Component};
+pub use component::{Claims, Clock, Component, Counter};
 pub use error::{ErrorKind, HardwareError};
 pub use guard::panic_message;
 pub use lifecycle::Lifecycle;

@@ -1,6 +1,6 @@
 //! Several components driving one robot, each through its own lifecycle ([`super::lifecycle`]).
 
-use super::component::{Clock, Component};
+use super::component::{Clock, Component, Counter};
 use super::error::{ErrorKind, HardwareError};
 use super::guard::guarded;
 use super::lifecycle::Lifecycle;
@@ -105,6 +105,14 @@ impl<R: RobotTypes> System<R> {
             .iter()
             .zip(&self.states)
             .map(|(c, s)| (c.name(), *s))
+    }
+
+    /// Each component's name and what it counted ([`Component::counters`]), in order.
+    pub fn counters(&self) -> Vec<(String, Vec<Counter>)> {
+        self.components
+            .iter()
+            .map(|c| (c.name().to_owned(), c.counters()))
+            .collect()
     }
 
     /// The components' names, in order.

@@ -122,11 +122,18 @@ impl Controller<LiteBiped> for Squat {
         _state: &LiteBipedState,
         command: &mut LiteBipedCommand,
     ) -> Result<(), ControllerError> {
-        // The seeded position commands are the measured positions: start the ramp there.
+        // The seeded position commands are the measured positions: start the ramp there, within
+        // the joint's limits (a joint resting on its stop reads a hair past it: the feedback's
+        // 16 bits cannot say 0 exactly, so a knee at its 0 stop reads -0.0002 rad).
         self.start = *command;
-        for (_, joint) in self.start.joints_mut::<Mit>() {
+        for (definition, joint) in self.start.joints_mut::<Mit>() {
             if !joint.position.is_finite() {
                 joint.position = 0.0;
+            }
+            if let Some(limits) = &definition.limits {
+                let lower = limits.lower.unwrap_or(f64::NEG_INFINITY);
+                let upper = limits.upper.unwrap_or(f64::INFINITY);
+                joint.position = joint.position.clamp(lower, upper);
             }
         }
         self.activated_at = clock.time;
