@@ -1,0 +1,156 @@
+//! What the runtime configuration changes in a bus component: a disabled joint is never sent a
+//! frame (configure, activate, cycles, deactivate), and the configuration's zero offset replaces
+//! the definition's between joint and motor space.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::time::Duration;
+
+use backend_robstride::component::{BusOptions, RobstrideBus};
+use backend_robstride::sim::SimActuator;
+use backend_robstride::sim::motor::MotorModel;
+use backend_robstride::transport::{SimBus, Transport};
+use robot_core::hardware::{Clock, Component};
+use robot_core::{RobstrideModel, config};
+use robot_macros::robot;
+use robstride_protocol::{Command, Model, Request};
+
+robot! {
+    robot Pair { update_rate: 200 Hz }
+    bus arm {}
+    link base {}
+    link upper {}
+    link lower {}
+    joint shoulder: revolute {
+        parent: base,
+        child: upper,
+        axis: [0, 1, 0],
+        limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
+        actuator { bus: arm, can_id: 1, model: RS02, zero_offset: 0.5 },
+        command: [position, velocity, effort, stiffness, damping],
+        state: [position, velocity, effort],
+    }
+    joint elbow: revolute {
+        parent: upper,
+        child: lower,
+        axis: [0, 1, 0],
+        limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
+        actuator { bus: arm, can_id: 2, model: RS02 },
+        command: [position, velocity, effort, stiffness, damping],
+        state: [position, velocity, effort],
+    }
+}
+
+const CLOCK: Clock = Clock {
+    time: Duration::ZERO,
+    period: Duration::from_millis(5),
+};
+
+/// Both motors at motor angle 1.2 rad on a simulated bus, and the component configured by
+/// `yaml`.
+fn component(yaml: &str) -> (SimBus, RobstrideBus<Pair>) {
+    let sim = SimBus::new("arm");
+    for id in [1, 2] {
+        sim.attach(SimActuator::new(
+            Model::RS02,
+            id,
+            MotorModel::new(RobstrideModel::RS02, None),
+            1.2,
+        ));
+    }
+    let config = config::parse(yaml, "test.yaml", Pair::DESCRIPTION).unwrap();
+    let host = sim.clone();
+    let bus = RobstrideBus::<Pair>::new("arm", Some(&config), BusOptions::default(), move || {
+        Ok(Box::new(host.host()) as Box<dyn Transport>)
+    });
+    (sim, bus)
+}
+
+fn motor_of(frame: &robstride_protocol::Frame) -> u8 {
+    (frame.extended_id().unwrap() & 0xFF) as u8
+}
+
+#[test]
+fn a_disabled_joint_is_never_sent_a_frame() {
+    let (sim, mut bus) = component(
+        "robot: pair\nbackend: real\nbuses: { arm: can0 }\njoints:\n  elbow: { enabled: false }\n",
+    );
+    let (mut state, mut command) = (PairState::default(), PairCommand::default());
+    bus.on_init().unwrap();
+    bus.on_configure().unwrap();
+    bus.on_activate(&state, &mut command).unwrap();
+    for _ in 0..10 {
+        command.shoulder.position = 0.7;
+        command.elbow.position = 0.3;
+        bus.write(CLOCK, &command).unwrap();
+        sim.advance(CLOCK.period);
+        bus.read(CLOCK, &mut state).unwrap();
+    }
+    bus.on_deactivate().unwrap();
+    let sent = sim.take_sent();
+    assert!(sent.len() >= 12, "the shoulder was driven: {sent:?}");
+    assert!(sent.iter().all(|f| motor_of(f) == 1), "{sent:?}");
+    assert!(
+        state.elbow.position.is_finite(),
+        "a disabled joint reads a number"
+    );
+}
+
+#[test]
+fn the_configured_zero_offset_replaces_the_definitions() {
+    // The definition says 0.5 rad for the shoulder; the configuration says 0.2.
+    let (sim, mut bus) = component(
+        "robot: pair\nbackend: real\nbuses: { arm: can0 }\njoints:\n  shoulder: { zero_offset: 0.2 }\n",
+    );
+    let (mut state, mut command) = (PairState::default(), PairCommand::default());
+    bus.on_init().unwrap();
+    bus.on_configure().unwrap();
+    bus.read(CLOCK, &mut state).unwrap();
+    // The joint reads the motor angle less the offset: 1.2 − 0.2 (the elbow, no offset: 1.2).
+    assert!((state.shoulder.position - 1.0).abs() < 1e-3, "{state:?}");
+    assert!((state.elbow.position - 1.2).abs() < 1e-3, "{state:?}");
+    bus.on_activate(&state, &mut command).unwrap();
+    sim.take_sent();
+    command.shoulder.position = 0.0;
+    command.elbow.position = 0.0;
+    bus.write(CLOCK, &command).unwrap();
+    let sent = sim.take_sent();
+    let to_shoulder = sent.iter().find(|f| motor_of(f) == 1).unwrap();
+    let Command::Mit(mit) = Request::decode(to_shoulder, Model::RS02).unwrap().command else {
+        panic!("{to_shoulder:?}")
+    };
+    // Joint 0 is motor angle 0.2.
+    assert!((f64::from(mit.position()) - 0.2).abs() < 1e-3, "{mit:?}");
+}
+
+mod linear {
+    use super::*;
+
+    robot! {
+        robot Slide { update_rate: 200 Hz }
+        bus rail {}
+        link base {}
+        link carriage {}
+        joint slide: prismatic {
+            parent: base,
+            child: carriage,
+            axis: [1, 0, 0],
+            limits { lower: 0, upper: 0.3, velocity: 0.5, effort: 50 },
+            actuator { bus: rail, can_id: 3, model: RS03 },
+            command: [position],
+            state: [position],
+        }
+    }
+
+    #[test]
+    fn a_prismatic_joint_is_refused_at_init_saying_why() {
+        let mut bus =
+            RobstrideBus::<Slide>::new("rail", None, BusOptions::default(), || unreachable!());
+        let error = bus.on_init().unwrap_err();
+        assert!(
+            error.message.contains(
+                "joint slide is Prismatic: the RobStride backend drives revolute and continuous joints"
+            ),
+            "{error}"
+        );
+    }
+}
