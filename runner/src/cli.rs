@@ -424,6 +424,7 @@ impl App {
             config: config.as_ref(),
             rate_hz: Some(rate),
             options,
+            plot: args.plot.as_deref(),
         };
         let finished =
             (controller.run)(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;

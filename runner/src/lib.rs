@@ -21,7 +21,9 @@
 pub mod backends;
 mod cli;
 pub mod describe;
+pub mod plot;
 mod run;
+pub mod trace;
 
 pub use cli::App;
 pub use run::{RunError, RunOutcome, RunRequest, check_bus_load, run, run_controller, summary};

@@ -2,6 +2,7 @@
 //! progress while it runs, Ctrl-C and SIGTERM handled, and the loop statistics at the end.
 
 use std::fmt::Write as _;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -16,6 +17,8 @@ use robot_core::hardware::{Component, HardwareError, System};
 use robot_core::typed::RobotTypes;
 
 use crate::backends;
+use crate::plot::{self, PlotError};
+use crate::trace::{self, Recording, Trace};
 
 /// Why a run could not start or ended badly.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +54,9 @@ pub enum RunError {
     /// The signal handler could not be installed.
     #[error("cannot handle Ctrl-C and SIGTERM: {0}")]
     Signals(#[from] ctrlc::Error),
+    /// The run went as asked, but its plot could not be written.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
 }
 
 /// What to run on: the backend, its configuration, the rate and the loop's options.
@@ -64,6 +70,9 @@ pub struct RunRequest<'a> {
     pub rate_hz: Option<u32>,
     /// Activation, stop condition, real-time setup.
     pub options: LoopOptions,
+    /// Where to draw commanded against measured position of every joint (`.svg` or `.png`),
+    /// written however the run ends.
+    pub plot: Option<&'a Path>,
 }
 
 /// A run that ended as asked (its time or cycles were up).
@@ -87,14 +96,49 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
 ) -> Result<RunOutcome<R>, RunError> {
     let rate = request.rate_hz.unwrap_or(R::DESCRIPTION.update_rate);
     check_bus_load(R::DESCRIPTION, request.backend, rate)?;
+    if let Some(path) = request.plot {
+        plot::Format::of(path)?; // before the run, not after it
+    }
     let components = backends::components::<R>(request.backend, request.config)?;
-    run(
-        components,
-        controller,
-        Some(rate),
-        request.options,
-        progress,
-    )
+    let Some(path) = request.plot else {
+        return run(
+            components,
+            controller,
+            Some(rate),
+            request.options,
+            progress,
+        );
+    };
+    let trace = Arc::new(Mutex::new(Trace::of::<R>(trace::DEFAULT_CAPACITY)));
+    let recording = Recording::new(controller, Arc::clone(&trace));
+    let outcome = run(components, recording, Some(rate), request.options, progress);
+    let title = format!("{} on {}", R::DESCRIPTION.name, request.backend);
+    let drawn = match trace.lock() {
+        Ok(trace) => plot::write(&trace, &title, path),
+        Err(poisoned) => plot::write(&poisoned.into_inner(), &title, path),
+    };
+    match (outcome, drawn) {
+        (Ok(outcome), Ok(())) => {
+            let _ = writeln!(
+                progress,
+                "plotted every joint's position into {}",
+                path.display()
+            );
+            Ok(outcome)
+        }
+        (Ok(_), Err(error)) => Err(error.into()),
+        (Err(error), drawn) => {
+            let _ = match drawn {
+                Ok(()) => writeln!(
+                    progress,
+                    "plotted the run up to its end into {}",
+                    path.display()
+                ),
+                Err(plot_error) => writeln!(progress, "{plot_error}"),
+            };
+            Err(error)
+        }
+    }
 }
 
 /// Runs `controller` on `components` at `rate_hz` (the robot's update rate when `None`) until

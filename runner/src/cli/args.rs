@@ -334,6 +334,17 @@ pub struct RunArgs {
     /// Folder to emit the descriptions into; by default the folder `cargo build` writes.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Draw every joint's commanded against measured position over the run into this file
+    /// (`.svg` or `.png`), however the run ends.
+    #[arg(long, value_name = "FILE", value_parser = plot_path)]
+    pub plot: Option<PathBuf>,
+}
+
+/// A plot file: its extension names a format [`crate::plot`] draws.
+fn plot_path(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    crate::plot::Format::of(&path).map_err(|e| e.to_string())?;
+    Ok(path)
 }
 
 /// A run length: more than 0 and at most [`MAX_SECONDS`] seconds.
