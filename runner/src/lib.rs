@@ -26,4 +26,7 @@ mod run;
 pub mod trace;
 
 pub use cli::App;
-pub use run::{RunError, RunOutcome, RunRequest, check_bus_load, run, run_controller, summary};
+pub use run::{
+    Plot, RunError, RunOutcome, RunRequest, check_bus_load, run, run_controller, run_plotted,
+    summary,
+};

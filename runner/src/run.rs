@@ -100,40 +100,67 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
         plot::Format::of(path)?; // before the run, not after it
     }
     let components = backends::components::<R>(request.backend, request.config)?;
-    let Some(path) = request.plot else {
-        return run(
+    match request.plot {
+        None => run(
             components,
             controller,
             Some(rate),
             request.options,
             progress,
-        );
-    };
+        ),
+        Some(path) => run_plotted(
+            components,
+            controller,
+            Some(rate),
+            request.options,
+            Plot {
+                path,
+                title: &format!("{} on {}", R::DESCRIPTION.name, request.backend),
+            },
+            progress,
+        ),
+    }
+}
+
+/// Where [`run_plotted`] draws, and the picture's title.
+#[derive(Debug, Clone, Copy)]
+pub struct Plot<'a> {
+    /// `.svg` or `.png`.
+    pub path: &'a Path,
+    /// Says what ran where (`lite_biped on mock`).
+    pub title: &'a str,
+}
+
+/// [`run`], recording every joint's commanded and measured position ([`Recording`]) and
+/// drawing them into `plot` however the run ends: a run that failed is plotted up to its end,
+/// and the run's error is the one returned.
+pub fn run_plotted<R: RobotTypes, C: Controller<R> + 'static>(
+    components: Vec<Box<dyn Component<R>>>,
+    controller: C,
+    rate_hz: Option<u32>,
+    options: LoopOptions,
+    plot: Plot<'_>,
+    progress: &mut dyn std::io::Write,
+) -> Result<RunOutcome<R>, RunError> {
+    plot::Format::of(plot.path)?;
     let trace = Arc::new(Mutex::new(Trace::of::<R>(trace::DEFAULT_CAPACITY)));
     let recording = Recording::new(controller, Arc::clone(&trace));
-    let outcome = run(components, recording, Some(rate), request.options, progress);
-    let title = format!("{} on {}", R::DESCRIPTION.name, request.backend);
-    let drawn = match trace.lock() {
-        Ok(trace) => plot::write(&trace, &title, path),
-        Err(poisoned) => plot::write(&poisoned.into_inner(), &title, path),
-    };
+    let outcome = run(components, recording, rate_hz, options, progress);
+    // A panic while the trace was held cannot have left it half-written: `record` only pushes.
+    let trace = trace
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let drawn = plot::write(&trace, plot.title, plot.path);
+    let shown = plot.path.display();
     match (outcome, drawn) {
         (Ok(outcome), Ok(())) => {
-            let _ = writeln!(
-                progress,
-                "plotted every joint's position into {}",
-                path.display()
-            );
+            let _ = writeln!(progress, "plotted every joint's position into {shown}");
             Ok(outcome)
         }
         (Ok(_), Err(error)) => Err(error.into()),
         (Err(error), drawn) => {
             let _ = match drawn {
-                Ok(()) => writeln!(
-                    progress,
-                    "plotted the run up to its end into {}",
-                    path.display()
-                ),
+                Ok(()) => writeln!(progress, "plotted the run up to its end into {shown}"),
                 Err(plot_error) => writeln!(progress, "{plot_error}"),
             };
             Err(error)
