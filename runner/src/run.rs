@@ -87,7 +87,7 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
 ) -> Result<RunOutcome<R>, RunError> {
     let rate = request.rate_hz.unwrap_or(R::DESCRIPTION.update_rate);
     check_bus_load(R::DESCRIPTION, request.backend, rate)?;
-    let components = backends::components::<R>(request.backend, request.config)?;
+    let components = backends::components::<R>(request.backend, request.config, rate)?;
     run(
         components,
         controller,
