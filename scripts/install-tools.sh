@@ -4,6 +4,8 @@
 #   xacro               PyPI xacro (runs without ROS)                     } into the project's own
 #   mujoco              PyPI mujoco (the compiler of MJCF models)         } virtual environment,
 #   check-jsonschema    PyPI check-jsonschema (schema meta-validation)    } .venv/ (gitignored)
+#   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
+#                       (scripts/install-mujoco.sh)
 #
 # The Python tools never touch the system Python: Debian 12's refuses `pip install` outright
 # (PEP 668, `externally-managed-environment`). The venv is made with whatever `python3` is on PATH;
@@ -84,3 +86,6 @@ done
 command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after installing"
 "$python" -c "import mujoco; assert mujoco.__version__ == '3.17.0', mujoco.__version__" \
   || die "$python cannot import mujoco 3.17.0"
+
+# MuJoCo's C library for the MuJoCo backend (mujoco-rs), from the wheel just installed.
+ROBOT_TOOLS_VENV=$venv scripts/install-mujoco.sh

@@ -218,8 +218,10 @@ fn run_leaves_a_joint_the_config_disables_at_rest() {
     );
 }
 
+/// Built without the `mujoco` feature, the tool says how to get the backend.
+#[cfg(not(feature = "mujoco"))]
 #[test]
-fn the_mujoco_backend_of_a_later_issue_refuses_to_run_with_a_clear_error() {
+fn without_the_mujoco_feature_the_mujoco_backend_refuses_to_run_with_a_clear_error() {
     let (output, _) = robot_in(
         "run-refused",
         &["run", "--backend", "mujoco", "--seconds", "0.1"],
@@ -227,8 +229,26 @@ fn the_mujoco_backend_of_a_later_issue_refuses_to_run_with_a_clear_error() {
     assert!(!output.status.success());
     let stderr = text(&output.stderr);
     assert!(
-        stderr.contains("backend `mujoco`: not in this build yet"),
+        stderr.contains(
+            "backend `mujoco`: not in this build: it is robot-runner's cargo feature `mujoco`"
+        ),
         "{stderr}"
+    );
+    assert!(stderr.contains("scripts/install-mujoco.sh"), "{stderr}");
+}
+
+/// `--fast` is simulated time: the real robot refuses it before anything runs.
+#[test]
+fn the_real_backend_refuses_fast() {
+    let (output, _) = robot_in(
+        "run-real-fast",
+        &["run", "--backend", "real", "--fast", "--seconds", "0.1"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("real hardware runs on wall-clock time only"),
+        "{}",
+        text(&output.stderr)
     );
 }
 
@@ -470,6 +490,7 @@ fn run_with_a_config_for_an_unknown_robot_names_the_file_and_field_as_check_does
     assert_eq!(text(&run.stderr), text(&check.stderr));
 }
 
+#[cfg(not(feature = "mujoco"))]
 #[test]
 fn describe_lists_the_controllers_and_run_refuses_an_unbuilt_backend_before_emitting() {
     let output = robot(&["describe", "--robot", "six_axis_arm"]);
@@ -493,7 +514,7 @@ fn describe_lists_the_controllers_and_run_refuses_an_unbuilt_backend_before_emit
     assert!(check.status.success());
     assert!(
         text(&check.stderr).contains(
-            "note: `run` cannot use it in this build: backend `mujoco`: not in this build yet"
+            "note: `run` cannot use it in this build: backend `mujoco`: not in this build"
         ),
         "{}",
         text(&check.stderr)

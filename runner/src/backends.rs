@@ -8,6 +8,7 @@ use backend_robstride::sim::wall_clock::WallClock;
 use backend_robstride::transport::{self, Opened, Transport};
 use robot_core::Backend;
 use robot_core::config::RuntimeConfig;
+use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
 use robot_core::typed::RobotTypes;
 
@@ -17,23 +18,63 @@ use crate::run::RunError;
 pub fn available(backend: Backend) -> Result<(), RunError> {
     match backend {
         Backend::Mock | Backend::Real => Ok(()),
+        Backend::Mujoco if cfg!(feature = "mujoco") => Ok(()),
         Backend::Mujoco => Err(not_built(backend)),
     }
 }
 
-/// The components that drive robot `R` on `backend`, honouring the configuration's disabled
-/// joints.
+/// How the loop is paced on `backend`: a simulation runs on its own clock, paced to wall-clock
+/// time or, with `fast`, as fast as it steps; the real robot only on wall time (`fast` is refused
+/// there). The mock runs on wall time unless `fast`.
+pub fn pacing(backend: Backend, fast: bool) -> Result<Pacing, RunError> {
+    match (backend, fast) {
+        (Backend::Real, true) => Err(RunError::Backend {
+            backend,
+            reason: "real hardware runs on wall-clock time only: drop `--fast`".to_string(),
+        }),
+        (_, true) => Ok(Pacing::SimulatedFast),
+        (Backend::Mujoco, false) => Ok(Pacing::Simulated),
+        _ => Ok(Pacing::RealTime),
+    }
+}
+
+/// The components that drive robot `R` on `backend` in a loop at `rate_hz`, honouring the
+/// configuration's disabled joints.
 pub fn components<R: RobotTypes>(
     backend: Backend,
     config: Option<&RuntimeConfig>,
+    rate_hz: u32,
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     match backend {
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
         Backend::Real => robstride::<R>(config),
-        Backend::Mujoco => Err(not_built(backend)),
+        #[cfg(feature = "mujoco")]
+        Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz)]),
+        #[cfg(not(feature = "mujoco"))]
+        Backend::Mujoco => {
+            let _ = rate_hz;
+            Err(not_built(backend))
+        }
     }
+}
+
+/// The whole robot in MuJoCo: its emitted MJCF, the physics stepping five times a loop period at
+/// `rate_hz`. The emitted model has no floor yet, so a floating base hangs on a test stand
+/// (welded to the world) rather than falling forever.
+#[cfg(feature = "mujoco")]
+fn mujoco<R: RobotTypes>(config: Option<&RuntimeConfig>, rate_hz: u32) -> Box<dyn Component<R>> {
+    use backend_mujoco::{Base, MujocoOptions, MujocoSystem};
+    let options = MujocoOptions {
+        base: Base::Fixed,
+        period: Some(std::time::Duration::from_secs_f64(
+            1.0 / f64::from(rate_hz.max(1)),
+        )),
+        disabled_joints: disabled_joints::<R>(config),
+        ..MujocoOptions::default()
+    };
+    Box::new(MujocoSystem::<R>::new(options))
 }
 
 /// One RobStride component per bus, on the OS interface the configuration gives the bus: a
@@ -77,14 +118,10 @@ fn robstride<R: RobotTypes>(
 fn not_built(backend: Backend) -> RunError {
     RunError::Backend {
         backend,
-        reason: format!(
-            "not in this build yet: the {} backend comes with its own issue; run with `--backend mock`",
-            if backend == Backend::Real {
-                "RobStride"
-            } else {
-                "MuJoCo"
-            }
-        ),
+        reason: "not in this build: it is robot-runner's cargo feature `mujoco` (for the shipped \
+                 `robot` tool: `cargo run -p robots --features mujoco -- run --backend mujoco`), \
+                 which links MuJoCo: run `scripts/install-mujoco.sh` first"
+            .to_string(),
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches};
 use robot_core::config::{self, ConfigError, RuntimeConfig};
-use robot_core::control_loop::{Controller, LoopOptions, RealtimeOptions, StopAfter};
+use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
 use robot_core::emit::{WriteError, write_all};
 use robot_core::typed::{RobotTypes, Slot};
 use robot_core::{Backend, InterfaceKind, Robot, Values};
@@ -376,6 +376,7 @@ impl App {
             eprintln!("note: the real robot would refuse {rate} Hz:\n{note}");
         }
         crate::backends::available(backend).map_err(|e| e.to_string())?;
+        let pacing = crate::backends::pacing(backend, args.fast).map_err(|e| e.to_string())?;
         if let Some(out) = args.out.clone().or_else(|| self.descriptions_dir.clone()) {
             let dir = out.join(robot.name.as_ref());
             let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
@@ -413,11 +414,20 @@ impl App {
                 lock_memory: args.lock_memory,
             },
             spin,
+            pacing,
             ..LoopOptions::default()
         };
         println!(
-            "running {} ({}) on {} on {backend} at {rate} Hz for {} s",
-            controller.name, controller.about, robot.name, args.seconds
+            "running {} ({}) on {} on {backend} at {rate} Hz for {} s{}",
+            controller.name,
+            controller.about,
+            robot.name,
+            args.seconds,
+            match pacing {
+                Pacing::RealTime => "",
+                Pacing::Simulated => " of simulated time, paced to the wall clock",
+                Pacing::SimulatedFast => " of simulated time, as fast as it steps",
+            }
         );
         let request = RunRequest {
             backend,

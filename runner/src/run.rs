@@ -99,7 +99,7 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     if let Some(path) = request.plot {
         plot::Format::of(path)?; // before the run, not after it
     }
-    let components = backends::components::<R>(request.backend, request.config)?;
+    let components = backends::components::<R>(request.backend, request.config, rate)?;
     match request.plot {
         None => run(
             components,

@@ -6,9 +6,12 @@ mod support;
 
 use std::time::Duration;
 
-use robot_core::control_loop::{ControlLoop, LoopControl, LoopOptions, StopAfter};
+use robot_core::control_loop::{
+    ControlLoop, Controller, ControllerError, LoopControl, LoopOptions, LoopReport, Pacing,
+    StopAfter,
+};
 use robot_core::hardware::{Clock, Component, Lifecycle, System};
-use robots::LiteBiped;
+use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 use support::{Call, Log, Probe, Scripted, all_joints, plain_calls as calls, system};
 
 #[test]
@@ -173,4 +176,77 @@ fn activating_mid_run_reads_once_in_that_cycle() {
         (3, 3),
         "one read per cycle, activation's included: {log:?}"
     );
+}
+
+/// Records the clock of every update.
+#[derive(Default)]
+struct Clocks(Vec<Clock>);
+
+impl Controller<LiteBiped> for Clocks {
+    fn update(
+        &mut self,
+        clock: Clock,
+        _state: &LiteBipedState,
+        _command: &mut LiteBipedCommand,
+    ) -> Result<(), ControllerError> {
+        self.0.push(clock);
+        Ok(())
+    }
+}
+
+fn simulated_run(pacing: Pacing, rate: u32, seconds: f64) -> (Vec<Clock>, LoopReport) {
+    let log = Log::default();
+    let mut control_loop = ControlLoop::new(
+        system(vec![Scripted::whole(&log)]),
+        Clocks::default(),
+        Some(rate),
+    );
+    let options = LoopOptions {
+        stop_after: StopAfter {
+            cycles: None,
+            duration: Some(Duration::from_secs_f64(seconds)),
+        },
+        pacing,
+        ..LoopOptions::default()
+    };
+    let report = control_loop.run(&options, &LoopControl::default()).unwrap();
+    (control_loop.controller().0.clone(), report)
+}
+
+#[test]
+fn a_simulated_clock_advances_one_period_a_cycle_and_as_fast_as_it_can() {
+    let (clocks, report) = simulated_run(Pacing::SimulatedFast, 100, 20.0);
+    // Cycle 0 activates and updates at time zero; the last update's clock is the duration.
+    assert_eq!(clocks.len(), 2001);
+    for (k, clock) in clocks.iter().enumerate() {
+        let expected = Duration::from_millis(10) * k as u32;
+        assert_eq!(
+            (clock.time, clock.period),
+            (expected, Duration::from_millis(10))
+        );
+    }
+    assert_eq!(report.timing.cycles, 2001);
+    assert_eq!(report.timing.simulated, Some(Duration::from_secs(20)));
+    let factor = report.timing.real_time_factor().unwrap();
+    assert!(
+        factor > 20.0,
+        "20 s of a mock take far less than a second: {factor}"
+    );
+    assert_eq!(report.timing.lateness.max, Duration::ZERO, "no deadlines");
+}
+
+#[test]
+fn a_paced_simulated_clock_keeps_to_wall_time() {
+    let (clocks, report) = simulated_run(Pacing::Simulated, 1000, 0.1);
+    assert_eq!(
+        clocks.last().map(|c| c.time),
+        Some(Duration::from_millis(100))
+    );
+    let factor = report.timing.real_time_factor().unwrap();
+    assert!(
+        (0.5..=1.05).contains(&factor),
+        "paced to real time: {factor}"
+    );
+    let (_, wall_clocked) = simulated_run(Pacing::RealTime, 1000, 0.02);
+    assert_eq!(wall_clocked.timing.simulated, None);
 }

@@ -4,6 +4,9 @@
 //! * While inactive, `read` runs and nothing is written; the controller is not updated.
 //! * On activation, commands are seeded to safe values, then the controller's `on_activate`
 //!   runs, then cycles write.
+//! * The clock ([`Clock`]) is wall time for real hardware, or simulated time for a simulating
+//!   backend ([`Pacing`]): exactly one period a cycle, so the physics and the controller step in
+//!   lock-step, paced to wall-clock time for watching or as fast as the backend runs.
 //! * A cycle allocates nothing: state and command live in the loop, statistics go into
 //!   preallocated rings, the lifecycle requests arrive through atomics.
 //!
@@ -43,7 +46,7 @@ pub use control::LoopControl;
 pub use controller::{Controller, ControllerError};
 pub use error::{Fault, LoopError, PanicSource};
 pub use handle::LoopHandle;
-pub use options::{LoopOptions, LoopReport, StopAfter};
+pub use options::{LoopOptions, LoopReport, Pacing, StopAfter};
 pub use realtime::{RealtimeOptions, RealtimeStep};
 pub use stats::{CycleStats, Percentiles, TimingReport};
 
@@ -236,9 +239,19 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         Ok(())
     }
 
-    fn report(&self, stats: &CycleStats, realtime: &[RealtimeStep]) -> LoopReport {
+    /// The run's report; `simulated`: the clock was simulated time, up to the last cycle's.
+    fn report(
+        &self,
+        stats: &CycleStats,
+        realtime: &[RealtimeStep],
+        start: Instant,
+        simulated: bool,
+    ) -> LoopReport {
+        let mut timing = stats.report();
+        timing.wall = start.elapsed();
+        timing.simulated = simulated.then_some(self.last_clock.time);
         LoopReport {
-            timing: stats.report(),
+            timing,
             realtime: realtime.to_vec(),
             final_lifecycle: self.system.lifecycle(),
             components: self
@@ -254,6 +267,10 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     /// Runs on the calling thread at the fixed rate until `control` asks to stop or `options`'
     /// stop condition is met: configures, activates when asked (or at once with
     /// `options.activate`), cycles, and switches the hardware off at the end.
+    ///
+    /// `options.pacing` picks the clock: wall time on wall-clock deadlines (real hardware), or
+    /// simulated time, one period a cycle, paced to wall-clock deadlines or back to back; the
+    /// report then holds the simulated time and the real-time factor.
     pub fn run(
         &mut self,
         options: &LoopOptions,
@@ -271,28 +288,44 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         let start = Instant::now();
         let mut deadline = start;
         let mut previous: Option<Instant> = None;
+        let (simulated, paced) = (
+            options.pacing.is_simulated(),
+            options.pacing != Pacing::SimulatedFast,
+        );
+        let mut started_cycles: u64 = 0;
         loop {
             // Wait for the deadline. Sleeping is coarse (the 1 ns timer slack set above keeps the
             // wake-up close); the optional spin covers the last stretch.
-            let now = Instant::now();
-            let wake = deadline.checked_sub(options.spin).unwrap_or(deadline);
-            if wake > now {
-                std::thread::sleep(wake - now);
-            }
-            while Instant::now() < deadline {
-                std::hint::spin_loop();
+            if paced {
+                let now = Instant::now();
+                let wake = deadline.checked_sub(options.spin).unwrap_or(deadline);
+                if wake > now {
+                    std::thread::sleep(wake - now);
+                }
+                while Instant::now() < deadline {
+                    std::hint::spin_loop();
+                }
             }
             let began = Instant::now();
-            let clock = Clock {
-                time: began - start,
-                period: previous.map_or(self.period, |p| began - p),
+            let clock = if simulated {
+                // Exactly one period a cycle, however long the wall-clock cycle took.
+                Clock {
+                    time: periods(self.period, started_cycles),
+                    period: self.period,
+                }
+            } else {
+                Clock {
+                    time: began - start,
+                    period: previous.map_or(self.period, |p| began - p),
+                }
             };
+            started_cycles += 1;
             let outcome = match self.apply_request(control, clock) {
                 Ok(Some(activated)) => self.cycle_from(clock, !activated),
                 Ok(None) => {
                     control.publish(self.system.lifecycle(), &stats);
                     return Err(LoopError::TorqueOff {
-                        report: Box::new(self.report(&stats, &realtime)),
+                        report: Box::new(self.report(&stats, &realtime, start, simulated)),
                     });
                 }
                 Err(fault) => Err(fault),
@@ -302,15 +335,16 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 return Err(LoopError::Cycle {
                     cycle: self.cycle,
                     fault,
-                    report: Box::new(self.report(&stats, &realtime)),
+                    report: Box::new(self.report(&stats, &realtime, start, simulated)),
                 });
             }
             let ended = Instant::now();
-            stats.record(
-                ended - began,
-                previous.map(|p| began - p),
-                began.saturating_duration_since(deadline),
-            );
+            let lateness = if paced {
+                began.saturating_duration_since(deadline)
+            } else {
+                Duration::ZERO
+            };
+            stats.record(ended - began, previous.map(|p| began - p), lateness);
             previous = Some(began);
             control.publish(self.system.lifecycle(), &stats);
 
@@ -318,15 +352,22 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 .stop_after
                 .cycles
                 .is_some_and(|n| stats.cycles() >= n);
-            let done_time = options
-                .stop_after
-                .duration
-                .is_some_and(|d| ended - start >= d);
+            let done_time = options.stop_after.duration.is_some_and(|d| {
+                if simulated {
+                    clock.time >= d
+                } else {
+                    ended - start >= d
+                }
+            });
             if control.stop_requested() || done_cycles || done_time {
                 break;
             }
+            if !paced {
+                continue;
+            }
             deadline += self.period;
-            // More than a period behind: skip the missed deadlines rather than burst to catch up.
+            // More than a period behind: skip the missed deadlines rather than burst to catch up
+            // (a simulated clock still advances one period a cycle: the simulation falls behind).
             let now = Instant::now();
             if now > deadline + self.period {
                 let behind = (now - deadline).as_nanos() / self.period.as_nanos().max(1);
@@ -337,7 +378,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         }
         let off = self.switch_off();
         control.publish(self.system.lifecycle(), &stats);
-        let report = self.report(&stats, &realtime);
+        let report = self.report(&stats, &realtime, start, simulated);
         if off {
             Ok(report)
         } else {
@@ -375,6 +416,12 @@ impl<R: RobotTypes, C: Controller<R>> Drop for ControlLoop<R, C> {
             }
         }
     }
+}
+
+/// `count` periods, saturating.
+fn periods(period: Duration, count: u64) -> Duration {
+    let nanos = period.as_nanos().saturating_mul(u128::from(count));
+    Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
 }
 
 /// Runs a controller call; a panic becomes [`Fault::Panicked`], a refusal [`Fault::Controller`].

@@ -36,6 +36,21 @@ pub struct TimingReport {
     pub lateness: Percentiles,
     /// How many of the latest cycles the percentiles are over.
     pub samples: usize,
+    /// Wall-clock time from the first cycle's start to the last one's end.
+    pub wall: Duration,
+    /// Under a simulated clock, the simulated time the run covered (the last cycle's clock).
+    pub simulated: Option<Duration>,
+}
+
+impl TimingReport {
+    /// Simulated seconds per wall-clock second, under a simulated clock: above 1 is faster than
+    /// real time.
+    pub fn real_time_factor(&self) -> Option<f64> {
+        let wall = self.wall.as_secs_f64();
+        self.simulated
+            .filter(|_| wall > 0.0)
+            .map(|s| s.as_secs_f64() / wall)
+    }
 }
 
 impl std::fmt::Display for TimingReport {
@@ -56,6 +71,14 @@ impl std::fmt::Display for TimingReport {
             self.samples,
             plural(self.samples as u64, "cycle", "cycles"),
         )?;
+        if let (Some(simulated), Some(factor)) = (self.simulated, self.real_time_factor()) {
+            writeln!(
+                f,
+                "  simulated {:.3} s in {:.3} s of wall time: real-time factor {factor:.2}",
+                simulated.as_secs_f64(),
+                self.wall.as_secs_f64()
+            )?;
+        }
         for (name, p) in [
             ("work", &self.work),
             ("interval", &self.interval),
@@ -208,6 +231,8 @@ impl CycleStats {
             interval: self.interval.percentiles(),
             lateness: self.lateness.percentiles(),
             samples: self.work.samples().len(),
+            wall: Duration::ZERO,
+            simulated: None,
         }
     }
 }
@@ -251,6 +276,21 @@ mod tests {
                 .starts_with("2 cycles at 1000 Hz, 1 overrun, 0 skipped deadlines (percentiles over the last 2 cycles)"),
             "{}",
             stats.report()
+        );
+    }
+
+    #[test]
+    fn the_real_time_factor_is_simulated_over_wall_time() {
+        let mut report = CycleStats::new(Duration::from_millis(5), 4).report();
+        report.wall = Duration::from_millis(500);
+        assert_eq!(report.real_time_factor(), None, "a wall clock has none");
+        report.simulated = Some(Duration::from_secs(2));
+        assert_eq!(report.real_time_factor(), Some(4.0));
+        assert!(
+            report
+                .to_string()
+                .contains("\n  simulated 2.000 s in 0.500 s of wall time: real-time factor 4.00\n"),
+            "{report}"
         );
     }
 

@@ -312,9 +312,14 @@ pub struct RunArgs {
     /// Backend, overriding the config's; mock without either.
     #[arg(long, value_enum)]
     pub backend: Option<BackendArg>,
-    /// How long to run, seconds (more than 0, at most 86400).
+    /// How long to run, seconds (more than 0, at most 86400); simulated seconds on MuJoCo or
+    /// with `--fast`.
     #[arg(long, default_value_t = 6.0, value_parser = seconds)]
     pub seconds: f64,
+    /// Run on simulated time as fast as the backend steps (MuJoCo, mock), not paced to the wall
+    /// clock; the statistics give the real-time factor. Refused on the real robot.
+    #[arg(long)]
+    pub fast: bool,
     /// Loop rate, Hz (1 to 10000); the robot's update rate by default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_RATE_HZ)))]
     pub rate: Option<u32>,

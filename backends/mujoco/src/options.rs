@@ -1,0 +1,94 @@
+//! What a [`crate::MujocoSystem`] is built with: which model, how it is held, how finely the
+//! physics steps, and the gains of joints that have no MIT gains of their own.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where the MJCF comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ModelSource {
+    /// The robot's own `<robot>.mjcf.xml`, rendered from its definition
+    /// (`robot_core::emit::mjcf`): the very text `cargo build` writes beside the other
+    /// descriptions, so no file has to be found.
+    #[default]
+    Emitted,
+    /// A user's MJCF file (a scene including the robot, a tuned model) whose joint, actuator
+    /// and sensor names match the definition's.
+    File(PathBuf),
+}
+
+/// How the robot's base is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Base {
+    /// As the model says: a floating-base robot's root body has its free joint.
+    #[default]
+    AsModelled,
+    /// Welded to the world, as on a test stand: the free joint of every body at the top of
+    /// `<worldbody>` is removed before the model is compiled.
+    Fixed,
+}
+
+/// Stiffness and damping, for the joints whose definition commands a position or velocity
+/// without the MIT gains (`stiffness`, `damping`) to go with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServoGains {
+    /// How much of the joint's effort limit one radian (or metre) of position error asks for:
+    /// stiffness = `stiffness_per_effort` × effort limit, N·m/rad per N·m.
+    pub stiffness_per_effort: f64,
+    /// Damping as stiffness × this time constant, s.
+    pub damping_time: f64,
+    /// Damping of a velocity-commanded joint without a position command, per N·m of its effort
+    /// limit, N·m·s/rad per N·m.
+    pub velocity_damping_per_effort: f64,
+}
+
+impl Default for ServoGains {
+    /// A servo that saturates at 0.1 rad of error, with a 50 ms damping time constant; a
+    /// velocity servo that saturates at 1 rad/s of error.
+    fn default() -> Self {
+        ServoGains {
+            stiffness_per_effort: 10.0,
+            damping_time: 0.05,
+            velocity_damping_per_effort: 1.0,
+        }
+    }
+}
+
+/// Everything a [`crate::MujocoSystem`] is configured with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MujocoOptions {
+    /// The model.
+    pub model: ModelSource,
+    /// How the base is held.
+    pub base: Base,
+    /// The control loop's period; the physics steps `substeps` times per period. By default the
+    /// robot's update rate's.
+    pub period: Option<Duration>,
+    /// Physics steps per loop period: the timestep is `period / substeps`, so it always divides
+    /// the period. The MIT law is computed again before every one of them.
+    pub substeps: u32,
+    /// Gains of position- or velocity-commanded joints without MIT gains.
+    pub servo: ServoGains,
+    /// Joints (indices into the robot's `joints`) the runtime configuration disables: read, never
+    /// driven (no torque).
+    pub disabled_joints: Vec<usize>,
+}
+
+/// Physics steps per loop period by default: at lite_biped's 200 Hz a 1 ms timestep, which keeps
+/// the explicitly applied MIT damping stable on its lightest joints (an ankle roll's rotor and
+/// foot, about 1.5·10⁻³ kg·m², under 0.5 N·m·s/rad: the damping's stability bound is
+/// 2·I/dt = 0.6 at 5 ms and 3 at 1 ms).
+pub const DEFAULT_SUBSTEPS: u32 = 5;
+
+impl Default for MujocoOptions {
+    fn default() -> Self {
+        MujocoOptions {
+            model: ModelSource::default(),
+            base: Base::default(),
+            period: None,
+            substeps: DEFAULT_SUBSTEPS,
+            servo: ServoGains::default(),
+            disabled_joints: Vec::new(),
+        }
+    }
+}

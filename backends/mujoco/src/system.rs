@@ -1,0 +1,412 @@
+//! [`MujocoSystem`]: the component.
+
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase};
+use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
+use robot_core::typed::Slot;
+use robot_core::{InterfaceKind, RobotTypes, Values};
+
+use crate::law::{self, Target};
+use crate::model;
+use crate::options::{ModelSource, MujocoOptions};
+use crate::plan::{self, Plan};
+
+/// The keyframe the initial state is taken from when the model has one.
+pub const HOME_KEYFRAME: &str = "home";
+
+/// Most physics steps one `read` takes, in loop periods: a clock that jumps further (a stalled
+/// wall clock) leaves the simulation behind rather than blocking the control thread.
+const MAX_CATCH_UP_PERIODS: u64 = 10;
+
+/// The whole robot in MuJoCo, as `mujoco_ros2_control/MujocoSystem` drives it: every controlled
+/// joint and every IMU, in one `<Robot>Hardware` block. See the [crate docs](crate).
+pub struct MujocoSystem<R: RobotTypes> {
+    name: String,
+    claims: Claims,
+    options: MujocoOptions,
+    period: Duration,
+    timestep: f64,
+    sim: Option<Sim>,
+    plan: Plan,
+    /// Per planned joint, what `write` last stored (zero torque until then).
+    targets: Vec<Target>,
+    /// Per planned joint, the torque of the current physics step (a buffer, so no step allocates).
+    torques: Vec<f64>,
+    active: bool,
+    _robot: PhantomData<fn() -> R>,
+}
+
+/// The loaded simulation.
+struct Sim {
+    data: MjData<Box<MjModel>>,
+    /// The loop clock's time at the first read after configuring: simulated time zero.
+    epoch: Option<Duration>,
+    /// Physics steps taken since then.
+    steps: u64,
+}
+
+impl<R: RobotTypes> std::fmt::Debug for MujocoSystem<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MujocoSystem")
+            .field("name", &self.name)
+            .field("options", &self.options)
+            .field("timestep", &self.timestep)
+            .field("active", &self.active)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: RobotTypes> Default for MujocoSystem<R> {
+    fn default() -> Self {
+        Self::new(MujocoOptions::default())
+    }
+}
+
+impl<R: RobotTypes> MujocoSystem<R> {
+    /// A component with these options; nothing is loaded before `on_configure`.
+    pub fn new(options: MujocoOptions) -> Self {
+        let robot = R::DESCRIPTION;
+        let period = options
+            .period
+            .unwrap_or_else(|| Duration::from_secs_f64(1.0 / f64::from(robot.update_rate.max(1))));
+        let timestep = period.as_secs_f64() / f64::from(options.substeps.max(1));
+        MujocoSystem {
+            name: format!("{}Hardware", robot.type_name),
+            claims: Claims {
+                joints: (0..robot.joints.len())
+                    .filter(|&j| robot.joints[j].is_controlled())
+                    .collect(),
+                sensors: (0..robot.sensors.len()).collect(),
+            },
+            options,
+            period,
+            timestep,
+            sim: None,
+            plan: Plan::default(),
+            targets: Vec::new(),
+            torques: Vec::new(),
+            active: false,
+            _robot: PhantomData,
+        }
+    }
+
+    /// The physics timestep, s: the loop period divided by the substeps.
+    pub fn timestep(&self) -> f64 {
+        self.timestep
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &MujocoOptions {
+        &self.options
+    }
+
+    /// Simulated time since the first read after configuring (zero before).
+    pub fn simulated_time(&self) -> Duration {
+        self.sim.as_ref().map_or(Duration::ZERO, |s| {
+            Duration::from_secs_f64(s.steps as f64 * self.timestep)
+        })
+    }
+
+    /// The MuJoCo data, for inspection (tests, pictures): `None` before `on_configure`.
+    pub fn data(&self) -> Option<&MjData<Box<MjModel>>> {
+        self.sim.as_ref().map(|s| &s.data)
+    }
+
+    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
+        HardwareError::new(&self.name, kind, message)
+    }
+
+    /// One physics step: the law from the state as it is now, then `mj_step`.
+    fn step(sim: &mut Sim, plan: &Plan, targets: &[Target], torques: &mut [f64], active: bool) {
+        let (qpos, qvel) = (sim.data.qpos(), sim.data.qvel());
+        for ((joint, target), torque) in plan.joints.iter().zip(targets).zip(torques.iter_mut()) {
+            *torque = match (active, joint.drive) {
+                (true, Some(drive)) => {
+                    law::torque(target, qpos[joint.qpos], qvel[joint.dof], drive.limit)
+                }
+                _ => 0.0,
+            };
+        }
+        let ctrl = sim.data.ctrl_mut();
+        for (joint, &torque) in plan.joints.iter().zip(torques.iter()) {
+            if let Some(motor) = joint.motor {
+                ctrl[motor.ctrl] = torque / motor.gear;
+            }
+        }
+        sim.data.step();
+        sim.steps += 1;
+    }
+
+    /// Zero in every motor's `ctrl`: nothing applied from here on.
+    fn release(&mut self) {
+        if let Some(sim) = &mut self.sim {
+            let ctrl = sim.data.ctrl_mut();
+            for motor in self.plan.joints.iter().filter_map(|j| j.motor) {
+                ctrl[motor.ctrl] = 0.0;
+            }
+        }
+    }
+
+    /// The initial state: the `home` keyframe when the model has one, else each joint's declared
+    /// initial position (the model's reference pose where none is declared).
+    fn initial_state(&self, data: &mut MjData<Box<MjModel>>) -> Result<(), String> {
+        let home = data
+            .model()
+            .name_to_id(MjtObjBase::mjOBJ_KEY, HOME_KEYFRAME);
+        match home {
+            Some(key) => data
+                .reset_keyframe(key)
+                .map_err(|e| format!("keyframe `{HOME_KEYFRAME}`: {e}"))?,
+            None => {
+                data.reset();
+                let robot = R::DESCRIPTION;
+                let qpos = data.qpos_mut();
+                for joint in &self.plan.joints {
+                    let initial = robot.joints[joint.joint]
+                        .state_interface(InterfaceKind::Position)
+                        .and_then(|i| i.initial_value);
+                    if let Some(value) = initial {
+                        qpos[joint.qpos] = value;
+                    }
+                }
+            }
+        }
+        // Positions, sensors and forces of the initial state, for the first read.
+        data.forward();
+        Ok(())
+    }
+}
+
+impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn claims(&self) -> &Claims {
+        &self.claims
+    }
+
+    /// Refuses interfaces MuJoCo has nothing for (`current`, `temperature`, commanded
+    /// `acceleration`), naming each, and a period the substeps cannot divide.
+    fn on_init(&mut self) -> Result<(), HardwareError> {
+        if self.options.substeps == 0 {
+            return Err(self.error(ErrorKind::Unsupported, "`substeps` must be at least 1"));
+        }
+        if self.period.is_zero() {
+            return Err(self.error(ErrorKind::Unsupported, "the loop period must be positive"));
+        }
+        let unsupported = plan::unsupported(R::DESCRIPTION, &self.claims.joints);
+        if !unsupported.is_empty() {
+            return Err(self.error(
+                ErrorKind::Unsupported,
+                format!(
+                    "MuJoCo backs the interfaces position, velocity, effort (and acceleration as \
+                     a state), not {}",
+                    unsupported.join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Loads and compiles the model, maps every claimed joint, its motor and every IMU sensor by
+    /// name (one error naming everything missing), and puts the robot in its initial state.
+    fn on_configure(&mut self) -> Result<(), HardwareError> {
+        self.sim = None;
+        self.active = false;
+        let robot = R::DESCRIPTION;
+        let step = Duration::from_secs_f64(self.timestep);
+        let loaded = model::load(robot, &self.options.model, self.options.base, step)
+            .map_err(|e| self.error(ErrorKind::Io, e))?;
+        self.plan = plan::resolve(
+            robot,
+            &loaded.model,
+            &R::STATE_LAYOUT,
+            &R::COMMAND_LAYOUT,
+            &self.claims.joints,
+            &self.options.disabled_joints,
+            &self.options.servo,
+        )
+        .map_err(|missing| {
+            let hint = match self.options.model {
+                ModelSource::Emitted => "",
+                ModelSource::File(_) => {
+                    " (names must be the definition's, as the emitted MJCF has them)"
+                }
+            };
+            self.error(
+                ErrorKind::Unsupported,
+                format!(
+                    "{} lacks what {} needs{hint}: {}",
+                    loaded.origin,
+                    robot.name,
+                    missing.join(", ")
+                ),
+            )
+        })?;
+        let origin = loaded.origin;
+        let mut data = MjData::try_new(Box::new(loaded.model))
+            .map_err(|e| self.error(ErrorKind::Other, format!("{origin}: {e}")))?;
+        self.initial_state(&mut data)
+            .map_err(|e| self.error(ErrorKind::Other, format!("{origin}: {e}")))?;
+        self.targets = vec![Target::NONE; self.plan.joints.len()];
+        self.torques = vec![0.0; self.plan.joints.len()];
+        self.sim = Some(Sim {
+            data,
+            epoch: None,
+            steps: 0,
+        });
+        Ok(())
+    }
+
+    fn on_cleanup(&mut self) -> Result<(), HardwareError> {
+        self.sim = None;
+        self.active = false;
+        Ok(())
+    }
+
+    /// Takes the seeded (safe) commands as the first targets, then applies the law from the
+    /// next physics step on.
+    fn on_activate(
+        &mut self,
+        _state: &R::State,
+        command: &mut R::Command,
+    ) -> Result<(), HardwareError> {
+        if self.sim.is_none() {
+            return Err(self.error(ErrorKind::Lifecycle, "not configured"));
+        }
+        self.write(Clock::default(), command)?;
+        self.active = true;
+        Ok(())
+    }
+
+    /// No torque from here on: the targets are forgotten and every motor's control is zero.
+    fn on_deactivate(&mut self) -> Result<(), HardwareError> {
+        self.active = false;
+        self.targets.fill(Target::NONE);
+        self.release();
+        Ok(())
+    }
+
+    /// Steps the physics up to the clock's time (`period / timestep` steps a cycle in lock-step),
+    /// the MIT law applied before each step while active and zero torque while inactive, then
+    /// fills positions, velocities, applied efforts and the IMUs.
+    fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
+        let Some(sim) = self.sim.as_mut() else {
+            return Err(HardwareError::new(
+                &self.name,
+                ErrorKind::Lifecycle,
+                "not configured",
+            ));
+        };
+        let epoch = *sim.epoch.get_or_insert(clock.time);
+        let elapsed = clock.time.saturating_sub(epoch).as_secs_f64();
+        let due = (elapsed / self.timestep).round() as u64;
+        let per_period = (self.period.as_secs_f64() / self.timestep).round() as u64;
+        let steps = due
+            .saturating_sub(sim.steps)
+            .min(MAX_CATCH_UP_PERIODS * per_period.max(1));
+        for _ in 0..steps {
+            Self::step(
+                sim,
+                &self.plan,
+                &self.targets,
+                &mut self.torques,
+                self.active,
+            );
+        }
+        let out = state.as_mut_slice();
+        let data = &sim.data;
+        let (qpos, qvel, qacc) = (data.qpos(), data.qvel(), data.qacc());
+        let force = data.actuator_force();
+        for joint in &self.plan.joints {
+            let pairs = [
+                (joint.position_state, qpos[joint.qpos]),
+                (joint.velocity_state, qvel[joint.dof]),
+                (joint.acceleration_state, qacc[joint.dof]),
+                (
+                    joint.effort_state,
+                    joint.motor.map_or(0.0, |m| force[m.force] * m.gear),
+                ),
+            ];
+            for (slot, value) in pairs {
+                if let Some(slot) = slot {
+                    out[slot] = value;
+                }
+            }
+        }
+        let sensors = data.sensordata();
+        for imu in &self.plan.imus {
+            let q = &sensors[imu.quat..imu.quat + 4];
+            // MuJoCo orders w, x, y, z; ros2_control x, y, z, w.
+            let values = [
+                q[1],
+                q[2],
+                q[3],
+                q[0],
+                sensors[imu.gyro],
+                sensors[imu.gyro + 1],
+                sensors[imu.gyro + 2],
+                sensors[imu.accel],
+                sensors[imu.accel + 1],
+                sensors[imu.accel + 2],
+            ];
+            out[imu.slot..imu.slot + 10].copy_from_slice(&values);
+        }
+        Ok(())
+    }
+
+    /// Stores each driven joint's targets for the physics steps of the next reads. An infinite
+    /// command is an [`ErrorKind::InvalidCommand`] naming joint and interface, and nothing is
+    /// stored; NaN means "no command" and contributes nothing.
+    fn write(&mut self, _clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
+        let values = command.as_slice();
+        for joint in &self.plan.joints {
+            let Some(drive) = joint.drive else {
+                continue;
+            };
+            for slot in [
+                drive.position,
+                drive.velocity,
+                drive.effort,
+                drive.stiffness,
+                drive.damping,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if values[slot].is_infinite() {
+                    return Err(self.infinite_command(slot, values[slot]));
+                }
+            }
+        }
+        for (joint, target) in self.plan.joints.iter().zip(self.targets.iter_mut()) {
+            *target = match joint.drive {
+                Some(drive) => Target::from_command(values, &drive),
+                None => Target::NONE,
+            };
+        }
+        Ok(())
+    }
+}
+
+impl<R: RobotTypes> MujocoSystem<R> {
+    fn infinite_command(&self, slot: usize, value: f64) -> HardwareError {
+        let what = match R::COMMAND_LAYOUT.slots.get(slot) {
+            Some(&Slot::Joint { joint, kind }) => {
+                let joint = R::DESCRIPTION
+                    .joints
+                    .get(usize::from(joint))
+                    .map_or("?", |j| &j.name);
+                format!("`{joint}/{kind}`")
+            }
+            _ => format!("slot #{slot}"),
+        };
+        self.error(
+            ErrorKind::InvalidCommand,
+            format!("command {what} is {value}"),
+        )
+    }
+}
