@@ -70,7 +70,6 @@ pub fn mjcf(robot: &Robot) -> Result<String, EmitError> {
     mjcf::document(robot)
 }
 
-/// How far above its standing height a floating base hangs in `<robot>.stand.scene.xml`, m.
 pub use mjcf::STAND_CLEARANCE;
 
 /// `<robot>.scene.xml`: `<robot>.mjcf.xml` included, with a floor, a light and a `home` keyframe

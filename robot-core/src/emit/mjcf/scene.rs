@@ -36,7 +36,7 @@ use crate::emit::format::{self, number, numbers};
 use crate::kinematics::{self, LowestPoint};
 use crate::model::Robot;
 
-/// How far above its standing height a floating base hangs on the test stand, m.
+/// How far above its standing height a floating base hangs in `<robot>.stand.scene.xml`, m.
 pub const STAND_CLEARANCE: f64 = 0.05;
 
 /// The name of the keyframe of the home pose, in every scene.
