@@ -1,6 +1,6 @@
-//! `cargo build` writes the robot's descriptions (URDF, xacro, controllers.yaml, MJCF, JSON) into
-//! `<OUT_DIR>/descriptions/pan_tilt/` and prints where. The definition file is compiled here as a
-//! module too: a build script cannot use the crate it builds.
+//! `cargo build` writes the robot's descriptions (URDF, xacro, controllers.yaml, MJCF, scene,
+//! JSON) into `<OUT_DIR>/descriptions/pan_tilt/` and prints where. The definition file is compiled
+//! here as a module too: a build script cannot use the crate it builds.
 
 #[allow(dead_code)]
 #[path = "src/robot.rs"]

@@ -18,6 +18,10 @@
 //!
 //! `examples/my_robot/` in the repository is a whole robot crate built this way.
 //!
+//! Every file of [`crate::emit::all`] is written: the `.urdf.xacro`, one `.<backend>.urdf` per
+//! backend, `controllers.yaml`, the `.mjcf.xml` with its `.scene.xml` (and, for a floating base,
+//! the test stand's `.stand.scene.xml`), and the `.json`.
+//!
 //! The files go to `<OUT_DIR>/descriptions/<robot>/`: `OUT_DIR` is the one folder cargo gives a
 //! build script, and it is right under any `--target`, `--profile` or `CARGO_TARGET_DIR`, where
 //! a guess at the target folder from it is not. When a file changed, the build prints that folder

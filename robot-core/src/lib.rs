@@ -4,9 +4,9 @@
 //! command structs plus one `static` [`model::Robot`]. Everything else works from that model:
 //!
 //! * from `robot-model`, re-exported here: [`model`], [`validate`] (the rules), [`fourbar`],
-//!   [`bus_load`], [`actuator`], [`controller_plan`], [`typed`] (the contract between generated
-//!   types and generic backends);
-//! * [`emit`]: URDF, xacro, ros2_control, `controllers.yaml`, MJCF and JSON Schema;
+//!   [`kinematics`] (link poses, the lowest collision point), [`bus_load`], [`actuator`],
+//!   [`controller_plan`], [`typed`] (the contract between generated types and generic backends);
+//! * [`emit`]: URDF, xacro, ros2_control, `controllers.yaml`, MJCF and its scenes, JSON Schema;
 //! * [`build`]: for build scripts, so `cargo build` writes a robot crate's descriptions;
 //! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
 //! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
@@ -24,7 +24,8 @@ pub mod emit;
 pub mod hardware;
 
 pub use robot_model::{
-    actuator, bus_load, controller_plan, fourbar, interface, model, number, schema, typed, validate,
+    actuator, bus_load, controller_plan, fourbar, interface, kinematics, model, number, schema,
+    typed, validate,
 };
 
 pub use actuator::RobstrideModel;

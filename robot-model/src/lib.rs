@@ -3,6 +3,7 @@
 //! * [`model`]: links, joints, buses, actuators, sensors — one [`model::Robot`];
 //! * [`validate`]: the rules a definition must keep, shared by `robot!` and hand-built models;
 //! * [`fourbar`]: joint ↔ motor kinematics of a four-bar linkage, and its assembly check;
+//! * [`kinematics`]: link poses from joint positions, and the lowest collision point;
 //! * [`bus_load`]: worst-case CAN load per cycle, and the ceiling a bus may carry;
 //! * [`actuator`]: the RobStride models' ranges;
 //! * [`controller_plan`]: which controller claims which joint's interfaces;
@@ -21,6 +22,7 @@ pub mod controller_plan;
 pub mod fixture;
 pub mod fourbar;
 pub mod interface;
+pub mod kinematics;
 pub mod model;
 mod number;
 pub mod schema;

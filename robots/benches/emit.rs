@@ -7,7 +7,7 @@
 //!
 //! * `emit/all/<robot>`: every artefact of a robot, [`robot_core::emit::all`];
 //! * `emit/<artefact>`: one artefact of `lite_biped` (`urdf_xacro`, `urdf/<backend>`,
-//!   `controllers_yaml`, `mjcf`, `robot_json`);
+//!   `controllers_yaml`, `mjcf`, `scene`, `stand_scene`, `robot_json`);
 //! * `validate/lite_biped`: [`robot_core::validate::validate`], every rule;
 //! * `fourbar/check_range`: the left ankle four-bar checked over its joint range.
 #![allow(clippy::expect_used)] // bench code: a panic is the failure report
@@ -29,13 +29,17 @@ fn bench_emit(c: &mut Criterion) {
     group.bench_function("all/six_axis_arm", |b| {
         b.iter(|| emit::all(black_box(SixAxisArm::DESCRIPTION)))
     });
-    let artefacts: [(&str, Emitter); 7] = [
+    let artefacts: [(&str, Emitter); 9] = [
         ("urdf_xacro", emit::urdf_xacro),
         ("urdf/real", |r| emit::urdf(r, Backend::Real)),
         ("urdf/mujoco", |r| emit::urdf(r, Backend::Mujoco)),
         ("urdf/mock", |r| emit::urdf(r, Backend::Mock)),
         ("controllers_yaml", emit::controllers_yaml),
         ("mjcf", emit::mjcf),
+        ("scene", emit::scene),
+        ("stand_scene", |r| {
+            emit::stand_scene(r).map(Option::unwrap_or_default)
+        }),
         ("robot_json", emit::robot_json),
     ];
     for (name, emitter) in artefacts {

@@ -20,6 +20,8 @@
 //! </mujoco>
 //! ```
 //!
+//! The scenes around it (`<robot>.scene.xml`, `<robot>.stand.scene.xml`) are in [`scene`].
+//!
 //! MJCF joint and actuator names are the ros2_control joint names, and the IMU sensors are named
 //! `<prefix>_quat`, `<prefix>_gyro`, `<prefix>_accel`, which is what MujocoSystem reads. The MuJoCo
 //! backend steps at the loop period and writes the MIT torque into each motor's `ctrl`.
@@ -31,6 +33,7 @@ use quick_xml::events::{BytesText, Event};
 
 use super::EmitError;
 use super::format::{self, number, numbers};
+use crate::kinematics;
 use crate::model::{
     Geometry, Inertia, Joint, JointKind, Link, Pose, Robot, Sensor, SensorKind, Shape,
 };
@@ -46,6 +49,12 @@ const MIN_MASS: f64 = 1e-9;
 const MIN_INERTIA: f64 = 1e-12;
 
 pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
+    write(robot, None)
+}
+
+/// The model of `robot`; with a `stage`, the root is welded where the stage says and the stage's
+/// floor, light and keyframe are written into the same document.
+fn write(robot: &Robot, stage: Option<&scene::Stage>) -> Result<String, EmitError> {
     let root = robot.root_link().ok_or_else(|| EmitError::Serialize {
         what: "MJCF",
         message: "the robot has no root link".to_string(),
@@ -53,28 +62,68 @@ pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
     let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
     let comment = format::xml_comment(&format::header_comment(robot));
     xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-    let model = Attrs::new("model", &robot.name);
-    element(&mut xml, "mujoco", model, |xml| {
+    if let Some(stage) = stage {
+        stage.comments(&mut xml)?;
+    }
+    let name = match stage {
+        Some(stage) => stage.model_name(robot),
+        None => robot.name.to_string(),
+    };
+    element(&mut xml, "mujoco", Attrs::new("model", name), |xml| {
         let compiler = Attrs::new("angle", "radian").with("autolimits", "true");
         empty(xml, "compiler", compiler)?;
         // The MuJoCo backend steps the physics once per control cycle.
         let timestep = number(1.0 / f64::from(robot.update_rate));
         let option = Attrs::new("timestep", timestep).with("integrator", "implicitfast");
         empty(xml, "option", option)?;
-        assets(xml, robot)?;
+        if let Some(stage) = stage {
+            stage.visual(xml)?;
+        }
+        assets(xml, robot, stage)?;
         element(xml, "worldbody", Attrs::default(), |xml| {
-            body(xml, robot, root, None, 0)
+            if let Some(stage) = stage {
+                stage.world(xml)?;
+            }
+            let mount = stage.map_or(Mount::AsDefined, |s| Mount::Welded {
+                height: s.root_height(),
+            });
+            body(xml, robot, root, Parent::Root(mount), 0)
         })?;
         equality(xml, robot)?;
         actuators(xml, robot)?;
-        sensors(xml, robot)
+        sensors(xml, robot)?;
+        match stage {
+            Some(stage) => stage.keyframe(xml),
+            None => Ok(()),
+        }
     })?;
+    finish(xml, "MJCF")
+}
+
+/// The document's text, with a final newline.
+fn finish(xml: Xml, what: &'static str) -> Result<String, EmitError> {
     let mut bytes = xml.into_inner();
     bytes.push(b'\n');
     String::from_utf8(bytes).map_err(|e| EmitError::Serialize {
-        what: "MJCF",
+        what,
         message: e.to_string(),
     })
+}
+
+/// Where the root body is.
+#[derive(Debug, Clone, Copy)]
+enum Mount {
+    /// As the definition says: a free joint on a floating base, else welded at the origin.
+    AsDefined,
+    /// Welded to the world, unrotated, `height` m above the origin (the test stand).
+    Welded { height: f64 },
+}
+
+/// How a body is reached: the root through its mount, any other body through its joint.
+#[derive(Debug, Clone, Copy)]
+enum Parent<'a> {
+    Root(Mount),
+    Joint(&'a Joint),
 }
 
 /// Whether the root body gets a free joint: the definition says so.
@@ -164,18 +213,6 @@ fn rpy_to_quat([roll, pitch, yaw]: [f64; 3]) -> [f64; 4] {
     ]
 }
 
-/// The rotation matrix of URDF roll-pitch-yaw, R = Rz(yaw)·Ry(pitch)·Rx(roll).
-fn rpy_to_matrix([roll, pitch, yaw]: [f64; 3]) -> [[f64; 3]; 3] {
-    let (sr, cr) = roll.sin_cos();
-    let (sp, cp) = pitch.sin_cos();
-    let (sy, cy) = yaw.sin_cos();
-    [
-        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-        [-sp, cp * sr, cp * cr],
-    ]
-}
-
 /// A link's shapes in emission order, collisions then visuals, with the name of the mesh asset
 /// each would use: `<link>_<collision|visual>_<index>`.
 fn shapes(link: &Link) -> impl Iterator<Item = (&Shape, bool, String)> {
@@ -190,7 +227,7 @@ fn shapes(link: &Link) -> impl Iterator<Item = (&Shape, bool, String)> {
     collisions.chain(link.visuals.iter().enumerate().map(named("visual", true)))
 }
 
-fn assets(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
+fn assets(xml: &mut Xml, robot: &Robot, stage: Option<&scene::Stage>) -> io::Result<()> {
     let meshes: Vec<Attrs> = (robot.links.iter().flat_map(shapes))
         .filter_map(|(shape, _, name)| match &shape.geometry {
             Geometry::Mesh { filename, scale } => Some(
@@ -201,25 +238,41 @@ fn assets(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
             _ => None,
         })
         .collect();
-    section(xml, "asset", meshes, |xml, mesh| empty(xml, "mesh", mesh))
+    if meshes.is_empty() && stage.is_none() {
+        return Ok(());
+    }
+    element(xml, "asset", Attrs::default(), |xml| {
+        for mesh in meshes {
+            empty(xml, "mesh", mesh)?;
+        }
+        match stage {
+            Some(stage) => stage.assets(xml),
+            None => Ok(()),
+        }
+    })
 }
 
-/// The body of `link`, reached through `joint` (none for the root), and its subtree.
+/// The body of `link`, reached from `parent`, and its subtree.
 fn body(
     xml: &mut Xml,
     robot: &Robot,
     link: &Link,
-    joint: Option<&Joint>,
+    parent: Parent<'_>,
     depth: usize,
 ) -> io::Result<()> {
-    let attrs = Attrs::new("name", &link.name).pose(&joint.map_or(Pose::IDENTITY, |j| j.origin));
+    let attrs = Attrs::new("name", &link.name);
+    let attrs = match parent {
+        Parent::Joint(joint) => attrs.pose(&joint.origin),
+        Parent::Root(Mount::AsDefined) => attrs,
+        Parent::Root(Mount::Welded { height }) => attrs.with("pos", numbers(&[0.0, 0.0, height])),
+    };
     element(xml, "body", attrs, |xml| {
-        match joint {
-            Some(joint) => joint_element(xml, joint)?,
-            None if is_floating_base(robot) => {
+        match parent {
+            Parent::Joint(joint) => joint_element(xml, joint)?,
+            Parent::Root(Mount::AsDefined) if is_floating_base(robot) => {
                 empty(xml, "freejoint", Attrs::new("name", FLOATING_BASE_JOINT))?;
             }
-            None => {}
+            Parent::Root(_) => {}
         }
         inertial(xml, link)?;
         for (shape, visual, mesh) in shapes(link) {
@@ -233,7 +286,7 @@ fn body(
         if depth < robot.links.len() {
             for child_joint in robot.joints.iter().filter(|j| j.parent == link.name) {
                 if let Some(child) = robot.link(&child_joint.child) {
-                    body(xml, robot, child, Some(child_joint), depth + 1)?;
+                    body(xml, robot, child, Parent::Joint(child_joint), depth + 1)?;
                 }
             }
         }
@@ -309,7 +362,7 @@ fn is_negligible(i: &Inertia) -> bool {
 
 /// R·I·Rᵀ of a tensor given in a frame rotated by `rpy`, as `[ixx, iyy, izz, ixy, ixz, iyz]`.
 fn rotate_inertia(i: &Inertia, rpy: [f64; 3]) -> [f64; 6] {
-    let r = rpy_to_matrix(rpy);
+    let r = kinematics::rpy_to_matrix(rpy);
     let t = [
         [i.ixx, i.ixy, i.ixz],
         [i.ixy, i.iyy, i.iyz],
@@ -433,6 +486,10 @@ fn sensors(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
     )
 }
 
+mod scene;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+
+pub use scene::STAND_CLEARANCE;
+pub(crate) use scene::{scene, stand_scene};

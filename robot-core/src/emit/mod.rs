@@ -27,6 +27,9 @@ pub enum EmitError {
     /// The XML writer failed.
     #[error("writing XML: {0}")]
     Xml(#[from] std::io::Error),
+    /// The kinematic tree could not be walked (for the scenes' home pose).
+    #[error("kinematics: {0}")]
+    Kinematics(#[from] crate::kinematics::KinematicsError),
     /// JSON or YAML serialization failed.
     #[error("serializing {what}: {message}")]
     Serialize {
@@ -67,6 +70,23 @@ pub fn mjcf(robot: &Robot) -> Result<String, EmitError> {
     mjcf::document(robot)
 }
 
+pub use mjcf::STAND_CLEARANCE;
+
+/// `<robot>.scene.xml`: `<robot>.mjcf.xml` included, with a floor, a light and a `home` keyframe
+/// whose base height puts the lowest collision geometry on the floor (from the definition's
+/// kinematics, `robot_core::kinematics`).
+pub fn scene(robot: &Robot) -> Result<String, EmitError> {
+    mjcf::scene(robot)
+}
+
+/// `<robot>.stand.scene.xml`, for a floating-base robot (`None` otherwise): the model on a test
+/// stand, its root welded [`STAND_CLEARANCE`] above its standing height so the feet hang free,
+/// with the floor, light and `home` keyframe. A document of its own: an included model would keep
+/// its free joint.
+pub fn stand_scene(robot: &Robot) -> Result<Option<String>, EmitError> {
+    mjcf::stand_scene(robot)
+}
+
 /// `<robot>.json`: the definition itself, valid against `schema/robot.schema.json`.
 pub fn robot_json(robot: &Robot) -> Result<String, EmitError> {
     let mut text = serde_json::to_string_pretty(robot).map_err(|e| EmitError::Serialize {
@@ -100,6 +120,16 @@ pub fn all(robot: &Robot) -> Result<Vec<Artifact>, EmitError> {
         file_name: format!("{name}.mjcf.xml"),
         contents: mjcf(robot)?,
     });
+    files.push(Artifact {
+        file_name: format!("{name}.scene.xml"),
+        contents: scene(robot)?,
+    });
+    if let Some(contents) = stand_scene(robot)? {
+        files.push(Artifact {
+            file_name: format!("{name}.stand.scene.xml"),
+            contents,
+        });
+    }
     files.push(Artifact {
         file_name: format!("{name}.json"),
         contents: robot_json(robot)?,

@@ -1,6 +1,7 @@
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, PI};
 
 use super::*;
+use crate::kinematics::rpy_to_matrix;
 use crate::model::Inertial;
 use robot_model::fixture;
 

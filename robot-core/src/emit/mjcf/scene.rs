@@ -1,0 +1,270 @@
+//! The scenes a robot is simulated in: `<robot>.scene.xml` (on the floor) and, for a floating base,
+//! `<robot>.stand.scene.xml` (hanging on a test stand).
+//!
+//! ```text
+//! <robot>.scene.xml                               <robot>.stand.scene.xml
+//! <mujoco model="<robot>_scene">                  <mujoco model="<robot>_stand">
+//!   <include file="<robot>.mjcf.xml"/>              the whole model, as <robot>.mjcf.xml, but
+//!   <visual>, <asset> floor texture, material        the root body welded (no free joint) at
+//!   <worldbody> light, floor plane                   pos="0 0 <home height + clearance>", with
+//!   <keyframe><key name="home" qpos/>                the same visual, floor, light and home key
+//! </mujoco>                                       </mujoco>
+//! ```
+//!
+//! MuJoCo (3.17) inserts an included file's children where the `<include>` is, so the robot's own
+//! model must be a whole `<mujoco>` document and the include sits at the top level; repeated
+//! sections (`<asset>`, `<worldbody>`) merge. The include cannot take the free joint away, so the
+//! stand is a document of its own. Names cannot clash: the robot's geoms, lights, textures,
+//! materials and keys are unnamed or absent, and MuJoCo keeps one namespace per kind of element.
+//!
+//! **Home.** Every joint is at its initial position (`robot_core::kinematics::initial_position`),
+//! and the heights come from the definition's kinematics, never typed in: on the floor a floating
+//! base stands at [`kinematics::standing_height`], so its lowest collision geometry touches the
+//! floor at z = 0; a fixed base stays at the origin and the floor is put at its lowest collision
+//! point instead. On the stand the root is [`STAND_CLEARANCE`] higher, so the feet hang free. Key
+//! `home` holds that pose: the free joint's position and unit quaternion first (floor scene of a
+//! floating base only), then the joints in MuJoCo's order, [`kinematics::tree_order`].
+
+use std::io;
+
+use quick_xml::Writer;
+use quick_xml::events::{BytesText, Event};
+
+use super::{Attrs, Xml, element, empty, finish, write};
+use crate::emit::EmitError;
+use crate::emit::format::{self, number, numbers};
+use crate::kinematics::{self, LowestPoint};
+use crate::model::Robot;
+
+/// How far above its standing height a floating base hangs in `<robot>.stand.scene.xml`, m.
+pub const STAND_CLEARANCE: f64 = 0.05;
+
+/// The name of the keyframe of the home pose, in every scene.
+const HOME_KEY: &str = "home";
+
+/// `<robot>.scene.xml`: the robot's model included, a floor, a light and the `home` keyframe.
+pub(crate) fn scene(robot: &Robot) -> Result<String, EmitError> {
+    let home = Home::of(robot)?;
+    let stage = Stage {
+        home: &home,
+        on_stand: false,
+    };
+    let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let comment = format::xml_comment(&format::header_comment(robot));
+    xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
+    stage.comments(&mut xml)?;
+    element(
+        &mut xml,
+        "mujoco",
+        Attrs::new("model", stage.model_name(robot)),
+        |xml| {
+            empty(
+                xml,
+                "include",
+                Attrs::new("file", format!("{}.mjcf.xml", robot.name)),
+            )?;
+            stage.visual(xml)?;
+            element(xml, "asset", Attrs::default(), |xml| stage.assets(xml))?;
+            element(xml, "worldbody", Attrs::default(), |xml| stage.world(xml))?;
+            stage.keyframe(xml)
+        },
+    )?;
+    finish(xml, "MJCF scene")
+}
+
+/// `<robot>.stand.scene.xml` for a floating-base robot: its model with the root welded
+/// [`STAND_CLEARANCE`] above its standing height, with the floor, light and `home` keyframe;
+/// `None` for a fixed-base robot, which stands on its base already.
+pub(crate) fn stand_scene(robot: &Robot) -> Result<Option<String>, EmitError> {
+    if !robot.floating_base {
+        return Ok(None);
+    }
+    let home = Home::of(robot)?;
+    let stage = Stage {
+        home: &home,
+        on_stand: true,
+    };
+    write(robot, Some(&stage)).map(Some)
+}
+
+/// The home pose, from the definition's kinematics.
+#[derive(Debug)]
+struct Home {
+    /// Whether the root has a free joint in the robot's model.
+    floating: bool,
+    /// Every joint's initial position, in `robot.joints` order.
+    positions: Vec<f64>,
+    /// MuJoCo's joint order: indices into `robot.joints`, movable joints only.
+    order: Vec<usize>,
+    /// The lowest collision point with the root at the origin.
+    lowest: LowestPoint,
+}
+
+impl Home {
+    fn of(robot: &Robot) -> Result<Home, EmitError> {
+        let positions = kinematics::initial_positions(robot);
+        let poses = kinematics::link_poses(robot, &positions)?;
+        let order = kinematics::tree_order(robot)?
+            .into_iter()
+            .filter(|&i| robot.joints[i].kind.is_movable())
+            .collect();
+        Ok(Home {
+            floating: robot.floating_base,
+            lowest: kinematics::lowest_collision_point(robot, &poses),
+            positions,
+            order,
+        })
+    }
+
+    /// The lowest collision point's z with the root at the origin; 0 when nothing is bounded.
+    fn lowest_z(&self) -> f64 {
+        self.lowest.point.as_ref().map_or(0.0, |p| p.z)
+    }
+}
+
+/// What a scene adds to the robot: where the root and the floor are, and the home keyframe.
+#[derive(Debug)]
+pub(super) struct Stage<'a> {
+    home: &'a Home,
+    /// Hanging on the test stand, else on the floor.
+    on_stand: bool,
+}
+
+impl Stage<'_> {
+    /// The height of the root body's origin at home (where a stand welds it).
+    pub(super) fn root_height(&self) -> f64 {
+        match (self.home.floating, self.on_stand) {
+            (true, false) => -self.home.lowest_z(),
+            (true, true) => -self.home.lowest_z() + STAND_CLEARANCE,
+            (false, _) => 0.0,
+        }
+    }
+
+    /// The floor's height: z = 0 under a floating base, the lowest point under a fixed one.
+    fn floor_height(&self) -> f64 {
+        if self.home.floating {
+            0.0
+        } else {
+            self.home.lowest_z()
+        }
+    }
+
+    pub(super) fn model_name(&self, robot: &Robot) -> String {
+        let what = if self.on_stand { "stand" } else { "scene" };
+        format!("{}_{what}", robot.name)
+    }
+
+    /// Comments saying what the heights are and where they come from.
+    pub(super) fn comments(&self, xml: &mut Xml) -> io::Result<()> {
+        let home = self.home;
+        let mut lines = Vec::new();
+        let place = match &home.lowest.point {
+            Some(p) => format!(
+                "collision {} of link {}, at z = {} m with the root at the origin",
+                p.collision,
+                p.link,
+                number(p.z)
+            ),
+            None => "no collision geometry that can be bounded".to_string(),
+        };
+        lines.push(format!("Lowest point: {place}."));
+        lines.push(match (home.floating, self.on_stand) {
+            (true, false) => format!(
+                "Key home: the free root at z = {} m, so the lowest point is on the floor at z = 0.",
+                number(self.root_height())
+            ),
+            (true, true) => format!(
+                "Test stand: the root welded at z = {} m, {} m above where it stands, so the feet hang free.",
+                number(self.root_height()),
+                number(STAND_CLEARANCE)
+            ),
+            (false, _) => format!(
+                "Fixed base at the origin; the floor at the lowest point, z = {} m.",
+                number(self.floor_height())
+            ),
+        });
+        if !home.lowest.unbounded.is_empty() {
+            let meshes: Vec<String> = (home.lowest.unbounded.iter())
+                .map(|(link, i)| format!("collision {i} of {link}"))
+                .collect();
+            lines.push(format!(
+                "Not counted (meshes have no size in the definition): {}.",
+                meshes.join(", ")
+            ));
+        }
+        for line in lines {
+            let comment = format::xml_comment(&line);
+            xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
+        }
+        Ok(())
+    }
+
+    /// A headlight soft enough that the scene light shapes the robot.
+    pub(super) fn visual(&self, xml: &mut Xml) -> io::Result<()> {
+        element(xml, "visual", Attrs::default(), |xml| {
+            let headlight = Attrs::new("diffuse", "0.6 0.6 0.6")
+                .with("ambient", "0.3 0.3 0.3")
+                .with("specular", "0 0 0");
+            empty(xml, "headlight", headlight)
+        })
+    }
+
+    /// The floor's checker texture and material.
+    pub(super) fn assets(&self, xml: &mut Xml) -> io::Result<()> {
+        let texture = Attrs::new("name", "floor")
+            .with("type", "2d")
+            .with("builtin", "checker")
+            .with("rgb1", "0.2 0.3 0.4")
+            .with("rgb2", "0.1 0.2 0.3")
+            .with("mark", "edge")
+            .with("markrgb", "0.8 0.8 0.8")
+            .with("width", "300")
+            .with("height", "300");
+        empty(xml, "texture", texture)?;
+        let material = Attrs::new("name", "floor")
+            .with("texture", "floor")
+            .with("texuniform", "true")
+            .with("texrepeat", "5 5")
+            .with("reflectance", "0.2");
+        empty(xml, "material", material)
+    }
+
+    /// A light from above and the floor, an infinite plane.
+    pub(super) fn world(&self, xml: &mut Xml) -> io::Result<()> {
+        let light = Attrs::new("name", "sun")
+            .with("type", "directional")
+            .with("pos", "0 0 3")
+            .with("dir", "0 0 -1");
+        empty(xml, "light", light)?;
+        let mut floor = Attrs::new("name", "floor")
+            .with("type", "plane")
+            .with("size", "0 0 0.05")
+            .with("material", "floor");
+        if self.floor_height() != 0.0 {
+            floor.push("pos", numbers(&[0.0, 0.0, self.floor_height()]));
+        }
+        empty(xml, "geom", floor)
+    }
+
+    /// `<keyframe><key name="home" qpos/>`: the free joint (floor scene of a floating base), then
+    /// every joint's initial position in MuJoCo's order.
+    pub(super) fn keyframe(&self, xml: &mut Xml) -> io::Result<()> {
+        let home = self.home;
+        let mut qpos = Vec::with_capacity(7 + home.order.len());
+        if home.floating && !self.on_stand {
+            qpos.extend([0.0, 0.0, self.root_height(), 1.0, 0.0, 0.0, 0.0]);
+        }
+        qpos.extend(home.order.iter().map(|&i| home.positions[i]));
+        element(xml, "keyframe", Attrs::default(), |xml| {
+            let mut key = Attrs::new("name", HOME_KEY);
+            if !qpos.is_empty() {
+                key.push("qpos", numbers(&qpos));
+            }
+            empty(xml, "key", key)
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests;

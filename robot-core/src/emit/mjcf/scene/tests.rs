@@ -1,0 +1,234 @@
+use super::*;
+use crate::emit::mjcf::document;
+use crate::model::{Geometry, Shape};
+use robot_model::fixture;
+
+type Doc<'a> = roxmltree::Document<'a>;
+type Node<'a> = roxmltree::Node<'a, 'a>;
+
+fn parse(text: &str) -> Doc<'_> {
+    Doc::parse(text).unwrap()
+}
+
+fn all<'a>(doc: &'a Doc<'a>, tag: &str) -> Vec<Node<'a>> {
+    doc.descendants().filter(|n| n.has_tag_name(tag)).collect()
+}
+
+fn sections<'a>(doc: &'a Doc<'a>) -> Vec<&'a str> {
+    let root = doc.root_element();
+    (root.children().filter(|n| n.is_element()))
+        .map(|n| n.tag_name().name())
+        .collect()
+}
+
+fn qpos(doc: &Doc<'_>) -> Vec<f64> {
+    let key = all(doc, "key")[0];
+    assert_eq!(key.attribute("name"), Some("home"));
+    key.attribute("qpos")
+        .unwrap()
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+fn comments(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("<!--")).collect()
+}
+
+/// The fixture's lowest point by hand: the toe box (0.03 × 0.05 × 0.01) hangs from `foot`
+/// (0.1 m below `base`, the ankle at 0) 0.02 m lower again, pitched 0.1 rad by the follower
+/// (−0.5·0 + 0.1): its lowest corner is 0.015·sin 0.1 + 0.005·cos 0.1 below its centre. The wheel
+/// (a 0.05 m radius on edge) reaches −0.05, the carriage sphere −0.03, the base capsule +0.08.
+fn fixture_standing_height() -> f64 {
+    0.12 + 0.015 * 0.1f64.sin() + 0.005 * 0.1f64.cos()
+}
+
+#[test]
+fn the_floor_scene_includes_the_model_and_stands_the_base_on_the_floor() {
+    let robot = fixture::robot();
+    let text = scene(&robot).unwrap();
+    let doc = parse(&text);
+    let root = doc.root_element();
+    assert_eq!(root.attribute("model"), Some("test_bot_scene"));
+    assert_eq!(
+        sections(&doc),
+        ["include", "visual", "asset", "worldbody", "keyframe"]
+    );
+    assert_eq!(
+        all(&doc, "include")[0].attribute("file"),
+        Some("test_bot.mjcf.xml")
+    );
+    let floor = all(&doc, "geom")[0];
+    assert_eq!(
+        (floor.attribute("name"), floor.attribute("type")),
+        (Some("floor"), Some("plane"))
+    );
+    assert_eq!(
+        floor.attribute("pos"),
+        None,
+        "a floating base's floor is z = 0"
+    );
+    assert_eq!(all(&doc, "light").len(), 1);
+    // Free joint: position, then the identity quaternion.
+    let qpos = qpos(&doc);
+    let height = fixture_standing_height();
+    assert!((qpos[2] - height).abs() < 1e-12, "{qpos:?}");
+    assert_eq!(qpos[..2], [0.0, 0.0]);
+    assert_eq!(qpos[3..7], [1.0, 0.0, 0.0, 0.0]);
+    let standing = kinematics::standing_height(&robot).unwrap().unwrap();
+    assert!((standing - height).abs() < 1e-12);
+    let lines = comments(&text);
+    assert!(lines[0].contains("GENERATED"), "{lines:?}");
+    assert!(
+        lines[1].contains("collision 0 of link toe"),
+        "the lowest point is named: {lines:?}"
+    );
+}
+
+#[test]
+fn the_home_key_lists_the_joints_in_the_model_s_order_at_their_initial_values() {
+    let robot = fixture::robot();
+    let model = document(&robot).unwrap();
+    let model = parse(&model);
+    // The MJCF's joints, in document order (the free joint is `freejoint`, not `joint`; an
+    // equality's `<joint>` has no name).
+    let order: Vec<&str> = all(&model, "joint")
+        .iter()
+        .filter_map(|n| n.attribute("name"))
+        .collect();
+    assert_eq!(order, ["ankle", "follower", "slider", "wheel"]);
+    let by_name = |name: &str| {
+        let i = robot.joints.iter().position(|j| j.name == name).unwrap();
+        kinematics::initial_position(&robot, i)
+    };
+    let expected: Vec<f64> = order.iter().map(|n| by_name(n)).collect();
+    assert_eq!(expected, [0.0, 0.1, 0.01, 0.0]);
+    let text = scene(&robot).unwrap();
+    assert_eq!(qpos(&parse(&text))[7..], expected);
+    let stand = stand_scene(&robot).unwrap().unwrap();
+    assert_eq!(qpos(&parse(&stand)), expected, "welded: no free joint");
+}
+
+#[test]
+fn the_stand_is_the_whole_model_welded_above_the_standing_height() {
+    let robot = fixture::robot();
+    let text = stand_scene(&robot).unwrap().unwrap();
+    let doc = parse(&text);
+    assert_eq!(
+        doc.root_element().attribute("model"),
+        Some("test_bot_stand")
+    );
+    assert_eq!(
+        sections(&doc),
+        [
+            "compiler",
+            "option",
+            "visual",
+            "asset",
+            "worldbody",
+            "equality",
+            "actuator",
+            "sensor",
+            "keyframe"
+        ]
+    );
+    assert!(all(&doc, "freejoint").is_empty());
+    let base = all(&doc, "body")[0];
+    assert_eq!(base.attribute("name"), Some("base"));
+    let z: f64 = base
+        .attribute("pos")
+        .unwrap()
+        .split(' ')
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((z - fixture_standing_height() - STAND_CLEARANCE).abs() < 1e-12);
+    // Everything of the model is there: the same bodies, joints, actuators, sensors and meshes.
+    let model = document(&robot).unwrap();
+    let model = parse(&model);
+    for tag in ["body", "joint", "motor", "framequat", "mesh", "site"] {
+        let names = |doc: &Doc<'_>| -> Vec<String> {
+            (all(doc, tag).iter())
+                .map(|n| format!("{:?}", n.attribute("name")))
+                .collect()
+        };
+        assert_eq!(names(&doc), names(&model), "{tag}");
+    }
+    // The floor and the light come first in the world, the robot's geoms after.
+    assert_eq!(all(&doc, "geom")[0].attribute("name"), Some("floor"));
+    assert!(comments(&text)[2].contains("Test stand: the root welded at z = "));
+}
+
+#[test]
+fn a_fixed_base_has_no_stand_and_its_floor_goes_under_its_lowest_point() {
+    let robot = Robot {
+        floating_base: false,
+        ..fixture::robot()
+    };
+    assert_eq!(stand_scene(&robot).unwrap(), None);
+    let text = scene(&robot).unwrap();
+    let doc = parse(&text);
+    let floor = all(&doc, "geom")[0];
+    let z: f64 = floor
+        .attribute("pos")
+        .unwrap()
+        .split(' ')
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((z + fixture_standing_height()).abs() < 1e-12, "{z}");
+    // Joints only: the root has no free joint to place.
+    assert_eq!(qpos(&doc), [0.0, 0.1, 0.01, 0.0]);
+}
+
+#[test]
+fn what_cannot_be_bounded_is_said_not_guessed() {
+    let mut robot = fixture::robot();
+    for link in robot.links.to_mut() {
+        link.collisions = Vec::new().into();
+    }
+    robot.links.to_mut()[1].collisions = vec![Shape {
+        origin: Default::default(),
+        geometry: Geometry::Mesh {
+            filename: "foot.stl".into(),
+            scale: [1.0; 3],
+        },
+    }]
+    .into();
+    let text = scene(&robot).unwrap();
+    let lines = comments(&text);
+    assert!(
+        lines[1].contains("no collision geometry that can be bounded"),
+        "{lines:?}"
+    );
+    assert!(lines[3].contains("collision 0 of foot"), "{lines:?}");
+    assert_eq!(qpos(&parse(&text))[..3], [0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn a_robot_without_joints_gets_a_key_without_qpos() {
+    let robot = Robot {
+        floating_base: false,
+        links: fixture::robot().links[..1].to_vec().into(),
+        joints: Vec::new().into(),
+        sensors: Vec::new().into(),
+        ..fixture::robot()
+    };
+    let text = scene(&robot).unwrap();
+    let doc = parse(&text);
+    assert_eq!(all(&doc, "key")[0].attribute("qpos"), None);
+}
+
+#[test]
+fn a_broken_tree_is_an_error_not_a_panic() {
+    let mut robot = fixture::robot();
+    robot.joints.to_mut()[0].child = "ghost".into();
+    let error = scene(&robot).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "kinematics: joint `ankle` has the unknown child link `ghost`"
+    );
+    assert!(stand_scene(&robot).is_err());
+}
