@@ -14,6 +14,8 @@
 //!     zero_offset: 0.0123
 //!   right_ankle_roll:
 //!     enabled: false
+//! mujoco:
+//!   model: stand      # what the MuJoCo backend simulates: scene (default) | stand | file.xml
 //! ```
 //!
 //! Each bus needs an interface of its own: the real backend runs one ros2_control component per
@@ -43,6 +45,7 @@ mod check;
 mod duplicate;
 #[cfg(feature = "config")]
 mod load;
+mod mujoco;
 #[cfg(feature = "config")]
 mod schema;
 #[cfg(feature = "config")]
@@ -50,6 +53,7 @@ mod yaml;
 
 #[cfg(feature = "config")]
 pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
+pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};
 
 /// A runtime configuration file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -68,6 +72,9 @@ pub struct RuntimeConfig {
     /// Per-joint calibration and enable, by joint name; joints not named keep the defaults.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub joints: BTreeMap<String, JointConfig>,
+    /// Settings of the MuJoCo backend (used when it runs, whichever backend the file names).
+    #[serde(default, skip_serializing_if = "MujocoConfig::is_default")]
+    pub mujoco: MujocoConfig,
 }
 
 /// Calibration and enable of one joint.
@@ -118,6 +125,11 @@ impl RuntimeConfig {
             .and_then(|j| j.zero_offset)
             .or_else(|| joint.actuator.as_ref().map(|a| a.zero_offset))
             .unwrap_or(0.0)
+    }
+
+    /// What the MuJoCo backend simulates: the file's `mujoco.model`, else the floor scene.
+    pub fn mujoco_model(&self) -> MujocoModel {
+        self.mujoco.model.clone()
     }
 
     /// The OS network interface of the bus (`can0`), when the file maps it.

@@ -39,7 +39,7 @@ pub fn pacing(backend: Backend, fast: bool) -> Result<Pacing, RunError> {
 }
 
 /// The components that drive robot `R` on `backend` in a loop at `rate_hz`, honouring the
-/// configuration's disabled joints.
+/// configuration's disabled joints and, on MuJoCo, its `mujoco.model`.
 pub fn components<R: RobotTypes>(
     backend: Backend,
     config: Option<&RuntimeConfig>,
@@ -60,14 +60,19 @@ pub fn components<R: RobotTypes>(
     }
 }
 
-/// The whole robot in MuJoCo: its emitted MJCF, the physics stepping five times a loop period at
-/// `rate_hz`. The emitted model has no floor yet, so a floating base hangs on a test stand
-/// (welded to the world) rather than falling forever.
+/// The whole robot in MuJoCo, the physics stepping five times a loop period at `rate_hz`: the
+/// model the configuration's `mujoco.model` names, by default the emitted floor scene.
 #[cfg(feature = "mujoco")]
 fn mujoco<R: RobotTypes>(config: Option<&RuntimeConfig>, rate_hz: u32) -> Box<dyn Component<R>> {
-    use backend_mujoco::{Base, MujocoOptions, MujocoSystem};
+    use backend_mujoco::{ModelSource, MujocoOptions, MujocoSystem};
+    use robot_core::config::MujocoModel;
+    let model = config.map(RuntimeConfig::mujoco_model).unwrap_or_default();
     let options = MujocoOptions {
-        base: Base::Fixed,
+        model: match model {
+            MujocoModel::Scene => ModelSource::Scene,
+            MujocoModel::Stand => ModelSource::Stand,
+            MujocoModel::File(path) => ModelSource::File(path),
+        },
         period: Some(std::time::Duration::from_secs_f64(
             1.0 / f64::from(rate_hz.max(1)),
         )),

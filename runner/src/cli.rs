@@ -335,7 +335,7 @@ impl App {
     }
 
     fn run(&self, args: RunArgs) -> Result<(), String> {
-        let config: Option<RuntimeConfig> = match &args.config {
+        let mut config: Option<RuntimeConfig> = match &args.config {
             Some(path) => {
                 let robot = match &args.robot {
                     Some(name) => self.find(name)?,
@@ -360,6 +360,24 @@ impl App {
             .map(Backend::from)
             .or(config.as_ref().map(|c| c.backend))
             .unwrap_or(Backend::Mock);
+        if let Some(model) = &args.model {
+            if backend != Backend::Mujoco {
+                return Err(format!(
+                    "--model {model} chooses what MuJoCo simulates, but the backend is {backend}"
+                ));
+            }
+            // The flag wins over the file's `mujoco.model`; without a file, a configuration that
+            // says only that (it changes nothing else: no buses, calibration or disabled joints).
+            let mut with_model = config.take().unwrap_or_else(|| RuntimeConfig {
+                robot: robot.name.to_string(),
+                backend,
+                buses: Default::default(),
+                joints: Default::default(),
+                mujoco: Default::default(),
+            });
+            with_model.mujoco.model = model.clone();
+            config = Some(with_model);
+        }
         let rate = args.rate.unwrap_or(robot.update_rate);
         let period = Duration::from_secs_f64(1.0 / f64::from(rate));
         let spin = Duration::from_micros(args.spin_us);
@@ -429,6 +447,24 @@ impl App {
                 Pacing::SimulatedFast => " of simulated time, as fast as it steps",
             }
         );
+        if backend == Backend::Mujoco {
+            use robot_core::config::MujocoModel;
+            let model = config.as_ref().map(RuntimeConfig::mujoco_model);
+            println!(
+                "simulating {}",
+                match model.unwrap_or_default() {
+                    MujocoModel::Scene => format!("{}.scene.xml: on the floor", robot.name),
+                    MujocoModel::Stand if robot.floating_base => {
+                        format!("{}.stand.scene.xml: on the test stand", robot.name)
+                    }
+                    MujocoModel::Stand => format!(
+                        "{}.scene.xml: a fixed base has no stand, it stands on its base",
+                        robot.name
+                    ),
+                    MujocoModel::File(path) => path.display().to_string(),
+                }
+            );
+        }
         let request = RunRequest {
             backend,
             config: config.as_ref(),

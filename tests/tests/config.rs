@@ -143,7 +143,7 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
             "unknown-field.yaml",
             "robot: lite_biped\nbackend: mock\nbuses: {}\ncalibration: {}\n",
             Some(
-                "calibration: unknown field \"calibration\"; known fields are backend, buses, joints, robot",
+                "calibration: unknown field \"calibration\"; known fields are backend, buses, joints, mujoco, robot",
             ),
         ),
         (
@@ -169,6 +169,11 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
             "robot: lite_biped\nbackend: real\nbuses:\n  left_lge: can0\n  left_leg: can0\n  right_leg: can1\n",
             None,
         ),
+        (
+            "bad-mujoco-model.yaml",
+            "robot: lite_biped\nbackend: mujoco\nmujoco:\n  model: stnad\n",
+            None,
+        ),
     ];
     for (name, yaml, schema_error) in cases {
         let file = dir.path().join(name);
@@ -188,12 +193,15 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
                 if let Some((accepts, text)) = &tool {
                     assert!(accepts, "check-jsonschema rejects {name}: {text}");
                 }
-                assert!(
-                    error.contains(
+                let expected = match name {
+                    "unknown-bus.yaml" => {
                         "buses.left_lge: unknown bus; did you mean `left_leg`? lite_biped has left_leg, right_leg"
-                    ),
-                    "{error}"
-                );
+                    }
+                    _ => {
+                        "mujoco.model: expected `scene`, `stand` or the path of an MJCF file ending in `.xml`, found \"stnad\"; did you mean `stand`?"
+                    }
+                };
+                assert!(error.contains(expected), "{error}");
             }
         }
     }

@@ -54,6 +54,10 @@ print(json.dumps({
     "height_min": min(heights), "height_max": max(heights), "height_end": heights[-1],
     "root_moved": moved,
     "clearance_min": min(clearances) if clearances else None,
+    # The norm of every accelerometer's reading at the end.
+    "accelerometers": [float(np.linalg.norm(d.sensordata[m.sensor_adr[i]:m.sensor_adr[i] + 3]))
+                       for i in range(m.nsensor)
+                       if m.sensor_type[i] == mujoco.mjtSensor.mjSENS_ACCELEROMETER],
 }))
 "#;
 
@@ -138,8 +142,8 @@ fn every_scene_compiles_with_the_model_s_joints_a_floor_a_light_and_key_home() {
                 robot.root_link().expect("root").name.as_ref(),
                 "{file}"
             );
-            // The robot is all there: its joints (less the free one on the stand), actuators and
-            // sensors.
+            // The robot is all there: its joints, actuators and sensors; the stand holds the free
+            // joint with a weld rather than removing it.
             let joints = |report: &Value| -> Vec<String> {
                 (report["joints"].as_array().expect("joints").iter())
                     .filter_map(|j| j.as_str())
@@ -150,7 +154,8 @@ fn every_scene_compiles_with_the_model_s_joints_a_floor_a_light_and_key_home() {
             assert_eq!(joints(&scene), joints(&model), "{file}");
             assert_eq!(scene["actuators"], model["actuators"], "{file}");
             assert_eq!(scene["sensors"], model["sensors"], "{file}");
-            assert_eq!(scene["free"], robot.floating_base && !on_stand, "{file}");
+            assert_eq!(scene["free"], robot.floating_base, "{file}");
+            assert_eq!(on_stand, file.ends_with(".stand.scene.xml"));
         }
     }
 }
@@ -229,7 +234,7 @@ fn every_floating_base_stays_above_the_floor_and_every_fixed_base_stays_put() {
 }
 
 #[test]
-fn on_the_stand_the_root_does_not_move_and_the_feet_hang_free() {
+fn on_the_stand_the_root_stays_put_the_imu_reads_gravity_and_the_feet_hang_free() {
     for robot in robots::all().into_iter().filter(|r| r.floating_base) {
         let (_keep, dir) = emitted(robot);
         let file = format!("{}.stand.scene.xml", robot.name);
@@ -242,8 +247,16 @@ fn on_the_stand_the_root_does_not_move_and_the_feet_hang_free() {
             (height - expected).abs() < 1e-9,
             "{file}: root at {height} m"
         );
-        // Welded: not a nanometre of motion.
-        assert_eq!(number(&run, "root_moved"), 0.0, "{file}");
+        // Held by a weld, a stiff constraint that gives a little as the limp legs swing: measured
+        // for lite_biped 2.4 mm at most (sideways; 0.24 mm down).
+        let moved = number(&run, "root_moved");
+        assert!(moved < 0.005, "{file}: the root moved {moved} m");
+        // The root still has its free joint, so an IMU on it reads gravity (a root without one
+        // is static and its accelerometer reads zero): 9.808 m/s² measured at the end.
+        for a in run["accelerometers"].as_array().expect("accelerometers") {
+            let a = a.as_f64().expect("a norm");
+            assert!((a - 9.81).abs() < 0.5, "{file}: |a| = {a} m/s²");
+        }
         // Measured for lite_biped: the feet start 5 cm up and, swinging limp, come down to 1.8 cm
         // above the floor, never touching it.
         let clearance = number(&run, "clearance_min");

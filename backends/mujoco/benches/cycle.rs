@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use backend_mujoco::{Base, DEFAULT_SUBSTEPS, MujocoOptions, MujocoSystem};
+use backend_mujoco::{DEFAULT_SUBSTEPS, ModelSource, MujocoOptions, MujocoSystem};
 use criterion::{Criterion, criterion_group, criterion_main};
 use mujoco_rs::prelude::MjData;
 use robot_core::control_loop::{ControlLoop, LoopControl, LoopOptions, Pacing, StopAfter};
@@ -19,7 +19,7 @@ use robots::controllers::Squat;
 
 fn options() -> MujocoOptions {
     MujocoOptions {
-        base: Base::Fixed,
+        model: ModelSource::Stand,
         ..MujocoOptions::default()
     }
 }

@@ -8,9 +8,9 @@
 //! # What it does
 //! * **`on_init`** refuses interfaces MuJoCo has nothing for (`current`, `temperature`, a
 //!   commanded `acceleration`), naming each.
-//! * **`on_configure`** compiles the model ([`ModelSource`]: the robot's own emitted
-//!   `<robot>.mjcf.xml`, rendered from its definition, or a user's file; [`Base::Fixed`] welds a
-//!   floating base to the world, as on a test stand), sets the physics timestep to the loop
+//! * **`on_configure`** compiles the model ([`ModelSource`]: the robot's own emitted scene, on
+//!   the floor or hanging on a test stand, rendered from its definition into MuJoCo's virtual
+//!   file system with the model it includes; or a user's file), sets the physics timestep to the loop
 //!   period divided by [`MujocoOptions::substeps`], and maps every claimed joint, its motor
 //!   (`<motor>` named like the joint) and each IMU's `<prefix>_quat` (`framequat`), `_gyro`
 //!   and `_accel` (`accelerometer`) by name. One error names everything missing. The initial
@@ -49,5 +49,5 @@ mod options;
 mod plan;
 mod system;
 
-pub use options::{Base, DEFAULT_SUBSTEPS, ModelSource, MujocoOptions, ServoGains};
+pub use options::{DEFAULT_SUBSTEPS, ModelSource, MujocoOptions, ServoGains};
 pub use system::{HOME_KEYFRAME, MujocoSystem};

@@ -1,31 +1,24 @@
-//! What a [`crate::MujocoSystem`] is built with: which model, how it is held, how finely the
-//! physics steps, and the gains of joints that have no MIT gains of their own.
+//! What a [`crate::MujocoSystem`] is built with: which model, how finely the physics steps, and
+//! the gains of joints that have no MIT gains of their own.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Where the MJCF comes from.
+/// What is simulated.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ModelSource {
-    /// The robot's own `<robot>.mjcf.xml`, rendered from its definition
-    /// (`robot_core::emit::mjcf`): the very text `cargo build` writes beside the other
-    /// descriptions, so no file has to be found.
+    /// The robot on the floor: its emitted `<robot>.scene.xml` (`robot_core::emit::scene`) with
+    /// the `<robot>.mjcf.xml` it includes, both rendered from the definition, so no file has to
+    /// be found. A floating base is free and starts at key `home`, its feet on the floor.
     #[default]
-    Emitted,
-    /// A user's MJCF file (a scene including the robot, a tuned model) whose joint, actuator
-    /// and sensor names match the definition's.
+    Scene,
+    /// Hanging on a test stand: the emitted `<robot>.stand.scene.xml`, the root held by a weld
+    /// 5 cm above where it would stand (`robot_core::emit::STAND_CLEARANCE`), the feet in the
+    /// air. A fixed-base robot has no stand scene (it stands on its base): the floor scene.
+    Stand,
+    /// A user's MJCF file (a scene including the robot, a tuned model), simulated as it is,
+    /// whose joint, actuator and sensor names match the definition's.
     File(PathBuf),
-}
-
-/// How the robot's base is held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Base {
-    /// As the model says: a floating-base robot's root body has its free joint.
-    #[default]
-    AsModelled,
-    /// Welded to the world, as on a test stand: the free joint of every body at the top of
-    /// `<worldbody>` is removed before the model is compiled.
-    Fixed,
 }
 
 /// Stiffness and damping, for the joints whose definition commands a position or velocity
@@ -59,8 +52,6 @@ impl Default for ServoGains {
 pub struct MujocoOptions {
     /// The model.
     pub model: ModelSource,
-    /// How the base is held.
-    pub base: Base,
     /// The control loop's period; the physics steps `substeps` times per period. By default the
     /// robot's update rate's.
     pub period: Option<Duration>,
@@ -84,7 +75,6 @@ impl Default for MujocoOptions {
     fn default() -> Self {
         MujocoOptions {
             model: ModelSource::default(),
-            base: Base::default(),
             period: None,
             substeps: DEFAULT_SUBSTEPS,
             servo: ServoGains::default(),

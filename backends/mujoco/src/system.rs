@@ -218,7 +218,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         self.active = false;
         let robot = R::DESCRIPTION;
         let step = Duration::from_secs_f64(self.timestep);
-        let loaded = model::load(robot, &self.options.model, self.options.base, step)
+        let loaded = model::load(robot, &self.options.model, step)
             .map_err(|e| self.error(ErrorKind::Io, e))?;
         self.plan = plan::resolve(
             robot,
@@ -231,7 +231,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         )
         .map_err(|missing| {
             let hint = match self.options.model {
-                ModelSource::Emitted => "",
+                ModelSource::Scene | ModelSource::Stand => "",
                 ModelSource::File(_) => {
                     " (names must be the definition's, as the emitted MJCF has them)"
                 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use backend_mujoco::{Base, ModelSource, MujocoOptions, MujocoSystem};
+use backend_mujoco::{ModelSource, MujocoOptions, MujocoSystem};
 use common::*;
 use robot_core::InterfaceKind;
 use robot_core::hardware::{Component, ErrorKind};
@@ -24,7 +24,7 @@ fn all_zero(efforts: &[(&str, f64)]) -> bool {
 /// nothing: commands take effect only once activated.
 #[test]
 fn nothing_is_applied_while_inactive() {
-    let mut mujoco = MujocoSystem::<LiteBiped>::new(options(Base::Fixed));
+    let mut mujoco = MujocoSystem::<LiteBiped>::new(options(ModelSource::Stand));
     mujoco.on_init().unwrap();
     mujoco.on_configure().unwrap();
     let mut state = LiteBipedState::default();
@@ -48,7 +48,7 @@ fn nothing_is_applied_while_inactive() {
 /// read back is exactly zero, and the legs hang free again.
 #[test]
 fn deactivating_leaves_zero_torque() {
-    let (mut system, mut state, mut command) = active(options(Base::Fixed));
+    let (mut system, mut state, mut command) = active(options(ModelSource::Stand));
     hold(
         &mut command,
         |n| if n.ends_with("knee_pitch") { 0.8 } else { 0.0 },
@@ -148,7 +148,7 @@ fn a_model_file_that_is_not_there_is_named() {
 /// An infinite command is refused, naming joint and interface.
 #[test]
 fn an_infinite_command_is_refused_by_name() {
-    let (mut system, mut state, mut command) = active(options(Base::Fixed));
+    let (mut system, mut state, mut command) = active(options(ModelSource::Stand));
     command.right_ankle_pitch.stiffness = f64::INFINITY;
     system.read(clock(1), &mut state).unwrap();
     let error = system.write(clock(1), &command).unwrap_err();

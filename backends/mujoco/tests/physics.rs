@@ -1,9 +1,9 @@
-//! lite_biped on a fixed base under gravity: a PD hold, legs falling without gains, the IMU at
+//! lite_biped on the test stand under gravity: a PD hold, legs falling without gains, the IMU at
 //! rest and in free fall, lock-step time.
 
 mod common;
 
-use backend_mujoco::{Base, MujocoOptions};
+use backend_mujoco::{ModelSource, MujocoOptions};
 use common::*;
 use robot_core::InterfaceKind;
 use robot_core::hardware::Component;
@@ -24,7 +24,7 @@ const GAINS: (f64, f64) = (40.0, 1.0);
 
 /// Largest position error of each joint over the last second of a 3 s hold of `crouch`.
 fn hold_errors() -> Vec<(&'static str, f64)> {
-    let (mut system, mut state, mut command) = active(options(Base::Fixed));
+    let (mut system, mut state, mut command) = active(options(ModelSource::Stand));
     hold(&mut command, crouch, GAINS);
     let mut worst: Vec<(&'static str, f64)> = Vec::new();
     run(
@@ -74,7 +74,7 @@ fn a_pd_hold_keeps_every_joint_near_its_target_under_gravity() {
 /// With the gains dropped to zero the bent legs swing away under gravity.
 #[test]
 fn with_zero_gains_the_legs_fall() {
-    let (mut system, mut state, mut command) = active(options(Base::Fixed));
+    let (mut system, mut state, mut command) = active(options(ModelSource::Stand));
     hold(&mut command, crouch, GAINS);
     run(&mut system, &mut state, &command, 1..cycles(1.0), |_, _| {});
     let held = joint_states(&state, InterfaceKind::Position);
@@ -106,7 +106,7 @@ fn with_zero_gains_the_legs_fall() {
 /// orientation is a unit quaternion with `w` in the fourth slot, and the gyro is still.
 #[test]
 fn the_imu_at_rest_reads_gravity_and_a_unit_quaternion() {
-    let (mut system, mut state, mut command) = active(options(Base::Fixed));
+    let (mut system, mut state, mut command) = active(options(ModelSource::Stand));
     hold(&mut command, crouch, GAINS);
     run(&mut system, &mut state, &command, 1..cycles(2.0), |_, _| {});
     let imu = state.base_imu;
@@ -128,11 +128,12 @@ fn the_imu_at_rest_reads_gravity_and_a_unit_quaternion() {
     assert!(w.x.abs().max(w.y.abs()).max(w.z.abs()) < 0.01, "{w:?}");
 }
 
-/// Free-floating (the emitted model has no floor), the whole robot falls and the accelerometer
-/// reads zero specific force.
+/// In the bare emitted model (no floor, nothing holding the base), loaded as a user's file, the
+/// whole robot falls and the accelerometer reads zero specific force.
 #[test]
 fn in_free_fall_the_accelerometer_reads_zero() {
-    let (mut system, mut state, command) = inactive(options(Base::AsModelled));
+    let (_dir, bare) = bare_model();
+    let (mut system, mut state, command) = inactive(options(bare));
     run(
         &mut system,
         &mut state,
@@ -151,7 +152,7 @@ fn every_cycle_runs_period_over_timestep_physics_steps() {
     for substeps in [1, 5, 10] {
         let options = MujocoOptions {
             substeps,
-            ..options(Base::Fixed)
+            ..options(ModelSource::Stand)
         };
         let mut component = backend_mujoco::MujocoSystem::<robots::LiteBiped>::new(options);
         assert!((component.timestep() * f64::from(substeps) - 0.005).abs() < 1e-15);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use backend_mujoco::{Base, MujocoSystem};
+use backend_mujoco::{ModelSource, MujocoSystem};
 use common::*;
 use robot_core::InterfaceKind;
 use robot_core::control_loop::ControlLoop;
@@ -18,7 +18,7 @@ use robots::controllers::Squat;
 #[test]
 fn the_squat_tracks_its_trajectory() {
     let component: Box<dyn Component<LiteBiped>> =
-        Box::new(MujocoSystem::<LiteBiped>::new(options(Base::Fixed)));
+        Box::new(MujocoSystem::<LiteBiped>::new(options(ModelSource::Stand)));
     let system = System::new(vec![component]).unwrap();
     let squat = Squat::default();
     let (ramp, period) = (squat.ramp, squat.period);

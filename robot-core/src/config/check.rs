@@ -20,6 +20,8 @@ pub(super) struct Parsed<'a> {
     buses: Option<Vec<(&'a str, Option<&'a str>)>>,
     /// Each joint and its settings; the name is there even when the settings are not a mapping.
     joints: Vec<(&'a str, JointSettings)>,
+    /// `mujoco.model`, when a string.
+    mujoco_model: Option<&'a str>,
 }
 
 /// The settings of one joint that have the right type.
@@ -63,6 +65,9 @@ impl<'a> Parsed<'a> {
                 .and_then(|name| Backend::ALL.into_iter().find(|b| b.name() == name)),
             buses,
             joints,
+            mujoco_model: field("mujoco")
+                .and_then(|m| m.get("model"))
+                .and_then(Json::as_str),
         }
     }
 
@@ -86,6 +91,7 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     joints_are_the_robots(config, robot, &mut errors);
     unit_settings_need_an_actuator(config, robot, &mut errors);
     zero_offsets_within_the_position_range(config, robot, &mut errors);
+    mujoco_model_is_a_word_or_an_mjcf_file(config, &mut errors);
     errors
 }
 
@@ -260,6 +266,15 @@ fn zero_offsets_within_the_position_range(
                 ),
             ));
         }
+    }
+}
+
+/// The MuJoCo backend loads one of the robot's own scenes by name or a user's MJCF file; a value
+/// that is neither (a misspelt `stand`) would otherwise be taken for a file name and fail only
+/// when the run starts. The schema cannot say it: one string field, two meanings.
+fn mujoco_model_is_a_word_or_an_mjcf_file(config: &Parsed, errors: &mut Vec<FieldError>) {
+    if let Some(Err(error)) = config.mujoco_model.map(str::parse::<super::MujocoModel>) {
+        errors.push(FieldError::new("mujoco.model", error.to_string()));
     }
 }
 

@@ -73,9 +73,31 @@ fn lines(file: &Path, errors: &[FieldError]) -> String {
 }
 
 /// Reads, validates and checks the configuration file at `path` for `robot`.
+///
+/// A relative `mujoco.model` path is taken from the file's folder (and made so in the result),
+/// and the file must exist; [`parse`], which has no folder, keeps the path as written.
 pub fn load(path: &Path, robot: &Robot) -> Result<RuntimeConfig, ConfigError> {
     let text = read(path)?;
-    parse(&text, path, robot)
+    let mut config = parse(&text, path, robot)?;
+    if let super::MujocoModel::File(model) = &mut config.mujoco.model {
+        let folder = path.parent().unwrap_or(Path::new(""));
+        if model.is_relative() {
+            *model = folder.join(&*model);
+        }
+        if !model.is_file() {
+            return Err(ConfigError {
+                file: path.to_path_buf(),
+                errors: vec![FieldError::new(
+                    "mujoco.model",
+                    format!(
+                        "no MJCF file `{}` (a relative path is from the configuration's folder)",
+                        model.display()
+                    ),
+                )],
+            });
+        }
+    }
+    Ok(config)
 }
 
 /// Validates and checks configuration `text` for `robot`; `source_name` names it in errors.

@@ -89,7 +89,7 @@ fn unknown_field_at_the_top_level() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, joints, robot"
+            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, joints, mujoco, robot"
         )
     );
 }
@@ -467,5 +467,65 @@ fn an_unknown_robot_names_the_file_and_field_and_suggests_a_name() {
     assert_eq!(
         error.to_string(),
         format!("{FILE}: robot: unknown robot \"x\"; no robots are known")
+    );
+}
+
+#[test]
+fn the_mujoco_model_is_a_scene_the_stand_or_an_mjcf_file() {
+    let model =
+        |yaml: &str| ok(&format!("robot: test_bot\nbackend: mujoco\n{yaml}")).mujoco_model();
+    assert_eq!(model(""), MujocoModel::Scene, "the floor scene by default");
+    assert_eq!(model("mujoco: {}\n"), MujocoModel::Scene);
+    assert_eq!(model("mujoco: { model: stand }\n"), MujocoModel::Stand);
+    assert_eq!(
+        model("mujoco: { model: models/tuned.xml }\n"),
+        MujocoModel::File("models/tuned.xml".into()),
+        "kept as written by `parse`"
+    );
+}
+
+#[test]
+fn a_bad_mujoco_model_names_the_field() {
+    let text = rejected("robot: test_bot\nbackend: mujoco\nmujoco: { model: stnad }\n");
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: mujoco.model: expected `scene`, `stand` or the path of an MJCF file ending \
+             in `.xml`, found \"stnad\"; did you mean `stand`?"
+        )
+    );
+    let text = rejected("robot: test_bot\nbackend: mujoco\nmujoco: { model: 3, base: fixed }\n");
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: mujoco.model: expected a string, found 3\n\
+             {FILE}: mujoco.base: unknown field \"base\"; known fields are model"
+        )
+    );
+}
+
+#[test]
+fn load_takes_a_relative_mujoco_model_from_the_file_s_folder_and_needs_it_to_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("models")).unwrap();
+    std::fs::write(dir.path().join("models/tuned.xml"), "<mujoco/>").unwrap();
+    let config = dir.path().join("bot.yaml");
+    let yaml =
+        |model: &str| format!("robot: test_bot\nbackend: mujoco\nmujoco: {{ model: {model} }}\n");
+    std::fs::write(&config, yaml("models/tuned.xml")).unwrap();
+    let loaded = load(&config, &fixture::robot()).unwrap();
+    assert_eq!(
+        loaded.mujoco_model(),
+        MujocoModel::File(dir.path().join("models/tuned.xml"))
+    );
+    std::fs::write(&config, yaml("models/missing.xml")).unwrap();
+    let error = load(&config, &fixture::robot()).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        format!(
+            "{}: mujoco.model: no MJCF file `{}` (a relative path is from the configuration's folder)",
+            config.display(),
+            dir.path().join("models/missing.xml").display()
+        )
     );
 }

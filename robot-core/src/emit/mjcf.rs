@@ -49,12 +49,6 @@ const MIN_MASS: f64 = 1e-9;
 const MIN_INERTIA: f64 = 1e-12;
 
 pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
-    write(robot, None)
-}
-
-/// The model of `robot`; with a `stage`, the root is welded where the stage says and the stage's
-/// floor, light and keyframe are written into the same document.
-fn write(robot: &Robot, stage: Option<&scene::Stage>) -> Result<String, EmitError> {
     let root = robot.root_link().ok_or_else(|| EmitError::Serialize {
         what: "MJCF",
         message: "the robot has no root link".to_string(),
@@ -62,41 +56,26 @@ fn write(robot: &Robot, stage: Option<&scene::Stage>) -> Result<String, EmitErro
     let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
     let comment = format::xml_comment(&format::header_comment(robot));
     xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-    if let Some(stage) = stage {
-        stage.comments(&mut xml)?;
-    }
-    let name = match stage {
-        Some(stage) => stage.model_name(robot),
-        None => robot.name.to_string(),
-    };
-    element(&mut xml, "mujoco", Attrs::new("model", name), |xml| {
-        let compiler = Attrs::new("angle", "radian").with("autolimits", "true");
-        empty(xml, "compiler", compiler)?;
-        // The MuJoCo backend steps the physics once per control cycle.
-        let timestep = number(1.0 / f64::from(robot.update_rate));
-        let option = Attrs::new("timestep", timestep).with("integrator", "implicitfast");
-        empty(xml, "option", option)?;
-        if let Some(stage) = stage {
-            stage.visual(xml)?;
-        }
-        assets(xml, robot, stage)?;
-        element(xml, "worldbody", Attrs::default(), |xml| {
-            if let Some(stage) = stage {
-                stage.world(xml)?;
-            }
-            let mount = stage.map_or(Mount::AsDefined, |s| Mount::Welded {
-                height: s.root_height(),
-            });
-            body(xml, robot, root, Parent::Root(mount), 0)
-        })?;
-        equality(xml, robot)?;
-        actuators(xml, robot)?;
-        sensors(xml, robot)?;
-        match stage {
-            Some(stage) => stage.keyframe(xml),
-            None => Ok(()),
-        }
-    })?;
+    element(
+        &mut xml,
+        "mujoco",
+        Attrs::new("model", &robot.name),
+        |xml| {
+            let compiler = Attrs::new("angle", "radian").with("autolimits", "true");
+            empty(xml, "compiler", compiler)?;
+            // The MuJoCo backend steps the physics once per control cycle.
+            let timestep = number(1.0 / f64::from(robot.update_rate));
+            let option = Attrs::new("timestep", timestep).with("integrator", "implicitfast");
+            empty(xml, "option", option)?;
+            assets(xml, robot)?;
+            element(xml, "worldbody", Attrs::default(), |xml| {
+                body(xml, robot, root, Parent::Root, 0)
+            })?;
+            equality(xml, robot)?;
+            actuators(xml, robot)?;
+            sensors(xml, robot)
+        },
+    )?;
     finish(xml, "MJCF")
 }
 
@@ -110,19 +89,11 @@ fn finish(xml: Xml, what: &'static str) -> Result<String, EmitError> {
     })
 }
 
-/// Where the root body is.
-#[derive(Debug, Clone, Copy)]
-enum Mount {
-    /// As the definition says: a free joint on a floating base, else welded at the origin.
-    AsDefined,
-    /// Welded to the world, unrotated, `height` m above the origin (the test stand).
-    Welded { height: f64 },
-}
-
-/// How a body is reached: the root through its mount, any other body through its joint.
+/// How a body is reached: the root from the world (through a free joint on a floating base),
+/// any other body through its joint.
 #[derive(Debug, Clone, Copy)]
 enum Parent<'a> {
-    Root(Mount),
+    Root,
     Joint(&'a Joint),
 }
 
@@ -227,7 +198,7 @@ fn shapes(link: &Link) -> impl Iterator<Item = (&Shape, bool, String)> {
     collisions.chain(link.visuals.iter().enumerate().map(named("visual", true)))
 }
 
-fn assets(xml: &mut Xml, robot: &Robot, stage: Option<&scene::Stage>) -> io::Result<()> {
+fn assets(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
     let meshes: Vec<Attrs> = (robot.links.iter().flat_map(shapes))
         .filter_map(|(shape, _, name)| match &shape.geometry {
             Geometry::Mesh { filename, scale } => Some(
@@ -238,17 +209,14 @@ fn assets(xml: &mut Xml, robot: &Robot, stage: Option<&scene::Stage>) -> io::Res
             _ => None,
         })
         .collect();
-    if meshes.is_empty() && stage.is_none() {
+    if meshes.is_empty() {
         return Ok(());
     }
     element(xml, "asset", Attrs::default(), |xml| {
         for mesh in meshes {
             empty(xml, "mesh", mesh)?;
         }
-        match stage {
-            Some(stage) => stage.assets(xml),
-            None => Ok(()),
-        }
+        Ok(())
     })
 }
 
@@ -263,16 +231,15 @@ fn body(
     let attrs = Attrs::new("name", &link.name);
     let attrs = match parent {
         Parent::Joint(joint) => attrs.pose(&joint.origin),
-        Parent::Root(Mount::AsDefined) => attrs,
-        Parent::Root(Mount::Welded { height }) => attrs.with("pos", numbers(&[0.0, 0.0, height])),
+        Parent::Root => attrs,
     };
     element(xml, "body", attrs, |xml| {
         match parent {
             Parent::Joint(joint) => joint_element(xml, joint)?,
-            Parent::Root(Mount::AsDefined) if is_floating_base(robot) => {
+            Parent::Root if is_floating_base(robot) => {
                 empty(xml, "freejoint", Attrs::new("name", FLOATING_BASE_JOINT))?;
             }
-            Parent::Root(_) => {}
+            Parent::Root => {}
         }
         inertial(xml, link)?;
         for (shape, visual, mesh) in shapes(link) {
@@ -491,5 +458,5 @@ mod scene;
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 
-pub use scene::STAND_CLEARANCE;
+pub use scene::{STAND_CLEARANCE, STAND_WELD};
 pub(crate) use scene::{scene, stand_scene};

@@ -70,7 +70,7 @@ pub fn mjcf(robot: &Robot) -> Result<String, EmitError> {
     mjcf::document(robot)
 }
 
-pub use mjcf::STAND_CLEARANCE;
+pub use mjcf::{STAND_CLEARANCE, STAND_WELD};
 
 /// `<robot>.scene.xml`: `<robot>.mjcf.xml` included, with a floor, a light and a `home` keyframe
 /// whose base height puts the lowest collision geometry on the floor (from the definition's
@@ -79,10 +79,10 @@ pub fn scene(robot: &Robot) -> Result<String, EmitError> {
     mjcf::scene(robot)
 }
 
-/// `<robot>.stand.scene.xml`, for a floating-base robot (`None` otherwise): the model on a test
-/// stand, its root welded [`STAND_CLEARANCE`] above its standing height so the feet hang free,
-/// with the floor, light and `home` keyframe. A document of its own: an included model would keep
-/// its free joint.
+/// `<robot>.stand.scene.xml`, for a floating-base robot (`None` otherwise): the floor scene with
+/// the robot on a test stand, its root held by weld [`STAND_WELD`] [`STAND_CLEARANCE`] above its
+/// standing height so the feet hang free. The free joint stays (held, not removed), so an IMU on
+/// the root still reads gravity.
 pub fn stand_scene(robot: &Robot) -> Result<Option<String>, EmitError> {
     mjcf::stand_scene(robot)
 }

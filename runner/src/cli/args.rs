@@ -320,6 +320,10 @@ pub struct RunArgs {
     /// clock; the statistics give the real-time factor. Refused on the real robot.
     #[arg(long)]
     pub fast: bool,
+    /// On MuJoCo, what is simulated, overriding the config's `mujoco.model`: `scene` (the robot
+    /// on the floor, the default), `stand` (hanging on a test stand) or an MJCF file (`.xml`).
+    #[arg(long, value_name = "scene|stand|FILE.xml", value_parser = mujoco_model)]
+    pub model: Option<robot_core::config::MujocoModel>,
     /// Loop rate, Hz (1 to 10000); the robot's update rate by default.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_RATE_HZ)))]
     pub rate: Option<u32>,
@@ -343,6 +347,12 @@ pub struct RunArgs {
     /// (`.svg` or `.png`), however the run ends.
     #[arg(long, value_name = "FILE", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
+}
+
+/// A `--model`: `scene`, `stand` or an `.xml` path, as the config's `mujoco.model`.
+fn mujoco_model(text: &str) -> Result<robot_core::config::MujocoModel, String> {
+    text.parse()
+        .map_err(|e: robot_core::config::MujocoModelError| e.to_string())
 }
 
 /// A plot file: its extension names a format [`crate::plot`] draws.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use backend_mujoco::{Base, MujocoOptions, MujocoSystem};
+use backend_mujoco::{ModelSource, MujocoOptions, MujocoSystem};
 use robot_core::hardware::{Clock, Component, System};
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, RobotTypes, Values};
@@ -26,11 +26,24 @@ pub fn cycles(seconds: f64) -> u64 {
     (seconds / PERIOD.as_secs_f64()).round() as u64
 }
 
-pub fn options(base: Base) -> MujocoOptions {
+pub fn options(model: ModelSource) -> MujocoOptions {
     MujocoOptions {
-        base,
+        model,
         ..MujocoOptions::default()
     }
+}
+
+/// The robot's bare emitted `<robot>.mjcf.xml` (no floor, nothing holding the base) as a user's
+/// file; the folder lives as long as the returned guard.
+pub fn bare_model() -> (tempfile::TempDir, ModelSource) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lite_biped.mjcf.xml");
+    std::fs::write(
+        &path,
+        robot_core::emit::mjcf(LiteBiped::DESCRIPTION).unwrap(),
+    )
+    .unwrap();
+    (dir, ModelSource::File(path))
 }
 
 /// A System of one MuJoCo component, configured and read once at time zero: inactive.

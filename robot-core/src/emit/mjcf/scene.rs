@@ -2,35 +2,41 @@
 //! `<robot>.stand.scene.xml` (hanging on a test stand).
 //!
 //! ```text
-//! <robot>.scene.xml                               <robot>.stand.scene.xml
-//! <mujoco model="<robot>_scene">                  <mujoco model="<robot>_stand">
-//!   <include file="<robot>.mjcf.xml"/>              the whole model, as <robot>.mjcf.xml, but
-//!   <visual>, <asset> floor texture, material        the root body welded (no free joint) at
-//!   <worldbody> light, floor plane                   pos="0 0 <home height + clearance>", with
-//!   <keyframe><key name="home" qpos/>                the same visual, floor, light and home key
-//! </mujoco>                                       </mujoco>
+//! <mujoco model="<robot>_scene">                  (<robot>_stand)
+//!   <include file="<robot>.mjcf.xml"/>
+//!   <visual>, <asset> floor texture, material
+//!   <worldbody> light, floor plane
+//!   <equality><weld name="stand" body1 relpose/>    stand only: the root held in the air
+//!   <keyframe><key name="home" qpos/>
+//! </mujoco>
 //! ```
 //!
 //! MuJoCo (3.17) inserts an included file's children where the `<include>` is, so the robot's own
 //! model must be a whole `<mujoco>` document and the include sits at the top level; repeated
-//! sections (`<asset>`, `<worldbody>`) merge. The include cannot take the free joint away, so the
-//! stand is a document of its own. Names cannot clash: the robot's geoms, lights, textures,
-//! materials and keys are unnamed or absent, and MuJoCo keeps one namespace per kind of element.
+//! sections (`<asset>`, `<worldbody>`, `<equality>`) merge. Names cannot clash: the robot's geoms,
+//! lights, textures, materials, keys and welds are unnamed or absent, and MuJoCo keeps one
+//! namespace per kind of element.
+//!
+//! **The stand** keeps the root's free joint and holds it with a weld equality at the stand's
+//! pose: a root welded by having no joint would be a static body, for which MuJoCo computes no
+//! acceleration, so an IMU on it would read zero instead of gravity. The weld is a constraint, so
+//! it gives a little under load (a quarter of a millimetre down for lite_biped hanging passively,
+//! measured with MuJoCo 3.17).
 //!
 //! **Home.** Every joint is at its initial position (`robot_core::kinematics::initial_position`),
 //! and the heights come from the definition's kinematics, never typed in: on the floor a floating
 //! base stands at [`kinematics::standing_height`], so its lowest collision geometry touches the
 //! floor at z = 0; a fixed base stays at the origin and the floor is put at its lowest collision
 //! point instead. On the stand the root is [`STAND_CLEARANCE`] higher, so the feet hang free. Key
-//! `home` holds that pose: the free joint's position and unit quaternion first (floor scene of a
-//! floating base only), then the joints in MuJoCo's order, [`kinematics::tree_order`].
+//! `home` holds that pose: the free joint's position and unit quaternion first (floating base
+//! only), then the joints in MuJoCo's order, [`kinematics::tree_order`].
 
 use std::io;
 
 use quick_xml::Writer;
 use quick_xml::events::{BytesText, Event};
 
-use super::{Attrs, Xml, element, empty, finish, write};
+use super::{Attrs, Xml, element, empty, finish};
 use crate::emit::EmitError;
 use crate::emit::format::{self, number, numbers};
 use crate::kinematics::{self, LowestPoint};
@@ -41,55 +47,40 @@ pub const STAND_CLEARANCE: f64 = 0.05;
 
 /// The name of the keyframe of the home pose, in every scene.
 const HOME_KEY: &str = "home";
+/// The name of the weld equality that holds the root on the stand.
+pub const STAND_WELD: &str = "stand";
 
 /// `<robot>.scene.xml`: the robot's model included, a floor, a light and the `home` keyframe.
 pub(crate) fn scene(robot: &Robot) -> Result<String, EmitError> {
     let home = Home::of(robot)?;
-    let stage = Stage {
+    Stage {
         home: &home,
         on_stand: false,
-    };
-    let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
-    let comment = format::xml_comment(&format::header_comment(robot));
-    xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-    stage.comments(&mut xml)?;
-    element(
-        &mut xml,
-        "mujoco",
-        Attrs::new("model", stage.model_name(robot)),
-        |xml| {
-            empty(
-                xml,
-                "include",
-                Attrs::new("file", format!("{}.mjcf.xml", robot.name)),
-            )?;
-            stage.visual(xml)?;
-            element(xml, "asset", Attrs::default(), |xml| stage.assets(xml))?;
-            element(xml, "worldbody", Attrs::default(), |xml| stage.world(xml))?;
-            stage.keyframe(xml)
-        },
-    )?;
-    finish(xml, "MJCF scene")
+    }
+    .write(robot)
 }
 
-/// `<robot>.stand.scene.xml` for a floating-base robot: its model with the root welded
-/// [`STAND_CLEARANCE`] above its standing height, with the floor, light and `home` keyframe;
-/// `None` for a fixed-base robot, which stands on its base already.
+/// `<robot>.stand.scene.xml` for a floating-base robot: as [`scene`], with the root held by a weld
+/// [`STAND_CLEARANCE`] above its standing height; `None` for a fixed-base robot, which stands on
+/// its base already.
 pub(crate) fn stand_scene(robot: &Robot) -> Result<Option<String>, EmitError> {
     if !robot.floating_base {
         return Ok(None);
     }
     let home = Home::of(robot)?;
-    let stage = Stage {
+    Stage {
         home: &home,
         on_stand: true,
-    };
-    write(robot, Some(&stage)).map(Some)
+    }
+    .write(robot)
+    .map(Some)
 }
 
 /// The home pose, from the definition's kinematics.
 #[derive(Debug)]
 struct Home {
+    /// The root body's name.
+    root: String,
     /// Whether the root has a free joint in the robot's model.
     floating: bool,
     /// Every joint's initial position, in `robot.joints` order.
@@ -102,6 +93,10 @@ struct Home {
 
 impl Home {
     fn of(robot: &Robot) -> Result<Home, EmitError> {
+        let root = robot.root_link().ok_or_else(|| EmitError::Serialize {
+            what: "MJCF scene",
+            message: "the robot has no root link".to_string(),
+        })?;
         let positions = kinematics::initial_positions(robot);
         let poses = kinematics::link_poses(robot, &positions)?;
         let order = kinematics::tree_order(robot)?
@@ -109,6 +104,7 @@ impl Home {
             .filter(|&i| robot.joints[i].kind.is_movable())
             .collect();
         Ok(Home {
+            root: root.name.to_string(),
             floating: robot.floating_base,
             lowest: kinematics::lowest_collision_point(robot, &poses),
             positions,
@@ -124,15 +120,41 @@ impl Home {
 
 /// What a scene adds to the robot: where the root and the floor are, and the home keyframe.
 #[derive(Debug)]
-pub(super) struct Stage<'a> {
+struct Stage<'a> {
     home: &'a Home,
     /// Hanging on the test stand, else on the floor.
     on_stand: bool,
 }
 
 impl Stage<'_> {
-    /// The height of the root body's origin at home (where a stand welds it).
-    pub(super) fn root_height(&self) -> f64 {
+    /// The scene document.
+    fn write(&self, robot: &Robot) -> Result<String, EmitError> {
+        let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
+        let comment = format::xml_comment(&format::header_comment(robot));
+        xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
+        self.comments(&mut xml)?;
+        element(
+            &mut xml,
+            "mujoco",
+            Attrs::new("model", self.model_name(robot)),
+            |xml| {
+                empty(
+                    xml,
+                    "include",
+                    Attrs::new("file", format!("{}.mjcf.xml", robot.name)),
+                )?;
+                self.visual(xml)?;
+                element(xml, "asset", Attrs::default(), |xml| self.assets(xml))?;
+                element(xml, "worldbody", Attrs::default(), |xml| self.world(xml))?;
+                self.stand(xml)?;
+                self.keyframe(xml)
+            },
+        )?;
+        finish(xml, "MJCF scene")
+    }
+
+    /// The height of the root body's origin at home (where a stand holds it).
+    fn root_height(&self) -> f64 {
         match (self.home.floating, self.on_stand) {
             (true, false) => -self.home.lowest_z(),
             (true, true) => -self.home.lowest_z() + STAND_CLEARANCE,
@@ -149,13 +171,13 @@ impl Stage<'_> {
         }
     }
 
-    pub(super) fn model_name(&self, robot: &Robot) -> String {
+    fn model_name(&self, robot: &Robot) -> String {
         let what = if self.on_stand { "stand" } else { "scene" };
         format!("{}_{what}", robot.name)
     }
 
     /// Comments saying what the heights are and where they come from.
-    pub(super) fn comments(&self, xml: &mut Xml) -> io::Result<()> {
+    fn comments(&self, xml: &mut Xml) -> io::Result<()> {
         let home = self.home;
         let mut lines = Vec::new();
         let place = match &home.lowest.point {
@@ -174,7 +196,7 @@ impl Stage<'_> {
                 number(self.root_height())
             ),
             (true, true) => format!(
-                "Test stand: the root welded at z = {} m, {} m above where it stands, so the feet hang free.",
+                "Test stand: the root held by weld `stand` at z = {} m, {} m above where it stands, so the feet hang free.",
                 number(self.root_height()),
                 number(STAND_CLEARANCE)
             ),
@@ -200,7 +222,7 @@ impl Stage<'_> {
     }
 
     /// A headlight soft enough that the scene light shapes the robot.
-    pub(super) fn visual(&self, xml: &mut Xml) -> io::Result<()> {
+    fn visual(&self, xml: &mut Xml) -> io::Result<()> {
         element(xml, "visual", Attrs::default(), |xml| {
             let headlight = Attrs::new("diffuse", "0.6 0.6 0.6")
                 .with("ambient", "0.3 0.3 0.3")
@@ -210,7 +232,7 @@ impl Stage<'_> {
     }
 
     /// The floor's checker texture and material.
-    pub(super) fn assets(&self, xml: &mut Xml) -> io::Result<()> {
+    fn assets(&self, xml: &mut Xml) -> io::Result<()> {
         let texture = Attrs::new("name", "floor")
             .with("type", "2d")
             .with("builtin", "checker")
@@ -230,7 +252,7 @@ impl Stage<'_> {
     }
 
     /// A light from above and the floor, an infinite plane.
-    pub(super) fn world(&self, xml: &mut Xml) -> io::Result<()> {
+    fn world(&self, xml: &mut Xml) -> io::Result<()> {
         let light = Attrs::new("name", "sun")
             .with("type", "directional")
             .with("pos", "0 0 3")
@@ -246,12 +268,33 @@ impl Stage<'_> {
         empty(xml, "geom", floor)
     }
 
-    /// `<keyframe><key name="home" qpos/>`: the free joint (floor scene of a floating base), then
-    /// every joint's initial position in MuJoCo's order.
-    pub(super) fn keyframe(&self, xml: &mut Xml) -> io::Result<()> {
+    /// The stand's weld: the root body held, unrotated, at [`Self::root_height`]. `relpose` is the
+    /// world's pose in the root's frame (MuJoCo's `body2` relative to `body1`); without it the weld
+    /// would hold the pose of the model's reference configuration, the root at the origin. Stiff
+    /// (10 ms time constant, twice the emitted timestep, the shortest MuJoCo keeps), critically
+    /// damped.
+    fn stand(&self, xml: &mut Xml) -> io::Result<()> {
+        if !self.on_stand {
+            return Ok(());
+        }
+        element(xml, "equality", Attrs::default(), |xml| {
+            let weld = Attrs::new("name", STAND_WELD)
+                .with("body1", &self.home.root)
+                .with(
+                    "relpose",
+                    numbers(&[0.0, 0.0, -self.root_height(), 1.0, 0.0, 0.0, 0.0]),
+                )
+                .with("solref", "0.01 1");
+            empty(xml, "weld", weld)
+        })
+    }
+
+    /// `<keyframe><key name="home" qpos/>`: the free joint (floating base), then every joint's
+    /// initial position in MuJoCo's order.
+    fn keyframe(&self, xml: &mut Xml) -> io::Result<()> {
         let home = self.home;
         let mut qpos = Vec::with_capacity(7 + home.order.len());
-        if home.floating && !self.on_stand {
+        if home.floating {
             qpos.extend([0.0, 0.0, self.root_height(), 1.0, 0.0, 0.0, 0.0]);
         }
         qpos.extend(home.order.iter().map(|&i| home.positions[i]));

@@ -106,11 +106,15 @@ fn the_home_key_lists_the_joints_in_the_model_s_order_at_their_initial_values() 
     let text = scene(&robot).unwrap();
     assert_eq!(qpos(&parse(&text))[7..], expected);
     let stand = stand_scene(&robot).unwrap().unwrap();
-    assert_eq!(qpos(&parse(&stand)), expected, "welded: no free joint");
+    assert_eq!(
+        qpos(&parse(&stand))[7..],
+        expected,
+        "the free joint is held, not removed"
+    );
 }
 
 #[test]
-fn the_stand_is_the_whole_model_welded_above_the_standing_height() {
+fn the_stand_is_the_floor_scene_with_the_root_held_by_a_weld_above_the_standing_height() {
     let robot = fixture::robot();
     let text = stand_scene(&robot).unwrap().unwrap();
     let doc = parse(&text);
@@ -121,43 +125,44 @@ fn the_stand_is_the_whole_model_welded_above_the_standing_height() {
     assert_eq!(
         sections(&doc),
         [
-            "compiler",
-            "option",
+            "include",
             "visual",
             "asset",
             "worldbody",
             "equality",
-            "actuator",
-            "sensor",
             "keyframe"
         ]
     );
-    assert!(all(&doc, "freejoint").is_empty());
-    let base = all(&doc, "body")[0];
-    assert_eq!(base.attribute("name"), Some("base"));
-    let z: f64 = base
-        .attribute("pos")
-        .unwrap()
-        .split(' ')
-        .nth(2)
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((z - fixture_standing_height() - STAND_CLEARANCE).abs() < 1e-12);
-    // Everything of the model is there: the same bodies, joints, actuators, sensors and meshes.
-    let model = document(&robot).unwrap();
-    let model = parse(&model);
-    for tag in ["body", "joint", "motor", "framequat", "mesh", "site"] {
-        let names = |doc: &Doc<'_>| -> Vec<String> {
-            (all(doc, tag).iter())
-                .map(|n| format!("{:?}", n.attribute("name")))
-                .collect()
-        };
-        assert_eq!(names(&doc), names(&model), "{tag}");
+    assert_eq!(
+        all(&doc, "include")[0].attribute("file"),
+        Some("test_bot.mjcf.xml"),
+        "the model itself, with its free joint"
+    );
+    let height = fixture_standing_height() + STAND_CLEARANCE;
+    let qpos = qpos(&doc);
+    assert!((qpos[2] - height).abs() < 1e-12, "{qpos:?}");
+    assert_eq!(qpos[3..7], [1.0, 0.0, 0.0, 0.0]);
+    let welds = all(&doc, "weld");
+    assert_eq!(welds.len(), 1);
+    let weld = welds[0];
+    assert_eq!(weld.attribute("name"), Some(STAND_WELD));
+    assert_eq!(weld.attribute("body1"), Some("base"));
+    assert_eq!(weld.attribute("body2"), None, "to the world");
+    // The world's pose in the root's frame: straight below it by the stand's height.
+    let relpose: Vec<f64> = (weld.attribute("relpose").unwrap().split(' '))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(relpose.len(), 7);
+    assert!((relpose[2] + height).abs() < 1e-12, "{relpose:?}");
+    assert_eq!(relpose[..2], [0.0, 0.0]);
+    assert_eq!(relpose[3..], [1.0, 0.0, 0.0, 0.0]);
+    assert!(comments(&text)[2].contains("Test stand: the root held by weld `stand` at z = "));
+    // Everything else is the floor scene's.
+    let floor = scene(&robot).unwrap();
+    let floor = parse(&floor);
+    for tag in ["light", "geom", "texture", "material"] {
+        assert_eq!(all(&doc, tag).len(), all(&floor, tag).len(), "{tag}");
     }
-    // The floor and the light come first in the world, the robot's geoms after.
-    assert_eq!(all(&doc, "geom")[0].attribute("name"), Some("floor"));
-    assert!(comments(&text)[2].contains("Test stand: the root welded at z = "));
 }
 
 #[test]
