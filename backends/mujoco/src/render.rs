@@ -85,13 +85,14 @@ pub struct View {
 }
 
 impl Default for View {
-    /// 640x480 (MuJoCo's default offscreen buffer), from the front left and a little above, at
+    /// 640x480 (MuJoCo's default offscreen buffer), a three-quarter view (azimuth 120°: more
+    /// side than front, so bent knees show) from a little above, at
     /// 1.6 times the extent: a standing lite_biped spans about two thirds of the height.
     fn default() -> Self {
         View {
             width: 640,
             height: 480,
-            azimuth: 150.0,
+            azimuth: 120.0,
             elevation: -15.0,
             distance_per_extent: 1.6,
         }
@@ -171,8 +172,10 @@ pub fn check<M: ModelTypeMut>(data: &mut MjData<M>, view: &View) -> Result<(), R
 /// Renders `data`'s current state (positions as `mj_forward` or the last `mj_step` left them)
 /// through `view`'s camera.
 ///
-/// When the model's offscreen buffer (`<visual><global offwidth offheight>`) is smaller than the
-/// frame, it is enlarged in `data`'s model first; nothing else of the model or the data changes.
+/// Two visual settings of `data`'s model may change first, nothing else of the model or the data:
+/// an offscreen buffer (`<visual><global offwidth offheight>`) smaller than the frame is enlarged,
+/// and a model without a light of its own gets the emitted scene's brighter headlight (ambient
+/// 0.3, diffuse 0.6) rather than drawing the robot dark grey on black.
 pub fn frame<M: ModelTypeMut>(data: &mut MjData<M>, view: &View) -> Result<Frame, RenderError> {
     let mut renderer = renderer(data, view)?;
     renderer.sync_data(data).map_err(failed)?;
@@ -209,6 +212,19 @@ fn renderer<M: ModelTypeMut>(data: &mut MjData<M>, view: &View) -> Result<MjRend
     let global = &mut data.model_vis_mut().global;
     global.offwidth = global.offwidth.max(width as i32);
     global.offheight = global.offheight.max(height as i32);
+    if data.model().nlight() == 0 {
+        // Only MuJoCo's dim default headlight (ambient 0.1, diffuse 0.4) would light it: as
+        // bright as the emitted scene sets it instead.
+        let headlight = &mut data.model_vis_mut().headlight;
+        for (ambient, diffuse) in headlight
+            .ambient
+            .iter_mut()
+            .zip(headlight.diffuse.iter_mut())
+        {
+            *ambient = ambient.max(0.3);
+            *diffuse = diffuse.max(0.6);
+        }
+    }
     let camera = camera(data, view);
     MjRenderer::builder()
         .width(width)
