@@ -28,7 +28,8 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
 
 /// A rendered frame of a run (`robot run --frame`): the PNG to write and the simulated time to
 /// take it at. The component takes it itself, in the `read` of the first cycle at or after `at`;
-/// that one cycle runs long (about a second), no other pays for it.
+/// that one cycle runs long (a 640x480 frame on a software rasterizer: 0.16 s in a release build),
+/// no other pays for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrameRequest {
     /// The PNG.

@@ -2,10 +2,12 @@
 //! in the `read` of the first cycle whose simulated time has reached the requested time.
 //!
 //! That `read` runs long: rendering opens an EGL and a MuJoCo rendering context, draws, reads the
-//! pixels back and encodes the PNG (about a second on a software rasterizer). Everything else
-//! of that cycle is done first, so the state it returns is that of any other cycle; under
-//! `Pacing::Simulated` the loop then skips the deadlines it missed (counted in the statistics),
-//! under `Pacing::SimulatedFast` nothing is missed. No other cycle does anything for the frame.
+//! pixels back and encodes the PNG (640x480 on Mesa's llvmpipe, 2 shared cores: about 0.16 s in
+//! a release build, 0.3 s in a debug one; `on_configure` pays about as much once more, checking
+//! that the contexts open). Everything else of that cycle is done first, so the state it returns
+//! is that of any other cycle. Under `Pacing::Simulated` the statistics show it (at 200 Hz:
+//! 1 overrun and about 30 skipped deadlines); under `Pacing::SimulatedFast` no deadline is
+//! missed. No other cycle does anything for the frame.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
