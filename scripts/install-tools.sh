@@ -6,6 +6,9 @@
 #   check-jsonschema    PyPI check-jsonschema (schema meta-validation)    } .venv/ (gitignored)
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
 #                       (scripts/install-mujoco.sh)
+#   EGL, Mesa's OpenGL  Debian's libegl1 libegl-mesa0 libgl1-mesa-dri (system-wide, by apt), for
+#                       headless frames of the MuJoCo backend (its feature `render`: EGL and a
+#                       driver, llvmpipe where there is no GPU, loaded at run time)
 #
 # The Python tools never touch the system Python: Debian 12's refuses `pip install` outright
 # (PEP 668, `externally-managed-environment`). The venv is made with whatever `python3` is on PATH;
@@ -43,6 +46,19 @@ apt_install() {
 }
 
 command -v check_urdf >/dev/null 2>&1 || apt_install liburdfdom-tools
+
+# Libraries, not commands: asked of dpkg. Without dpkg (not Debian) they are the user's to provide.
+egl_debs=(libegl1 libegl-mesa0 libgl1-mesa-dri)
+if command -v dpkg-query >/dev/null 2>&1; then
+  missing_debs=()
+  for deb in "${egl_debs[@]}"; do
+    dpkg-query -W -f='${Status}' "$deb" 2>/dev/null | grep -q 'install ok installed' ||
+      missing_debs+=("$deb")
+  done
+  ((${#missing_debs[@]} == 0)) || apt_install "${missing_debs[@]}"
+else
+  say "no dpkg: for headless rendering install EGL and Mesa's OpenGL drivers (Debian: ${egl_debs[*]})"
+fi
 
 # The venv's own interpreter; a venv whose base interpreter is gone is made again.
 if ! "$venv/bin/python" -c '' >/dev/null 2>&1; then

@@ -521,3 +521,28 @@ fn describe_lists_the_controllers_and_run_refuses_an_unbuilt_backend_before_emit
         text(&check.stderr)
     );
 }
+
+#[test]
+fn a_frame_is_refused_off_mujoco_and_outside_a_png() {
+    let output = robot(&["run", "--seconds", "0.1", "--frame", "frame.png"]);
+    assert!(!output.status.success());
+    assert_eq!(
+        text(&output.stderr),
+        "error: --frame: backend `mock`: only the MuJoCo simulation can be rendered: `--frame` \
+         needs `--backend mujoco`\n"
+    );
+    assert!(!workspace_root().join("frame.png").exists());
+    let output = robot(&["run", "--backend", "mujoco", "--frame", "frame.svg"]);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("`frame.svg` is not a `.png` file"),
+        "{}",
+        text(&output.stderr)
+    );
+    let output = robot(&["run", "--frame-at", "1"]);
+    assert!(
+        text(&output.stderr).contains("--frame <FILE>"),
+        "--frame-at needs --frame: {}",
+        text(&output.stderr)
+    );
+}

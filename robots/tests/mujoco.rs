@@ -151,3 +151,62 @@ fn robot_check() -> Output {
         .output()
         .expect("run robot")
 }
+
+/// Width and height from a PNG's header (its IHDR chunk), after checking the signature.
+#[cfg(feature = "mujoco-render")]
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let number = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (number(16), number(20))
+}
+
+#[test]
+#[cfg(feature = "mujoco-render")]
+fn run_writes_a_rendered_frame_mid_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.png");
+    let output = robot(&[
+        "run",
+        "--backend",
+        "mujoco",
+        "--seconds",
+        "1",
+        "--fast",
+        "--frame",
+        frame.to_str().unwrap(),
+    ]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    // By default in the middle of the run.
+    assert!(
+        stdout.contains(&format!(
+            "rendered the robot at 0.500 s of simulated time into {} (",
+            frame.display()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("LiteBipedHardware: 1 frames rendered, "),
+        "{stdout}"
+    );
+    assert_eq!(png_size(&std::fs::read(&frame).unwrap()), (640, 480));
+
+    // A time after the run's end is refused before it starts.
+    let output = robot(&[
+        "run",
+        "--backend",
+        "mujoco",
+        "--seconds",
+        "1",
+        "--frame",
+        "x.png",
+        "--frame-at",
+        "2",
+    ]);
+    assert!(!output.status.success());
+    assert_eq!(
+        text(&output.stderr),
+        "error: --frame-at 2 is after the run's end (--seconds 1)\n"
+    );
+}

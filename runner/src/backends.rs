@@ -1,6 +1,9 @@
 //! Backend selection: the components that drive a robot on the backend a runtime configuration
 //! (or a flag) names. Each backend crate plugs in here, so robot crates never match on backends.
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::sim::robot::attach_actuators;
@@ -23,6 +26,41 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
     }
 }
 
+/// A rendered frame of a run (`robot run --frame`): the PNG to write and the simulated time to
+/// take it at. The component takes it itself, in the `read` of the first cycle at or after `at`;
+/// that one cycle runs long (a 640x480 frame on a software rasterizer: 0.16 s in a release build),
+/// no other pays for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameRequest {
+    /// The PNG.
+    pub path: PathBuf,
+    /// Simulated time since the start of the run.
+    pub at: Duration,
+}
+
+/// The counter [`backend_mujoco::MujocoSystem`] reports a taken frame by (0 or 1).
+pub const FRAMES_RENDERED: &str = "frames rendered";
+/// The counter of how long the frame took to render and write, ms.
+pub const FRAME_MILLISECONDS: &str = "ms rendering the frame";
+
+/// Whether this build can render a frame on `backend`: only MuJoCo renders, and only with
+/// robot-runner's feature `render`.
+pub fn check_frame(backend: Backend) -> Result<(), RunError> {
+    let reason = match backend {
+        Backend::Mujoco if cfg!(feature = "render") => return Ok(()),
+        Backend::Mujoco => {
+            "rendering a frame is not in this build: it is robot-runner's cargo feature `render` \
+             (for the shipped `robot` tool: `cargo run -p robots --features mujoco-render -- run \
+             --backend mujoco --frame frame.png`)"
+        }
+        _ => "only the MuJoCo simulation can be rendered: `--frame` needs `--backend mujoco`",
+    };
+    Err(RunError::Backend {
+        backend,
+        reason: reason.to_string(),
+    })
+}
+
 /// How the loop is paced on `backend`: a simulation runs on its own clock, paced to wall-clock
 /// time or, with `fast`, as fast as it steps; the real robot only on wall time (`fast` is refused
 /// there). The mock runs on wall time unless `fast`.
@@ -39,19 +77,24 @@ pub fn pacing(backend: Backend, fast: bool) -> Result<Pacing, RunError> {
 }
 
 /// The components that drive robot `R` on `backend` in a loop at `rate_hz`, honouring the
-/// configuration's disabled joints and, on MuJoCo, its `mujoco.model`.
+/// configuration's disabled joints and, on MuJoCo, its `mujoco.model`, taking `frame` when one
+/// is asked for ([`check_frame`]).
 pub fn components<R: RobotTypes>(
     backend: Backend,
     config: Option<&RuntimeConfig>,
     rate_hz: u32,
+    frame: Option<&FrameRequest>,
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
+    if frame.is_some() {
+        check_frame(backend)?;
+    }
     match backend {
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
         Backend::Real => robstride::<R>(config),
         #[cfg(feature = "mujoco")]
-        Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz)]),
+        Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz, frame)]),
         #[cfg(not(feature = "mujoco"))]
         Backend::Mujoco => {
             let _ = rate_hz;
@@ -63,7 +106,11 @@ pub fn components<R: RobotTypes>(
 /// The whole robot in MuJoCo, the physics stepping five times a loop period at `rate_hz`: the
 /// model the configuration's `mujoco.model` names, by default the emitted floor scene.
 #[cfg(feature = "mujoco")]
-fn mujoco<R: RobotTypes>(config: Option<&RuntimeConfig>, rate_hz: u32) -> Box<dyn Component<R>> {
+fn mujoco<R: RobotTypes>(
+    config: Option<&RuntimeConfig>,
+    rate_hz: u32,
+    frame: Option<&FrameRequest>,
+) -> Box<dyn Component<R>> {
     use backend_mujoco::{ModelSource, MujocoOptions, MujocoSystem};
     use robot_core::config::MujocoModel;
     let model = config.map(RuntimeConfig::mujoco_model).unwrap_or_default();
@@ -79,7 +126,19 @@ fn mujoco<R: RobotTypes>(config: Option<&RuntimeConfig>, rate_hz: u32) -> Box<dy
         disabled_joints: disabled_joints::<R>(config),
         ..MujocoOptions::default()
     };
-    Box::new(MujocoSystem::<R>::new(options))
+    let system = MujocoSystem::<R>::new(options);
+    #[cfg(feature = "render")]
+    let system = match frame {
+        Some(frame) => system.with_frame(backend_mujoco::FrameRequest {
+            at: frame.at,
+            path: frame.path.clone(),
+            view: backend_mujoco::render::View::default(),
+        }),
+        None => system,
+    };
+    #[cfg(not(feature = "render"))]
+    let _ = frame; // refused by `check_frame`
+    Box::new(system)
 }
 
 /// One RobStride component per bus, on the OS interface the configuration gives the bus: a
@@ -138,5 +197,25 @@ pub fn disabled_joints<R: RobotTypes>(config: Option<&RuntimeConfig>) -> Vec<usi
             .filter(|&i| !config.joint_enabled(&robot.joints[i].name))
             .collect(),
         None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_mujoco_with_the_render_feature_takes_frames() {
+        assert_eq!(
+            check_frame(Backend::Mujoco).is_ok(),
+            cfg!(feature = "render")
+        );
+        for backend in [Backend::Mock, Backend::Real] {
+            let error = check_frame(backend).unwrap_err().to_string();
+            assert!(
+                error.contains("`--frame` needs `--backend mujoco`"),
+                "{error}"
+            );
+        }
     }
 }

@@ -18,6 +18,7 @@ use robot_core::typed::{RobotTypes, Slot};
 use robot_core::{Backend, InterfaceKind, Robot, Values};
 
 use self::args::{Cli, Command, RunArgs};
+use crate::backends::{FRAME_MILLISECONDS, FRAMES_RENDERED, FrameRequest};
 use crate::run::{RunError, RunRequest, run_controller, summary};
 
 /// Runs one registered controller: builds it, runs it, returns the report and the final joint
@@ -395,6 +396,7 @@ impl App {
         }
         crate::backends::available(backend).map_err(|e| e.to_string())?;
         let pacing = crate::backends::pacing(backend, args.fast).map_err(|e| e.to_string())?;
+        let frame = frame_request(&args, backend)?;
         if let Some(out) = args.out.clone().or_else(|| self.descriptions_dir.clone()) {
             let dir = out.join(robot.name.as_ref());
             let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
@@ -471,12 +473,16 @@ impl App {
             rate_hz: Some(rate),
             options,
             plot: args.plot.as_deref(),
+            frame: frame.as_ref(),
         };
         let finished =
             (controller.run)(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
         print!("{}", summary(&finished.report));
         print_positions(&finished.positions);
-        Ok(())
+        match &frame {
+            Some(frame) => frame_written(frame, &finished.report),
+            None => Ok(()),
+        }
     }
 
     fn controller_for(&self, robot: &Robot, name: Option<&str>) -> Result<&Registered, String> {
@@ -555,4 +561,62 @@ fn config_failed(error: ConfigError) -> String {
         error.file.display(),
         plural(count, "error", "errors")
     )
+}
+
+/// `--frame` and `--frame-at` as a request, refused before the run on a backend that cannot
+/// render, at a time after the run's end, or into a folder that does not exist.
+fn frame_request(args: &RunArgs, backend: Backend) -> Result<Option<FrameRequest>, String> {
+    let Some(path) = &args.frame else {
+        return Ok(None);
+    };
+    crate::backends::check_frame(backend).map_err(|e| format!("--frame: {e}"))?;
+    let at = args.frame_at.unwrap_or(args.seconds / 2.0);
+    if at > args.seconds {
+        return Err(format!(
+            "--frame-at {at} is after the run's end (--seconds {})",
+            args.seconds
+        ));
+    }
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        return Err(format!(
+            "--frame {}: there is no folder `{}`",
+            path.display(),
+            folder.display()
+        ));
+    }
+    Ok(Some(FrameRequest {
+        path: path.clone(),
+        at: Duration::from_secs_f64(at),
+    }))
+}
+
+/// Says where the frame went and what it cost; an error when the run never reached its time.
+fn frame_written(
+    frame: &FrameRequest,
+    report: &robot_core::control_loop::LoopReport,
+) -> Result<(), String> {
+    let count = |name: &str| {
+        report
+            .counters
+            .iter()
+            .flat_map(|(_, counters)| counters)
+            .find(|c| c.name == name)
+            .map_or(0, |c| c.value)
+    };
+    if count(FRAMES_RENDERED) == 0 {
+        return Err(format!(
+            "the run ended before {:.3} s: no frame was written into {}",
+            frame.at.as_secs_f64(),
+            frame.path.display()
+        ));
+    }
+    println!(
+        "rendered the robot at {:.3} s of simulated time into {} ({} ms, in that one cycle)",
+        frame.at.as_secs_f64(),
+        frame.path.display(),
+        count(FRAME_MILLISECONDS)
+    );
+    Ok(())
 }

@@ -73,6 +73,9 @@ pub struct RunRequest<'a> {
     /// Where to draw commanded against measured position of every joint (`.svg` or `.png`),
     /// written however the run ends.
     pub plot: Option<&'a Path>,
+    /// A rendered frame of the robot mid-run (MuJoCo with feature `render` only, see
+    /// [`backends::check_frame`]).
+    pub frame: Option<&'a backends::FrameRequest>,
 }
 
 /// A run that ended as asked (its time or cycles were up).
@@ -99,7 +102,8 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     if let Some(path) = request.plot {
         plot::Format::of(path)?; // before the run, not after it
     }
-    let components = backends::components::<R>(request.backend, request.config, rate)?;
+    let components =
+        backends::components::<R>(request.backend, request.config, rate, request.frame)?;
     match request.plot {
         None => run(
             components,

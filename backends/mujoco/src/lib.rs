@@ -36,6 +36,14 @@
 //!   zero torque, so an unpowered robot sags; `on_deactivate` forgets the targets and zeroes every
 //!   motor's control at once.
 //!
+//! # Pictures (feature `render`)
+//! [`render`] draws a MuJoCo state headless (EGL; Mesa's software rasterizer where there is no
+//! GPU) into RGB pixels or a PNG, through a camera tracking the robot's root body.
+//! [`MujocoSystem::with_frame`] has the component write one such frame itself when the simulated
+//! clock reaches a given time ([`frame`]: that one `read` runs long, no other cycle pays). Without
+//! an EGL driver the error names the Debian packages to install ([`render::INSTALL_GL`]). Off by
+//! default, so the backend builds and simulates where there is no OpenGL.
+//!
 //! # Time
 //! The loop's clock is the simulation's: with `Pacing::Simulated` (paced to wall-clock time,
 //! for watching) or `Pacing::SimulatedFast` (as fast as the physics runs) from
@@ -43,11 +51,17 @@
 //! as far. Under a wall clock it follows wall time instead, up to ten periods per read.
 #![warn(missing_docs)]
 
+#[cfg(feature = "render")]
+pub mod frame;
 mod law;
 mod model;
 mod options;
 mod plan;
+#[cfg(feature = "render")]
+pub mod render;
 mod system;
 
+#[cfg(feature = "render")]
+pub use frame::FrameRequest;
 pub use options::{DEFAULT_SUBSTEPS, ModelSource, MujocoOptions, ServoGains};
 pub use system::{HOME_KEYFRAME, MujocoSystem};

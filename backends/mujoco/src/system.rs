@@ -4,7 +4,7 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase};
-use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
+use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, RobotTypes, Values};
 
@@ -35,6 +35,9 @@ pub struct MujocoSystem<R: RobotTypes> {
     /// Per planned joint, the torque of the current physics step (a buffer, so no step allocates).
     torques: Vec<f64>,
     active: bool,
+    /// The frame to take mid-run, if one was asked for ([`MujocoSystem::with_frame`]).
+    #[cfg(feature = "render")]
+    frame: Option<crate::frame::Pending>,
     _robot: PhantomData<fn() -> R>,
 }
 
@@ -88,8 +91,20 @@ impl<R: RobotTypes> MujocoSystem<R> {
             targets: Vec::new(),
             torques: Vec::new(),
             active: false,
+            #[cfg(feature = "render")]
+            frame: None,
             _robot: PhantomData,
         }
+    }
+
+    /// This component, taking one frame of the robot (a PNG) when the simulated clock reaches
+    /// `request.at` (feature `render`; see [`crate::frame`] for what that cycle costs).
+    /// `on_configure` then also checks that headless OpenGL works, failing before the run with
+    /// what to install when it does not.
+    #[cfg(feature = "render")]
+    pub fn with_frame(mut self, request: crate::frame::FrameRequest) -> Self {
+        self.frame = Some(crate::frame::Pending::new(request, self.timestep));
+        self
     }
 
     /// The physics timestep, s: the loop period divided by the substeps.
@@ -251,6 +266,13 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             .map_err(|e| self.error(ErrorKind::Other, format!("{origin}: {e}")))?;
         self.initial_state(&mut data)
             .map_err(|e| self.error(ErrorKind::Other, format!("{origin}: {e}")))?;
+        #[cfg(feature = "render")]
+        if let Some(frame) = &mut self.frame {
+            frame.reset();
+            if let Err(e) = frame.check(&mut data) {
+                return Err(self.error(ErrorKind::Unsupported, e));
+            }
+        }
         self.targets = vec![Target::NONE; self.plan.joints.len()];
         self.torques = vec![0.0; self.plan.joints.len()];
         self.sim = Some(Sim {
@@ -355,6 +377,13 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             ];
             out[imu.slot..imu.slot + 10].copy_from_slice(&values);
         }
+        // Last, once: the state above is already filled (see `crate::frame`).
+        #[cfg(feature = "render")]
+        if let Some(frame) = &mut self.frame
+            && let Err(e) = frame.take_if_due(sim.steps, &mut sim.data)
+        {
+            return Err(HardwareError::new(&self.name, ErrorKind::Io, e));
+        }
         Ok(())
     }
 
@@ -389,6 +418,16 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             };
         }
         Ok(())
+    }
+
+    /// With a frame asked for (feature `render`): `frames rendered` (0 or 1) and
+    /// `ms rendering the frame`. Nothing otherwise.
+    fn counters(&self) -> Vec<Counter> {
+        #[cfg(feature = "render")]
+        if let Some(frame) = &self.frame {
+            return frame.counters();
+        }
+        Vec::new()
     }
 }
 

@@ -21,6 +21,7 @@ fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::
             ..LoopOptions::default()
         },
         plot: None,
+        frame: None,
     };
     let outcome = run_controller(LookAround::default(), &request, &mut std::io::sink())?;
     assert_eq!(outcome.report.timing.cycles, 200);

@@ -347,6 +347,36 @@ pub struct RunArgs {
     /// (`.svg` or `.png`), however the run ends.
     #[arg(long, value_name = "FILE", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
+    /// With `--backend mujoco`: render one frame of the robot mid-run into this PNG, headless
+    /// (robot-runner's cargo feature `render`; the shipped tool's `mujoco-render`). The cycle
+    /// that renders runs long: 0.16 s in a release build on a software rasterizer.
+    #[arg(long, value_name = "FILE", value_parser = frame_path)]
+    pub frame: Option<PathBuf>,
+    /// Simulated time of the frame, seconds from the start (0 to `--seconds`); the middle of the
+    /// run by default.
+    #[arg(long, value_name = "SECONDS", requires = "frame", value_parser = frame_at)]
+    pub frame_at: Option<f64>,
+}
+
+/// A frame file: a `.png`.
+fn frame_path(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(extension) if extension.eq_ignore_ascii_case("png") => Ok(path),
+        _ => Err(format!(
+            "`{text}` is not a `.png` file: a frame is written as PNG"
+        )),
+    }
+}
+
+/// A frame time: a number of seconds, at least 0 (at most the run's length, checked with it).
+fn frame_at(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=MAX_SECONDS).contains(&value) => Ok(value),
+        _ => Err(format!(
+            "`{text}` is not a time in the run: give 0 to {MAX_SECONDS} seconds"
+        )),
+    }
 }
 
 /// A `--model`: `scene`, `stand` or an `.xml` path, as the config's `mujoco.model`.
