@@ -187,7 +187,7 @@ fn run_writes_a_rendered_frame_mid_run() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("LiteBipedHardware: 1 frames rendered, "),
+        stdout.contains("LiteBipedHardware: frames rendered 1, "),
         "{stdout}"
     );
     assert_eq!(png_size(&std::fs::read(&frame).unwrap()), (640, 480));

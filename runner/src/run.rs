@@ -261,7 +261,7 @@ pub fn summary(report: &LoopReport) -> String {
     for (component, counters) in &report.counters {
         let counted: Vec<String> = counters
             .iter()
-            .map(|c| format!("{} {}", c.value, c.name))
+            .map(|c| format!("{} {}", c.name, c.value))
             .collect();
         if !counted.is_empty() {
             let _ = writeln!(out, "  {component}: {}", counted.join(", "));

@@ -28,7 +28,8 @@ pub struct Claims {
 /// A count a component keeps for the run's statistics: commands clamped, replies missed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counter {
-    /// What is counted, plural and lower case (`commands clamped`).
+    /// What is counted, plural and lower case (`commands clamped`); shown before its value
+    /// (`commands clamped 0`), so no count reads `1 commands`.
     pub name: &'static str,
     /// The count over the run.
     pub value: u64,
