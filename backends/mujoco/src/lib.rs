@@ -64,4 +64,4 @@ mod system;
 #[cfg(feature = "render")]
 pub use frame::FrameRequest;
 pub use options::{DEFAULT_SUBSTEPS, ModelSource, MujocoOptions, ServoGains};
-pub use system::{HOME_KEYFRAME, MujocoSystem};
+pub use system::{HOME_KEYFRAME, MujocoSystem, Snapshot};

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase};
+use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase, MjtState};
 use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, RobotTypes, Values};
@@ -39,6 +39,37 @@ pub struct MujocoSystem<R: RobotTypes> {
     #[cfg(feature = "render")]
     frame: Option<crate::frame::Pending>,
     _robot: PhantomData<fn() -> R>,
+}
+
+/// What [`MujocoSystem::snapshot`] saves and [`MujocoSystem::restore`] puts back: the simulation
+/// at a cycle boundary, to run the same cycles again from (benchmarks, tests).
+///
+/// It holds MuJoCo's integration state ([`Snapshot::SPEC`]: time, `qpos`, `qvel`, `act`, the
+/// solver's warm start, `ctrl`, applied forces, mocap and equality flags: everything the next
+/// `mj_step` depends on), the physics steps taken, and what `write` last stored. The loop's own
+/// state (its clock, the controller) is the caller's to rewind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    state: Box<[f64]>,
+    steps: u64,
+    targets: Vec<Target>,
+    active: bool,
+}
+
+impl Snapshot {
+    /// The `mjtState` components saved: `mjSTATE_INTEGRATION`.
+    pub const SPEC: u32 = MjtState::mjSTATE_INTEGRATION as u32;
+
+    /// MuJoCo's state as `mj_getState` wrote it with [`Snapshot::SPEC`], for `mj_setState` on
+    /// another `MjData` of the same model (the bench's bare `mj_step` side).
+    pub fn mujoco_state(&self) -> &[f64] {
+        &self.state
+    }
+
+    /// The physics steps taken since the first read when it was saved.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
 }
 
 /// The loaded simulation.
@@ -127,6 +158,44 @@ impl<R: RobotTypes> MujocoSystem<R> {
     /// The MuJoCo data, for inspection (tests, pictures): `None` before `on_configure`.
     pub fn data(&self) -> Option<&MjData<Box<MjModel>>> {
         self.sim.as_ref().map(|s| &s.data)
+    }
+
+    /// The simulation as it is now, to come back to with [`MujocoSystem::restore`]; `None`
+    /// before `on_configure`. Take it between cycles (after a `write`). A hook for benchmarks
+    /// and tests: a loop never needs it.
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        self.sim.as_ref().map(|sim| Snapshot {
+            state: sim.data.state(Snapshot::SPEC),
+            steps: sim.steps,
+            targets: self.targets.clone(),
+            active: self.active,
+        })
+    }
+
+    /// Puts the simulation back where `snapshot` was taken: MuJoCo's state (then `mj_forward`,
+    /// so sensors and forces match it), the steps taken, the stored targets and whether the law
+    /// is applied. The next `read` with the clock the snapshot was taken at steps nothing; one
+    /// period later, one period's steps, exactly as the first time. The lifecycle the loop sees
+    /// does not change. A hook for benchmarks and tests.
+    ///
+    /// Fails when not configured or when the snapshot is of another model.
+    pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), HardwareError> {
+        let Some(sim) = self.sim.as_mut() else {
+            return Err(self.error(ErrorKind::Lifecycle, "not configured"));
+        };
+        if snapshot.targets.len() != self.targets.len()
+            || snapshot.state.len() != sim.data.model().state_size(Snapshot::SPEC)
+        {
+            return Err(self.error(ErrorKind::Other, "the snapshot is of another model"));
+        }
+        sim.data
+            .set_state(&snapshot.state, Snapshot::SPEC)
+            .map_err(|e| HardwareError::new(&self.name, ErrorKind::Other, e.to_string()))?;
+        sim.data.forward();
+        sim.steps = snapshot.steps;
+        self.targets.clone_from(&snapshot.targets);
+        self.active = snapshot.active;
+        Ok(())
     }
 
     fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
