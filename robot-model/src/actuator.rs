@@ -12,15 +12,19 @@
 //!
 //! The type-1 command and the type-2 feedback carry the motor angle as 16 bits over ±4π, and newer
 //! firmware reports it looping within that window (PROTOCOL.md §6). A continuous joint turns
-//! without end, so it has no range to check and is not an error; the backend handles the
-//! wrap-around instead:
-//! * **state**: it unwraps the feedback (a jump of more than 4π between two readings is a turn of
-//!   8π), so the joint's `position` state is the unbounded angle;
-//! * **command**: it sends a position target relative to the angle the motor reports,
-//!   [`mit_position_target`]` = reported + (target − unwrapped)`, so the MIT law's error term,
-//!   hence the torque, is the same after any number of turns. The sum is clamped to ±4π, which
-//!   only bites when the target is farther than the rest of the window: drive a continuous joint
-//!   by velocity and effort, or with targets near its current angle.
+//! without end, so it has no range to check and is not an error. What the RobStride backend does
+//! with it today:
+//! * **state**: the angle as the motor reports it, within ±4π. It does **not** unwrap a report
+//!   that loops at the window's edge yet, so past two turns either way the `position` state
+//!   jumps by 8π (firmware that saturates instead reads ±4π);
+//! * **command**: a position target is clamped to ±4π before it is encoded, and the clamp is
+//!   counted in the statistics (`commands clamped`): a continuous joint driven past two turns is
+//!   held at the window's edge, never sent a wrapped target.
+//!
+//! Drive a continuous joint by velocity and effort (stiffness 0), or keep its position within
+//! ±4π. [`mit_position_target`] is the target the unwrapping this needs will send: relative to
+//! the reported angle, so that the MIT law's error, hence the torque, is the same after any
+//! number of turns.
 //!
 //! # Current
 //!

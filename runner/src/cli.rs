@@ -3,6 +3,7 @@
 mod args;
 mod can;
 mod commission;
+mod frame;
 
 use std::fmt;
 use std::io::Write;
@@ -18,7 +19,6 @@ use robot_core::typed::{RobotTypes, Slot};
 use robot_core::{Backend, InterfaceKind, Robot, Values};
 
 use self::args::{Cli, Command, RunArgs};
-use crate::backends::{FRAME_MILLISECONDS, FRAMES_RENDERED, FrameRequest};
 use crate::run::{RunError, RunRequest, run_controller, summary};
 
 /// Runs one registered controller: builds it, runs it, returns the report and the final joint
@@ -396,7 +396,7 @@ impl App {
         }
         crate::backends::available(backend).map_err(|e| e.to_string())?;
         let pacing = crate::backends::pacing(backend, args.fast).map_err(|e| e.to_string())?;
-        let frame = frame_request(&args, backend)?;
+        let frame = frame::request(&args, backend)?;
         if let Some(out) = args.out.clone().or_else(|| self.descriptions_dir.clone()) {
             let dir = out.join(robot.name.as_ref());
             let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
@@ -480,7 +480,7 @@ impl App {
         print!("{}", summary(&finished.report));
         print_positions(&finished.positions);
         match &frame {
-            Some(frame) => frame_written(frame, &finished.report),
+            Some(frame) => frame::written(frame, &finished.report),
             None => Ok(()),
         }
     }
@@ -561,62 +561,4 @@ fn config_failed(error: ConfigError) -> String {
         error.file.display(),
         plural(count, "error", "errors")
     )
-}
-
-/// `--frame` and `--frame-at` as a request, refused before the run on a backend that cannot
-/// render, at a time after the run's end, or into a folder that does not exist.
-fn frame_request(args: &RunArgs, backend: Backend) -> Result<Option<FrameRequest>, String> {
-    let Some(path) = &args.frame else {
-        return Ok(None);
-    };
-    crate::backends::check_frame(backend).map_err(|e| format!("--frame: {e}"))?;
-    let at = args.frame_at.unwrap_or(args.seconds / 2.0);
-    if at > args.seconds {
-        return Err(format!(
-            "--frame-at {at} is after the run's end (--seconds {})",
-            args.seconds
-        ));
-    }
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
-        && !folder.is_dir()
-    {
-        return Err(format!(
-            "--frame {}: there is no folder `{}`",
-            path.display(),
-            folder.display()
-        ));
-    }
-    Ok(Some(FrameRequest {
-        path: path.clone(),
-        at: Duration::from_secs_f64(at),
-    }))
-}
-
-/// Says where the frame went and what it cost; an error when the run never reached its time.
-fn frame_written(
-    frame: &FrameRequest,
-    report: &robot_core::control_loop::LoopReport,
-) -> Result<(), String> {
-    let count = |name: &str| {
-        report
-            .counters
-            .iter()
-            .flat_map(|(_, counters)| counters)
-            .find(|c| c.name == name)
-            .map_or(0, |c| c.value)
-    };
-    if count(FRAMES_RENDERED) == 0 {
-        return Err(format!(
-            "the run ended before {:.3} s: no frame was written into {}",
-            frame.at.as_secs_f64(),
-            frame.path.display()
-        ));
-    }
-    println!(
-        "rendered the robot at {:.3} s of simulated time into {} ({} ms, in that one cycle)",
-        frame.at.as_secs_f64(),
-        frame.path.display(),
-        count(FRAME_MILLISECONDS)
-    );
-    Ok(())
 }

@@ -312,9 +312,9 @@ fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
         docs.iter().map(|d| quote!(#d)).collect()
     };
     if joint.kind == robot_model::model::JointKind::Continuous && joint.actuator.is_some() {
-        let note = "Continuous: the RobStride frame spans ±4π, so the backend unwraps `position` \
-            (unbounded) and sends position targets relative to the motor's reported angle, \
-            clamped to ±4π (`robot_model::actuator::mit_position_target`).";
+        let note = "Continuous: the RobStride frame spans ±4π; the backend reads `position` within \
+            that window and clamps position targets to it (counted as clamps): drive this joint \
+            by velocity and effort past two turns (`robot_model::actuator`).";
         out.push(quote!(#[doc = ""] #[doc = #note]));
     }
     out
