@@ -274,6 +274,11 @@ fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
         "{stdout}"
     );
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
+    // 1.5 s: one progress line, under its header.
+    assert!(
+        stdout.contains("     time   cycles  overruns  lifecycle\n    1.0 s  "),
+        "{stdout}"
+    );
     // What each bus counted: the squat stays within every limit, and no reply went missing.
     for bus in ["LiteBipedLeftLeg", "LiteBipedRightLeg"] {
         assert!(
@@ -373,7 +378,8 @@ fn every_numeric_flag_is_refused_outside_its_range_with_the_range() {
     for (flag, value, says) in [
         ("--rate", "0", "0 is not in 1..=10000"),
         ("--rate", "4294967295", "is not in 1..=10000"),
-        ("--rate", "abc", "invalid digit"),
+        ("--rate", "abc", "`abc` is not a whole number in 1..=10000"),
+        ("--cpu", "1.5", "`1.5` is not a whole number in 0..=1023"),
         ("--fifo-priority", "0", "0 is not in 1..=99"),
         ("--fifo-priority", "100", "100 is not in 1..=99"),
         (

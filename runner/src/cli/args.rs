@@ -114,7 +114,7 @@ pub struct BusArgs {
     #[arg(long, default_value_t = 253)]
     pub host: u8,
     /// How long each request waits for its reply, ms (1 to 10000).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, default_value_t = 20, value_parser = whole_in(1u64, 10_000))]
     pub timeout_ms: u64,
     /// With `--interface sim`: the robot whose motors the simulated bus carries, by ROS name;
     /// the first one this tool knows by default.
@@ -325,20 +325,20 @@ pub struct RunArgs {
     #[arg(long, value_name = "scene|stand|FILE.xml", value_parser = mujoco_model)]
     pub model: Option<robot_core::config::MujocoModel>,
     /// Loop rate, Hz (1 to 10000); the robot's update rate by default.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_RATE_HZ)))]
+    #[arg(long, value_parser = whole_in(1u32, MAX_RATE_HZ))]
     pub rate: Option<u32>,
     /// Run the control thread under SCHED_FIFO at this priority (1 to 99).
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=99))]
+    #[arg(long, value_parser = whole_in(1i32, 99))]
     pub fifo_priority: Option<i32>,
     /// Pin the control thread to this CPU (0 to 1023).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=1023))]
+    #[arg(long, value_parser = whole_in(0u16, 1023))]
     pub cpu: Option<u16>,
     /// Lock the process's memory (mlockall).
     #[arg(long)]
     pub lock_memory: bool,
     /// Spin for the last N microseconds before each deadline instead of sleeping (busy core,
     /// lower wake-up lateness); less than the period.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    #[arg(long, default_value_t = 0, value_parser = whole_in(0u64, 1_000_000))]
     pub spin_us: u64,
     /// Folder to emit the descriptions into; by default the folder `cargo build` writes.
     #[arg(long)]
@@ -403,5 +403,20 @@ fn seconds(text: &str) -> Result<f64, String> {
         Err(format!(
             "`{text}` is not a run length: give more than 0 and at most {MAX_SECONDS} seconds"
         ))
+    }
+}
+
+/// A whole number from `lower` to `upper`; anything else (`abc`, `1.5`, `-3`, too big) is refused
+/// naming the range, never with the parser's bare `invalid digit found in string`.
+fn whole_in<T>(lower: T, upper: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| match text.parse::<T>() {
+        Ok(value) if lower <= value && value <= upper => Ok(value),
+        Ok(_) => Err(format!("{text} is not in {lower}..={upper}")),
+        Err(_) => Err(format!(
+            "`{text}` is not a whole number in {lower}..={upper}"
+        )),
     }
 }
