@@ -271,6 +271,49 @@ fn a_failed_torque_off_is_retried_and_every_failure_reported() {
 }
 
 #[test]
+fn after_one_leg_fails_a_failed_torque_off_of_the_other_is_retried_and_reported() {
+    // The left leg's third read fails; switching the right leg off then fails once. The right
+    // leg is deactivated again (and is off at the end), and the failure is in the loop's error.
+    let log = Log::default();
+    let (mut left, mut right) = Scripted::legs(&log);
+    left.read_at = Some((3, Outcome::Fail));
+    right.deactivate = (1, Outcome::Fail);
+    let (control_loop, error) = run_until_error(vec![left, right], Probe::default());
+    let LoopError::Cycle { report, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(report.torque_off_failures.len(), 1, "{error}");
+    assert_eq!(report.torque_off_failures[0].component, "LiteBipedRightLeg");
+    assert!(
+        error
+            .to_string()
+            .contains("torque off failed: LiteBipedRightLeg"),
+        "{error}"
+    );
+    let log = calls(&log);
+    let failed_read = log
+        .iter()
+        .rposition(|c| *c == by("LiteBipedLeftLeg", Call::Read))
+        .expect("the failing read");
+    let after_failure = &log[failed_read + 1..];
+    only_switching_off(after_failure);
+    let right_offs = after_failure
+        .iter()
+        .filter(|c| **c == by("LiteBipedRightLeg", Call::Deactivate))
+        .count();
+    assert_eq!(
+        right_offs, 2,
+        "tried, failed, tried again: {after_failure:?}"
+    );
+    assert!(
+        control_loop
+            .system()
+            .states()
+            .all(|(_, s)| s != Lifecycle::Active)
+    );
+}
+
+#[test]
 fn dropping_an_active_loop_switches_the_hardware_off() {
     let log = Log::default();
     let mut control_loop =
