@@ -109,8 +109,7 @@ pub(crate) fn scan(args: &ScanArgs, find_robot: FindRobot<'_>) -> Result<(), Can
 
 /// `motor  31  uid 5253031F00000001  run_mode 0 (operation control)  mechPos 0.000 rad  VBUS 48.0 V`
 fn found_line(found: &Found) -> String {
-    let uid: String = found.uid.iter().map(|b| format!("{b:02X}")).collect();
-    let mut line = format!("motor {:>3}  uid {uid}", found.motor);
+    let mut line = format!("motor {:>3}  uid {}", found.motor, inspect::hex(&found.uid));
     if let Some(mode) = found.run_mode {
         line += &format!("  run_mode {mode} ({})", run_mode_name(mode));
     }
@@ -139,8 +138,11 @@ pub(crate) fn set_id(args: &SetIdArgs, find_robot: FindRobot<'_>) -> Result<(), 
     let MotorArgs { bus, motor } = &args.target;
     let mut bus = Bus::open(bus, find_robot)?;
     let uid = bus.tool().set_id(*motor, args.new).map_err(failed)?;
-    let uid: String = uid.iter().map(|b| format!("{b:02X}")).collect();
-    println!("motor {motor} now answers as {} (uid {uid})", args.new);
+    println!(
+        "motor {motor} now answers as {} (uid {})",
+        args.new,
+        inspect::hex(&uid)
+    );
     Ok(())
 }
 

@@ -65,7 +65,6 @@ use robstride_protocol::Frame;
 
 /// The `cansend`/`candump -L` text of `frame`: `0300FD01#0000000000000000`.
 pub fn frame_line(frame: &Frame) -> String {
-    use std::fmt::Write;
     let mut line = match frame.id() {
         embedded_can::Id::Extended(id) => format!("{:08X}#", id.as_raw()),
         embedded_can::Id::Standard(id) => format!("{:03X}#", id.as_raw()),
@@ -74,10 +73,18 @@ pub fn frame_line(frame: &Frame) -> String {
         line.push('R');
         return line;
     }
-    for byte in frame.data() {
-        let _ = write!(line, "{byte:02X}");
-    }
+    line.push_str(&hex(frame.data()));
     line
+}
+
+/// Bytes as uppercase hex digits, two per byte, no separator: `5253061F00000001`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut text = String::with_capacity(2 * bytes.len());
+    for byte in bytes {
+        let _ = write!(text, "{byte:02X}");
+    }
+    text
 }
 
 /// The frame of one line: `ID#DATA`, or a `candump -L` line `(ts) iface ID#DATA`.

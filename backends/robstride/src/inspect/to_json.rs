@@ -158,13 +158,7 @@ fn reply_fields(reply: &Reply, model: Model) -> Map<String, Value> {
             ("motor", (*motor).into()),
             ("host", (*host).into()),
             ("kind", "device_id".into()),
-            (
-                "uid",
-                uid.iter()
-                    .map(|b| format!("{b:02X}"))
-                    .collect::<String>()
-                    .into(),
-            ),
+            ("uid", super::hex(uid).into()),
         ]),
         Reply::Feedback(raw) => feedback_fields("feedback", raw, model),
         Reply::ActiveReport(raw) => feedback_fields("active_report_frame", raw, model),
@@ -180,14 +174,7 @@ fn reply_fields(reply: &Reply, model: Model) -> Map<String, Value> {
                 ParamOutcome::Unlisted(bytes) => vec![
                     ("status", "ok".into()),
                     ("value", u32::from_le_bytes(bytes).into()),
-                    (
-                        "raw_value",
-                        bytes
-                            .iter()
-                            .map(|b| format!("{b:02X}"))
-                            .collect::<String>()
-                            .into(),
-                    ),
+                    ("raw_value", super::hex(&bytes[..]).into()),
                 ],
                 ParamOutcome::Failed => vec![("status", "failed".into()), ("value", Value::Null)],
             };
