@@ -13,18 +13,17 @@
 //! The type-1 command and the type-2 feedback carry the motor angle as 16 bits over ±4π, and newer
 //! firmware reports it looping within that window (PROTOCOL.md §6). A continuous joint turns
 //! without end, so it has no range to check and is not an error. What the RobStride backend does
-//! with it today:
-//! * **state**: the angle as the motor reports it, within ±4π. It does **not** unwrap a report
-//!   that loops at the window's edge yet, so past two turns either way the `position` state
-//!   jumps by 8π (firmware that saturates instead reads ±4π);
-//! * **command**: a position target is clamped to ±4π before it is encoded, and the clamp is
-//!   counted in the statistics (`commands clamped`): a continuous joint driven past two turns is
-//!   held at the window's edge, never sent a wrapped target.
+//! with it (`backend_robstride::turns`):
+//! * **state**: it counts the turns of a report that loops at the window's edge, so `position`
+//!   is the joint's whole angle over any number of turns, counted from where it was first read;
+//! * **command**: it sends a position target relative to the angle the motor last reported, so
+//!   the MIT law's error, hence the torque, is the same after any number of turns; a target
+//!   further ahead than the window's edge is sent as the edge, and the rest once the motor has
+//!   looped.
 //!
-//! Drive a continuous joint by velocity and effort (stiffness 0), or keep its position within
-//! ±4π. [`mit_position_target`] is the target the unwrapping this needs will send: relative to
-//! the reported angle, so that the MIT law's error, hence the torque, is the same after any
-//! number of turns.
+//! Turns made while no report arrives (an inactive bus asks nothing, so nothing answers) cannot
+//! be counted: the next report takes the turn nearest the last angle known. Firmware that
+//! saturates at ±4π instead of looping holds a continuous joint at the window's edge.
 //!
 //! # Current
 //!
@@ -72,14 +71,6 @@ const FOUR_PI: f64 = 4.0 * std::f64::consts::PI;
 
 /// The position span ± of the MIT frame, rad: 4π on every model.
 pub const MIT_POSITION_SPAN: f64 = FOUR_PI;
-
-/// The position to send in a type-1 frame to a motor that reports `reported` (rad, within ±4π)
-/// and whose unwrapped angle is `unwrapped`, aiming at the unwrapped angle `target`: the target
-/// relative to where the motor says it is, clamped to the ±4π span (see the module docs). For a
-/// motor that never left the window, `reported == unwrapped` and this is `target`, clamped.
-pub fn mit_position_target(reported: f64, unwrapped: f64, target: f64) -> f64 {
-    (reported + (target - unwrapped)).clamp(-MIT_POSITION_SPAN, MIT_POSITION_SPAN)
-}
 
 impl RobstrideModel {
     /// Every model, in order.
@@ -144,25 +135,5 @@ impl RobstrideModel {
         Self::ALL
             .into_iter()
             .find(|m| m.name() == name || m.plugin_name() == name)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::f64::consts::PI;
-
-    #[test]
-    fn a_target_is_sent_relative_to_the_reported_angle() {
-        // Three turns on, the motor reports 6π − 8π = −2π; 0.5 rad ahead stays 0.5 rad ahead.
-        let unwrapped = 6.0 * PI;
-        let reported = unwrapped - 8.0 * PI;
-        assert_eq!(
-            mit_position_target(reported, unwrapped, unwrapped + 0.5),
-            reported + 0.5
-        );
-        // Inside the window nothing changes; beyond it the target is clamped.
-        assert_eq!(mit_position_target(1.0, 1.0, 2.0), 2.0);
-        assert_eq!(mit_position_target(12.0, 12.0, 20.0), MIT_POSITION_SPAN);
     }
 }

@@ -9,7 +9,9 @@
 //!   with zero gains, so enabling never moves a joint; `on_deactivate` stops every motor and
 //!   confirms;
 //! * `write` sends one operation-control frame per enabled joint; `read` takes the replies that
-//!   have arrived, without waiting (seed 003: the reply to cycle k's write is read at k + 1).
+//!   have arrived, without waiting (seed 003: the reply to cycle k's write is read at k + 1);
+//! * a continuous joint's motor angle, which the firmware reports looping within ±4π, is unwrapped
+//!   over any number of turns and its targets sent relative to the report ([`crate::turns`]).
 //!
 //! A fault bit, more missing replies in a row than [`BusOptions::tolerated_missing`], a frame
 //! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
@@ -27,6 +29,7 @@ use robstride_protocol::{Command, Feedback, MitCommand, Model, Reply};
 use crate::guard::CommandGuard;
 use crate::transmission::{Mit, Transmission};
 use crate::transport::{Transport, TransportError};
+use crate::turns::Turns;
 
 /// What the component may tolerate and how long it waits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,6 +74,8 @@ struct Motor {
     id: u8,
     model: Model,
     transmission: Transmission,
+    /// The turns a continuous joint's motor has looped through the ±4π window.
+    turns: Turns,
     guard: CommandGuard,
     state: Slots,
     command: Slots,
@@ -154,6 +159,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 id: u16::from(actuator.can_id) as u8,
                 model: wire(actuator.model),
                 transmission,
+                turns: Turns::new(joint.kind == JointKind::Continuous),
                 guard: CommandGuard::new(joint, actuator.model, Mit::default()),
                 state: slots(&R::STATE_LAYOUT),
                 command: slots(&R::COMMAND_LAYOUT),
@@ -227,15 +233,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                         if let Reply::Feedback(raw) = reply
                             && let Some(motor) = self.motors.iter_mut().find(|m| m.id == id)
                         {
-                            let feedback = raw.to_physical(motor.model);
-                            if let Ok(joint) = motor.transmission.state_to_joint(&Mit {
-                                position: f64::from(feedback.position),
-                                velocity: f64::from(feedback.velocity),
-                                torque: f64::from(feedback.torque),
-                                ..Mit::default()
-                            }) {
-                                motor.last = joint;
-                            }
+                            motor.take(&raw.to_physical(motor.model));
                         }
                     }
                 }
@@ -299,16 +297,25 @@ impl<R: RobotTypes> RobstrideBus<R> {
         }
         motor.awaiting = false;
         motor.missing = 0;
-        // A pose the linkage cannot take (a four-bar past its toggle) keeps the last state.
-        if let Ok(joint) = motor.transmission.state_to_joint(&Mit {
-            position: f64::from(feedback.position),
+        motor.take(feedback);
+        Ok(())
+    }
+}
+
+impl Motor {
+    /// Takes a feedback as the joint's last state: the angle unwrapped (a continuous joint's),
+    /// then through the transmission. A pose the linkage cannot take (a four-bar past its
+    /// toggle) keeps the last state.
+    fn take(&mut self, feedback: &Feedback) {
+        let position = self.turns.unwrap(f64::from(feedback.position));
+        if let Ok(joint) = self.transmission.state_to_joint(&Mit {
+            position,
             velocity: f64::from(feedback.velocity),
             torque: f64::from(feedback.torque),
             ..Mit::default()
         }) {
-            motor.last = joint;
+            self.last = joint;
         }
-        Ok(())
     }
 }
 
@@ -530,7 +537,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 damping: get(motor.command.damping),
             };
             let joint = motor.guard.joint_command(&wanted);
-            let Ok(at_motor) = motor
+            let Ok(mut at_motor) = motor
                 .transmission
                 .command_to_motor(&joint, motor.last.position)
             else {
@@ -543,6 +550,8 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                     ),
                 ));
             };
+            // A continuous joint's target, relative to where the looping report says it is.
+            at_motor.position = motor.turns.target(at_motor.position);
             let m = motor.guard.motor_command(&at_motor);
             let Ok(mit) = MitCommand::new(
                 m.position as f32,

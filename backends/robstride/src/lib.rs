@@ -13,3 +13,4 @@ pub mod inspect;
 pub mod sim;
 pub mod transmission;
 pub mod transport;
+pub mod turns;

@@ -3,16 +3,12 @@
 //! `robot run`'s statistics show.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-use std::time::Duration;
+mod common;
 
-use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::SimActuator;
-use backend_robstride::sim::motor::MotorModel;
-use backend_robstride::transport::{SimBus, Transport};
-use robot_core::RobstrideModel;
-use robot_core::hardware::{Clock, Component, Counter};
+use backend_robstride::component::RobstrideBus;
+use common::{CLOCK, last_mit, rig, rs02};
+use robot_core::hardware::{Component, Counter};
 use robot_macros::robot;
-use robstride_protocol::{Command, Model, Request};
 
 robot! {
     robot Tilt { update_rate: 200 Hz }
@@ -30,11 +26,6 @@ robot! {
     }
 }
 
-const CLOCK: Clock = Clock {
-    time: Duration::ZERO,
-    period: Duration::from_millis(5),
-};
-
 fn clamped(bus: &RobstrideBus<Tilt>) -> u64 {
     let counters = bus.counters();
     let counter = counters.iter().find(|c| c.name == "commands clamped");
@@ -43,17 +34,7 @@ fn clamped(bus: &RobstrideBus<Tilt>) -> u64 {
 
 #[test]
 fn every_field_out_of_range_is_clamped_and_counted() {
-    let sim = SimBus::new("base");
-    sim.attach(SimActuator::new(
-        Model::RS02,
-        9,
-        MotorModel::new(RobstrideModel::RS02, None),
-        0.0,
-    ));
-    let host = sim.clone();
-    let mut bus = RobstrideBus::<Tilt>::new("base", None, BusOptions::default(), move || {
-        Ok(Box::new(host.host()) as Box<dyn Transport>)
-    });
+    let (sim, _, mut bus) = rig::<Tilt>("base", None, [rs02(9, 0.0)]);
     let (mut state, mut command) = (TiltState::default(), TiltCommand::default());
     bus.on_init().unwrap();
     bus.on_configure().unwrap();
@@ -77,10 +58,7 @@ fn every_field_out_of_range_is_clamped_and_counted() {
     command.tilt.stiffness = 1000.0;
     command.tilt.damping = 10.0;
     bus.write(CLOCK, &command).unwrap();
-    let frame = *sim.sent().last().unwrap();
-    let Command::Mit(mit) = Request::decode(&frame, Model::RS02).unwrap().command else {
-        panic!("not an operation-control frame: {frame:?}")
-    };
+    let mit = last_mit(&sim);
     let near = |sent: f32, want: f64| (f64::from(sent) - want).abs() < 0.01 * want.abs().max(1.0);
     assert!(near(mit.position(), 1.0), "{}", mit.position());
     assert!(near(mit.velocity(), 5.0), "{}", mit.velocity());

@@ -10,17 +10,16 @@
 //! sending the wrong byte is `robstride-protocol`'s `sw_run_mode_is_not_read_as_reset`.)
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-use std::time::Duration;
+mod common;
 
-use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::motor::MotorModel;
+use backend_robstride::component::RobstrideBus;
 use backend_robstride::sim::{Failure, SimActuator};
+use backend_robstride::transport::SimBus;
 use backend_robstride::transport::sim::NodeId;
-use backend_robstride::transport::{SimBus, Transport};
-use robot_core::RobstrideModel;
-use robot_core::hardware::{Clock, Component, ErrorKind};
+use common::{CLOCK, last_mit, rig, rs02};
+use robot_core::hardware::{Component, ErrorKind};
 use robot_macros::robot;
-use robstride_protocol::{Command, Model, Request};
+use robstride_protocol::Model;
 
 robot! {
     robot Turntable { update_rate: 200 Hz }
@@ -39,11 +38,6 @@ robot! {
     }
 }
 
-const CLOCK: Clock = Clock {
-    time: Duration::ZERO,
-    period: Duration::from_millis(5),
-};
-
 /// The component, configured and active, on a bus whose one motor stands at `angle` rad.
 type Active = (
     SimBus,
@@ -54,17 +48,7 @@ type Active = (
 );
 
 fn active(angle: f64) -> Active {
-    let sim = SimBus::new("base");
-    let motor = sim.attach(SimActuator::new(
-        Model::RS02,
-        5,
-        MotorModel::new(RobstrideModel::RS02, None),
-        angle,
-    ));
-    let host = sim.clone();
-    let mut bus = RobstrideBus::<Turntable>::new("base", None, BusOptions::default(), move || {
-        Ok(Box::new(host.host()) as Box<dyn Transport>)
-    });
+    let (sim, nodes, mut bus) = rig::<Turntable>("base", None, [rs02(5, angle)]);
     let (mut state, mut command) = (TurntableState::default(), TurntableCommand::default());
     bus.on_init().unwrap();
     bus.on_configure().unwrap();
@@ -72,15 +56,7 @@ fn active(angle: f64) -> Active {
     bus.read(CLOCK, &mut state).unwrap();
     bus.on_activate(&state, &mut command).unwrap();
     sim.take_sent();
-    (sim, motor, bus, state, command)
-}
-
-fn last_mit(sim: &SimBus) -> robstride_protocol::MitCommand {
-    let frame = *sim.sent().last().expect("a frame");
-    match Request::decode(&frame, Model::RS02).unwrap().command {
-        Command::Mit(mit) => mit,
-        other => panic!("{other:?}"),
-    }
+    (sim, nodes[0], bus, state, command)
 }
 
 #[test]

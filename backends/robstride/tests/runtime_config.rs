@@ -3,14 +3,13 @@
 //! the definition's between joint and motor space.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-use std::time::Duration;
+mod common;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::SimActuator;
-use backend_robstride::sim::motor::MotorModel;
-use backend_robstride::transport::{SimBus, Transport};
-use robot_core::hardware::{Clock, Component};
-use robot_core::{RobstrideModel, config};
+use backend_robstride::transport::SimBus;
+use common::{CLOCK, rig, rs02};
+use robot_core::config;
+use robot_core::hardware::Component;
 use robot_macros::robot;
 use robstride_protocol::{Command, Model, Request};
 
@@ -40,28 +39,11 @@ robot! {
     }
 }
 
-const CLOCK: Clock = Clock {
-    time: Duration::ZERO,
-    period: Duration::from_millis(5),
-};
-
 /// Both motors at motor angle 1.2 rad on a simulated bus, and the component configured by
 /// `yaml`.
 fn component(yaml: &str) -> (SimBus, RobstrideBus<Pair>) {
-    let sim = SimBus::new("arm");
-    for id in [1, 2] {
-        sim.attach(SimActuator::new(
-            Model::RS02,
-            id,
-            MotorModel::new(RobstrideModel::RS02, None),
-            1.2,
-        ));
-    }
     let config = config::parse(yaml, "test.yaml", Pair::DESCRIPTION).unwrap();
-    let host = sim.clone();
-    let bus = RobstrideBus::<Pair>::new("arm", Some(&config), BusOptions::default(), move || {
-        Ok(Box::new(host.host()) as Box<dyn Transport>)
-    });
+    let (sim, _, bus) = rig::<Pair>("arm", Some(&config), [rs02(1, 1.2), rs02(2, 1.2)]);
     (sim, bus)
 }
 

@@ -312,9 +312,9 @@ fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
         docs.iter().map(|d| quote!(#d)).collect()
     };
     if joint.kind == robot_model::model::JointKind::Continuous && joint.actuator.is_some() {
-        let note = "Continuous: the RobStride frame spans ±4π; the backend reads `position` within \
-            that window and clamps position targets to it (counted as clamps): drive this joint \
-            by velocity and effort past two turns (`robot_model::actuator`).";
+        let note = "Continuous: the RobStride frame spans ±4π; the backend counts the turns of the \
+            looping angle the motor reports, so `position` is the whole angle over any number of \
+            turns, counted from where it was first read (`robot_model::actuator`).";
         out.push(quote!(#[doc = ""] #[doc = #note]));
     }
     out

@@ -210,8 +210,8 @@ pub enum JointKind {
     /// Rotation about the axis between lower and upper limits.
     Revolute,
     /// Unbounded rotation about the axis. On a RobStride actuator, whose MIT frame spans ±4π, the
-    /// backend reads and commands the position within that window only (position targets past it
-    /// are clamped and counted; see `robot_core::actuator` for what is not done yet).
+    /// backend counts the turns of the looping angle the motor reports and sends targets relative
+    /// to it (see `robot_core::actuator`).
     Continuous,
     /// Translation along the axis between lower and upper limits.
     Prismatic,

@@ -6,6 +6,10 @@
 //!
 //! Time is the bus clock: the shaft is advanced to `now` whenever a frame arrives or the clock
 //! ticks, so a test that advances the bus by one period sees one period of motion.
+//!
+//! The angle it reports loops within the MIT frame's ±4π, as newer firmware's does, and its MIT
+//! law compares the target with that looping angle ([`AngleReport`]); older firmware that
+//! saturates at the window's edge is [`AngleReport::Saturating`].
 
 use std::time::Duration;
 
@@ -16,6 +20,7 @@ use robstride_protocol::{
 
 use super::motor::{MitTarget, MotorModel, Shaft};
 use crate::transport::sim::{Node, Outbox};
+use crate::turns::wrap;
 
 /// A way the simulated motor fails, as real ones do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +47,17 @@ pub enum Failure {
     Silent,
 }
 
+/// How the firmware reports an angle beyond the MIT frame's ±4π.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AngleReport {
+    /// Looping within `[-4π, 4π)` (PROTOCOL.md §6 "Angle wrap", newer firmware), the MIT law
+    /// comparing its target with that looped angle.
+    #[default]
+    Looping,
+    /// Clamped to ±4π, the MIT law comparing its target with the whole angle.
+    Saturating,
+}
+
 /// The temperature a healthy simulated motor reports, °C.
 const AMBIENT: f32 = 30.0;
 /// The active-report period at the default `EPScan_time` of 1: 10 ms.
@@ -59,6 +75,8 @@ pub struct SimActuator {
     zero: f64,
     enabled: bool,
     run_mode: RunMode,
+    angle_report: AngleReport,
+    /// The last MIT command, its position in the firmware's angle (see [`AngleReport`]).
     target: MitTarget,
     faults: FeedbackFaults,
     failure: Option<Failure>,
@@ -103,6 +121,7 @@ impl SimActuator {
             zero: 0.0,
             enabled: false,
             run_mode: RunMode::Operation,
+            angle_report: AngleReport::Looping,
             target: MitTarget::default(),
             faults: FeedbackFaults::default(),
             failure: None,
@@ -125,9 +144,24 @@ impl SimActuator {
         self.enabled
     }
 
-    /// The angle the motor reports, rad.
+    /// The motor as firmware that reports angles past ±4π in `report`'s way.
+    pub fn with_angle_report(mut self, report: AngleReport) -> SimActuator {
+        self.angle_report = report;
+        self
+    }
+
+    /// The motor's angle from its zero over any number of turns (what `mechPos` reads), rad.
     pub fn position(&self) -> f64 {
         self.shaft.position - self.zero
+    }
+
+    /// The angle the firmware works with and reports: [`Self::position`] looped into the
+    /// window, or as it is (the frame's encoding then clamps it).
+    fn firmware_angle(&self) -> f64 {
+        match self.angle_report {
+            AngleReport::Looping => wrap(self.position()),
+            AngleReport::Saturating => self.position(),
+        }
     }
 
     /// The shaft's state.
@@ -163,8 +197,13 @@ impl SimActuator {
             return;
         }
         let driving = self.enabled && self.run_mode == RunMode::Operation;
+        // The law's error is the target less the firmware's angle, in shaft angles.
+        let target = MitTarget {
+            position: self.shaft.position + (self.target.position - self.firmware_angle()),
+            ..self.target
+        };
         self.mechanics
-            .step(&mut self.shaft, driving.then_some(&self.target), dt);
+            .step(&mut self.shaft, driving.then_some(&target), dt);
     }
 
     fn feedback(&self, host: u8) -> RawFeedback {
@@ -178,7 +217,7 @@ impl SimActuator {
             host,
             mode: if self.enabled { Mode::Run } else { Mode::Reset },
             faults: self.faults,
-            position: code(s.position, self.position()),
+            position: code(s.position, self.firmware_angle()),
             velocity: code(s.velocity, self.shaft.velocity),
             torque: code(s.torque, self.shaft.torque),
             temperature: (AMBIENT * 10.0) as u16,
@@ -221,7 +260,7 @@ impl SimActuator {
                     self.log.mit_disabled += 1;
                 }
                 self.target = MitTarget {
-                    position: f64::from(mit.position()) + self.zero,
+                    position: f64::from(mit.position()),
                     velocity: f64::from(mit.velocity()),
                     kp: f64::from(mit.kp()),
                     kd: f64::from(mit.kd()),

@@ -6,4 +6,4 @@ pub mod motor;
 pub mod robot;
 pub mod wall_clock;
 
-pub use actuator::{Failure, SimActuator, SimLog};
+pub use actuator::{AngleReport, Failure, SimActuator, SimLog};

@@ -1,0 +1,58 @@
+//! What the component tests share: one simulated bus with its motors, the component of a robot
+//! on it, and the last operation-control frame sent.
+#![allow(dead_code)] // each test binary uses its own part
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::time::Duration;
+
+use backend_robstride::component::{BusOptions, RobstrideBus};
+use backend_robstride::sim::SimActuator;
+use backend_robstride::sim::motor::MotorModel;
+use backend_robstride::transport::sim::NodeId;
+use backend_robstride::transport::{SimBus, Transport};
+use robot_core::RobstrideModel;
+use robot_core::config::RuntimeConfig;
+use robot_core::hardware::Clock;
+use robot_core::typed::RobotTypes;
+use robstride_protocol::{Command, MitCommand, Model, Request};
+
+/// The clock every cycle of these tests runs on: 200 Hz.
+pub const CLOCK: Clock = Clock {
+    time: Duration::ZERO,
+    period: Duration::from_millis(5),
+};
+
+/// An RS02 with CAN id `id`, at rest at motor angle `angle` rad.
+pub fn rs02(id: u8, angle: f64) -> SimActuator {
+    SimActuator::new(
+        Model::RS02,
+        id,
+        MotorModel::new(RobstrideModel::RS02, None),
+        angle,
+    )
+}
+
+/// A simulated bus named `bus` with `motors` attached (their node ids, in order), and the
+/// component of robot `R`'s bus `bus` on it, configured by `config`; not yet initialised.
+pub fn rig<R: RobotTypes>(
+    bus: &str,
+    config: Option<&RuntimeConfig>,
+    motors: impl IntoIterator<Item = SimActuator>,
+) -> (SimBus, Vec<NodeId>, RobstrideBus<R>) {
+    let sim = SimBus::new(bus);
+    let nodes = motors.into_iter().map(|m| sim.attach(m)).collect();
+    let host = sim.clone();
+    let component = RobstrideBus::<R>::new(bus, config, BusOptions::default(), move || {
+        Ok(Box::new(host.host()) as Box<dyn Transport>)
+    });
+    (sim, nodes, component)
+}
+
+/// The operation-control command in the last frame sent to an RS02.
+pub fn last_mit(sim: &SimBus) -> MitCommand {
+    let frame = *sim.sent().last().expect("a frame");
+    match Request::decode(&frame, Model::RS02).unwrap().command {
+        Command::Mit(mit) => mit,
+        other => panic!("not an operation-control frame: {other:?}"),
+    }
+}

@@ -1,0 +1,168 @@
+//! A continuous joint turns past the MIT frame's ±4π window: the simulated motor reports its
+//! angle looping within the window, as newer firmware does, and runs its law against that looped
+//! angle; the component counts the turns, so the joint's `position` is its whole angle, and sends
+//! position targets relative to the report, so a target several turns on is reached with the
+//! torque of its error alone (`backend_robstride::turns`).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+mod common;
+
+use backend_robstride::component::RobstrideBus;
+use backend_robstride::sim::{AngleReport, SimActuator};
+use backend_robstride::transport::SimBus;
+use backend_robstride::transport::sim::NodeId;
+use common::{CLOCK, last_mit, rig, rs02};
+use robot_core::actuator::MIT_POSITION_SPAN;
+use robot_core::hardware::Component;
+use robot_macros::robot;
+
+robot! {
+    robot Spindle { update_rate: 200 Hz }
+    bus base {}
+    link base {}
+    link plate {}
+    /// Turns without end, through a reversed motor with its zero half a radian off.
+    joint spin: continuous {
+        parent: base,
+        child: plate,
+        axis: [0, 0, 1],
+        limits { velocity: 20, effort: 10 },
+        actuator { bus: base, can_id: 5, model: RS02, direction: -1, zero_offset: 0.5 },
+        command: [position, velocity, effort, stiffness, damping],
+        state: [position, velocity, effort],
+    }
+}
+
+struct Rig {
+    sim: SimBus,
+    motor: NodeId,
+    bus: RobstrideBus<Spindle>,
+    state: SpindleState,
+    command: SpindleCommand,
+}
+
+impl Rig {
+    /// Active, the joint at 0 (the motor at its zero offset, 0.5 rad).
+    fn new(report: AngleReport) -> Rig {
+        let (sim, nodes, mut bus) =
+            rig::<Spindle>("base", None, [rs02(5, 0.5).with_angle_report(report)]);
+        let (mut state, mut command) = (SpindleState::default(), SpindleCommand::default());
+        bus.on_init().unwrap();
+        bus.on_configure().unwrap();
+        bus.read(CLOCK, &mut state).unwrap();
+        bus.on_activate(&state, &mut command).unwrap();
+        Rig {
+            sim,
+            motor: nodes[0],
+            bus,
+            state,
+            command,
+        }
+    }
+
+    fn cycle(&mut self) {
+        self.bus.write(CLOCK, &self.command).unwrap();
+        self.sim.advance(CLOCK.period);
+        self.bus.read(CLOCK, &mut self.state).unwrap();
+    }
+
+    /// The joint angle the simulated motor is at, over any number of turns.
+    fn joint_angle(&self) -> f64 {
+        let motor = self
+            .sim
+            .with_node(self.motor, |m: &mut SimActuator| m.position())
+            .unwrap();
+        -(motor - 0.5)
+    }
+
+    fn clamps(&self) -> u64 {
+        let counters = self.bus.counters();
+        counters
+            .iter()
+            .find(|c| c.name == "commands clamped")
+            .map(|c| c.value)
+            .unwrap()
+    }
+}
+
+#[test]
+fn driven_by_velocity_the_position_counts_every_turn_without_a_jump() {
+    let mut rig = Rig::new(AngleReport::Looping);
+    rig.command.spin.position = 0.0;
+    rig.command.spin.velocity = -15.0;
+    rig.command.spin.effort = 0.0;
+    rig.command.spin.stiffness = 0.0;
+    rig.command.spin.damping = 2.0;
+    let mut last = rig.state.spin.position;
+    // 4 s at 15 rad/s: 60 rad, past −4π and two whole loops of the motor's report.
+    for _ in 0..800 {
+        rig.cycle();
+        let step = rig.state.spin.position - last;
+        assert!((-0.1..=0.001).contains(&step), "a jump of {step} rad");
+        last = rig.state.spin.position;
+    }
+    assert!(last < -55.0, "{last}");
+    // The state is one cycle old: within a cycle's motion of the motor, not 8π off.
+    assert!((last - rig.joint_angle()).abs() < 0.1, "{last}");
+    assert_eq!(rig.clamps(), 0);
+}
+
+#[test]
+fn a_position_target_turns_on_is_reached_with_the_torque_of_its_error() {
+    let mut rig = Rig::new(AngleReport::Looping);
+    rig.command.spin.velocity = 0.0;
+    rig.command.spin.effort = 0.0;
+    rig.command.spin.stiffness = 20.0;
+    rig.command.spin.damping = 1.0;
+    // A ramp to 30 rad over 3 s, then a hold: the motor's report loops at its +4π.
+    for k in 0..=800 {
+        rig.command.spin.position = (f64::from(k) / 600.0).min(1.0) * 30.0;
+        rig.command.spin.velocity = if k < 600 { 10.0 } else { 0.0 };
+        rig.cycle();
+        let sent = f64::from(last_mit(&rig.sim).position());
+        assert!(sent.abs() <= MIT_POSITION_SPAN + 1e-3, "{sent}");
+        // Kp·error is the torque the firmware applies: never a loop's worth of error.
+        let error = rig.command.spin.position - rig.state.spin.position;
+        assert!(error.abs() < 0.5, "cycle {k}: error {error} rad");
+    }
+    assert!(
+        (rig.state.spin.position - 30.0).abs() < 0.01,
+        "{}",
+        rig.state.spin.position
+    );
+    assert!(
+        (rig.joint_angle() - 30.0).abs() < 0.01,
+        "{}",
+        rig.joint_angle()
+    );
+    assert_eq!(
+        rig.clamps(),
+        0,
+        "a target past the window's edge is not a clamp"
+    );
+}
+
+#[test]
+fn firmware_that_saturates_holds_the_joint_at_the_windows_edge() {
+    let mut rig = Rig::new(AngleReport::Saturating);
+    rig.command.spin.velocity = 0.0;
+    rig.command.spin.effort = 0.0;
+    rig.command.spin.stiffness = 20.0;
+    rig.command.spin.damping = 1.0;
+    for k in 0..=800 {
+        rig.command.spin.position = (f64::from(k) / 600.0).min(1.0) * 30.0;
+        rig.cycle();
+    }
+    // The joint is −(motor − 0.5): the motor's −4π edge is the joint's 4π + 0.5.
+    let edge = MIT_POSITION_SPAN + 0.5;
+    assert!(
+        (rig.state.spin.position - edge).abs() < 0.01,
+        "{}",
+        rig.state.spin.position
+    );
+    assert!(
+        (rig.joint_angle() - edge).abs() < 0.01,
+        "{}",
+        rig.joint_angle()
+    );
+}
