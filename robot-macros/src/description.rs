@@ -226,6 +226,7 @@ fn actuator(a: &Actuator) -> TokenStream {
     };
     let zero_offset = num(a.zero_offset);
     let four_bar = option(&a.four_bar, four_bar);
+    let lead = option(&a.lead, |lead| num(*lead));
     quote! {
         #core::model::Actuator {
             bus: #bus,
@@ -239,6 +240,7 @@ fn actuator(a: &Actuator) -> TokenStream {
             direction: #core::model::Direction::#direction,
             zero_offset: #zero_offset,
             four_bar: #four_bar,
+            lead: #lead,
         }
     }
 }

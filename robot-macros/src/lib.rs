@@ -146,8 +146,10 @@
 //!   each with an optional `origin { xyz: [..], rpy: [..] }`.
 //! * `joint name: revolute|continuous|prismatic|fixed { parent, child, origin { xyz, rpy }, axis,
 //!   limits { lower, upper, velocity, effort, current }, dynamics { damping, friction, armature },
-//!   actuator { bus, can_id, model: RS00..RS06, direction: 1|-1, zero_offset, four_bar { .. } },
-//!   mimic { joint, multiplier, offset }, command: [..], state: [..] }`.
+//!   actuator { bus, can_id, model: RS00..RS06, direction: 1|-1, zero_offset, four_bar { .. }, lead },
+//!   mimic { joint, multiplier, offset }, command: [..], state: [..] }`. A prismatic joint's
+//!   actuator needs `lead`, its travel per motor revolution (`lead: 50 mm`: a lead screw's lead,
+//!   or 2π times a pinion's pitch radius); its limits are then checked in N and m/s through it.
 //!   Interfaces are `position`, `velocity`, `acceleration`, `effort`, `stiffness`, `damping`,
 //!   `current` (command or state) and `temperature` (state), each optionally `= initial value`.
 //! * `four_bar { ground: [x, z], input_crank, coupler, output_crank, alpha_zero, sign: 1|-1,

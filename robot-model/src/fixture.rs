@@ -148,6 +148,7 @@ fn ankle() -> Joint {
             direction: Direction::Forward,
             zero_offset: 0.25,
             four_bar: Some(four_bar()),
+            lead: None,
         }),
         command_interfaces: Cow::Owned(
             MIT_COMMANDS
@@ -188,6 +189,8 @@ fn slider() -> Joint {
             direction: Direction::Forward,
             zero_offset: 0.0,
             four_bar: None,
+            // 0.1 m a motor revolution: the ±5 cm travel is ±π at the motor.
+            lead: Some(0.1),
         }),
         command_interfaces: Cow::Owned(vec![Interface {
             kind: InterfaceKind::Position,
@@ -232,6 +235,7 @@ fn wheel() -> Joint {
             direction: Direction::Reversed,
             zero_offset: -0.5,
             four_bar: None,
+            lead: None,
         }),
         command_interfaces: interfaces(&[InterfaceKind::Velocity]),
         state_interfaces: interfaces(&[InterfaceKind::Position, InterfaceKind::Velocity]),

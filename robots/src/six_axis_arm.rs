@@ -94,6 +94,7 @@ robot! {
         origin { xyz: [0, 0, 0.25] },
         axis: [0, 1, 0],
         limits { lower: -120 deg, upper: 120 deg, velocity: 6, effort: 14 },
+        dynamics { damping: 0.05, friction: 0.05, armature: 0.002 }, // an RS00's rotor
         actuator { bus: arm, can_id: 4, model: RS00 },
         command: [position],
         state: [position = 0.0, velocity],
@@ -103,6 +104,7 @@ robot! {
         origin { xyz: [0, 0, 0.06] },
         axis: [0, 0, 1],
         limits { lower: -120 deg, upper: 120 deg, velocity: 6, effort: 14 },
+        dynamics { damping: 0.05, friction: 0.05, armature: 0.002 }, // an RS00's rotor
         actuator { bus: arm, can_id: 5, model: RS00 },
         command: [position],
         state: [position = 0.0, velocity],
@@ -113,6 +115,7 @@ robot! {
         origin { xyz: [0, 0, 0.06] },
         axis: [0, 0, 1],
         limits { velocity: 8, effort: 14 },
+        dynamics { damping: 0.05, friction: 0.05, armature: 0.002 }, // an RS00's rotor
         actuator { bus: arm, can_id: 6, model: RS00 },
         command: [position],
         state: [position = 0.0, velocity],
@@ -122,7 +125,11 @@ robot! {
         origin { xyz: [0, 0.01, 0.04] },
         axis: [0, 1, 0],
         limits { lower: 0, upper: 40 mm, velocity: 0.1, effort: 5 },
-        actuator { bus: arm, can_id: 7, model: RS05 },
+        // The RS05's rotor, about 0.001 kg·m² at its output as lite_biped's reference model has
+        // its small actuators, is 0.001 / (0.05 / 2π)² ≈ 16 kg at the rack.
+        dynamics { damping: 1, friction: 0.5, armature: 16 },
+        // A rack on a pinion of 8 mm pitch radius: 2π · 8 mm ≈ 50 mm of travel a turn.
+        actuator { bus: arm, can_id: 7, model: RS05, lead: 50 mm },
         command: [position],
         state: [position = 0.0, velocity],
     }

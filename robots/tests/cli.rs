@@ -187,7 +187,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
 /// The final position of `joint` as `run` prints it.
 fn final_position(stdout: &str, joint: &str) -> f64 {
     let block = stdout
-        .split_once("final positions [rad]:")
+        .split_once("final positions:")
         .expect("final positions")
         .1;
     let mut words = block.split_whitespace();

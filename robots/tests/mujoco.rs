@@ -25,7 +25,7 @@ fn text(bytes: &[u8]) -> String {
 /// The final position the tool prints for `joint`.
 fn final_position(stdout: &str, joint: &str) -> f64 {
     let tail = stdout
-        .split("final positions [rad]:")
+        .split("final positions:")
         .nth(1)
         .expect("final positions");
     let after = tail.split(joint).nth(1).expect("the joint");

@@ -15,24 +15,29 @@ use clap::{CommandFactory, FromArgMatches};
 use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
 use robot_core::emit::{WriteError, write_all};
+use robot_core::model::JointKind;
 use robot_core::typed::{RobotTypes, Slot};
 use robot_core::{Backend, InterfaceKind, Robot, Values};
 
 use self::args::{Cli, Command, RunArgs};
 use crate::run::{RunError, RunRequest, run_controller, summary};
 
-/// Runs one registered controller: builds it, runs it, returns the report and the final joint
-/// positions.
 /// Regenerates a crate's checked-in descriptions; returns the paths written.
 type Regenerate = fn() -> Result<Vec<PathBuf>, WriteError>;
 
+/// Runs one registered controller: builds it, runs it, returns the report and the final joint
+/// positions.
 type RunFn = dyn Fn(&RunRequest<'_>, &mut dyn Write) -> Result<Finished, RunError>;
 
 /// A run that ended as asked, in the terms the command line prints.
 struct Finished {
     report: robot_core::control_loop::LoopReport,
-    positions: Vec<(&'static str, f64)>,
+    positions: Vec<Position>,
 }
+
+/// A joint's final position: its name, the value, and its unit (`rad`, or `m` on a prismatic
+/// joint).
+type Position = (&'static str, f64, &'static str);
 
 struct Registered {
     robot: &'static Robot,
@@ -513,7 +518,7 @@ impl App {
 }
 
 /// Every joint position in a state, in declaration order.
-fn positions<R: RobotTypes>(state: &R::State) -> Vec<(&'static str, f64)> {
+fn positions<R: RobotTypes>(state: &R::State) -> Vec<Position> {
     let values = state.as_slice();
     R::STATE_LAYOUT
         .slots
@@ -523,25 +528,30 @@ fn positions<R: RobotTypes>(state: &R::State) -> Vec<(&'static str, f64)> {
             Slot::Joint {
                 joint,
                 kind: InterfaceKind::Position,
-            } => Some((
-                R::DESCRIPTION.joints[usize::from(joint)].name.as_ref(),
-                value,
-            )),
+            } => {
+                let joint = &R::DESCRIPTION.joints[usize::from(joint)];
+                let unit = if joint.kind == JointKind::Prismatic {
+                    "m"
+                } else {
+                    "rad"
+                };
+                Some((joint.name.as_ref(), value, unit))
+            }
             _ => None,
         })
         .collect()
 }
 
 /// The final positions, three joints a line.
-fn print_positions(positions: &[(&str, f64)]) {
+fn print_positions(positions: &[Position]) {
     if positions.is_empty() {
         return;
     }
-    println!("final positions [rad]:");
+    println!("final positions:");
     for row in positions.chunks(3) {
         let cells: Vec<String> = row
             .iter()
-            .map(|(name, q)| format!("{name:<18} {q:+.3}"))
+            .map(|(name, q, unit)| format!("{name:<18} {q:+.3} {unit:<3}"))
             .collect();
         println!("  {}", cells.join("   "));
     }

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use robot_core::hardware::mimic::Mimics;
 use robot_core::hardware::{ErrorKind, HardwareError};
 use robot_core::model::Joint;
 use robot_core::typed::Layout;
@@ -34,15 +35,6 @@ pub(crate) struct DynamicsJoint {
     pub command: [Option<usize>; 3],
 }
 
-/// `state = multiplier · target + offset`, one interface of one mimic joint.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct MimicOp {
-    pub state: usize,
-    pub target: usize,
-    pub multiplier: f64,
-    pub offset: f64,
-}
-
 /// Everything one cycle does, as slot indices into the robot's state and command vectors.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Plan {
@@ -60,7 +52,7 @@ pub(crate) struct Plan {
     /// Joints integrated or differentiated under `calculate_dynamics`.
     pub dynamics: Vec<DynamicsJoint>,
     /// Mimic joints, ordered so a followed mimic joint comes before its followers.
-    pub mimics: Vec<MimicOp>,
+    pub mimics: Mimics,
     /// First state slot of each IMU the component backs, in sensor order.
     pub imus: Vec<usize>,
     /// What `on_configure` puts in each joint state slot.
@@ -128,7 +120,7 @@ impl Plan {
                     .push((*slot, interface.initial_value.unwrap_or(f64::NAN)));
                 commands.push(*slot);
             }
-            if let Some(mimic) = &joint.mimic {
+            if joint.mimic.is_some() {
                 if !joint.command_interfaces.is_empty() {
                     return Err(unsupported(
                         component,
@@ -138,12 +130,13 @@ impl Plan {
                         ),
                     ));
                 }
-                mimics.push((index, mimic));
+                mimics.push(index);
                 continue;
             }
             plan.plan_joint(index, joint, &slots, options);
         }
-        plan.mimics = mimic_ops(robot, &mimics, state_layout, component)?;
+        plan.mimics = Mimics::new(robot, mimics, state_layout)
+            .map_err(|message| unsupported(component, message))?;
         if params.mock_sensor_commands {
             for (index, sensor) in robot.sensors.iter().enumerate() {
                 let first = state_layout.imu_slot(index).ok_or_else(|| {
@@ -357,89 +350,6 @@ impl JointSlots {
             state: self.state_of(joint, kind)?,
         })
     }
-}
-
-/// The mimic updates, a followed mimic joint before its followers. GenericSystem copies position
-/// as `offset + multiplier · target`, velocity and acceleration as `multiplier · target`, for each
-/// of them the mimic joint declares; here the followed joint must declare it too.
-fn mimic_ops(
-    robot: &Robot,
-    mimics: &[(usize, &robot_core::model::Mimic)],
-    state_layout: &Layout,
-    component: &str,
-) -> Result<Vec<MimicOp>, HardwareError> {
-    let mut ordered = Vec::with_capacity(mimics.len());
-    for &(index, mimic) in mimics {
-        let joint = &robot.joints[index];
-        let target = robot
-            .joints
-            .iter()
-            .position(|j| j.name == mimic.joint)
-            .ok_or_else(|| {
-                unsupported(
-                    component,
-                    format!(
-                        "mimic joint `{}` follows unknown joint `{}`",
-                        joint.name, mimic.joint
-                    ),
-                )
-            })?;
-        let depth = mimic_depth(robot, index).ok_or_else(|| {
-            unsupported(
-                component,
-                format!("mimic joint `{}` is part of a mimic loop", joint.name),
-            )
-        })?;
-        for kind in DERIVATIVES {
-            let Some(state) = joint
-                .state_interface(kind)
-                .and_then(|_| state_layout.joint_slot(index, kind))
-            else {
-                continue;
-            };
-            let source = robot.joints[target]
-                .state_interface(kind)
-                .and_then(|_| state_layout.joint_slot(target, kind));
-            let Some(source) = source else {
-                return Err(unsupported(
-                    component,
-                    format!(
-                        "mimic joint `{}` has a `{kind}` state, but `{}`, which it follows, has none",
-                        joint.name, mimic.joint
-                    ),
-                ));
-            };
-            let offset = if kind == InterfaceKind::Position {
-                mimic.offset
-            } else {
-                0.0
-            };
-            ordered.push((
-                depth,
-                MimicOp {
-                    state,
-                    target: source,
-                    multiplier: mimic.multiplier,
-                    offset,
-                },
-            ));
-        }
-    }
-    // Stable: joints of one depth keep declaration order.
-    ordered.sort_by_key(|(depth, _)| *depth);
-    Ok(ordered.into_iter().map(|(_, op)| op).collect())
-}
-
-/// How many mimic links lead from this joint to one that is not a mimic; `None` on a loop.
-fn mimic_depth(robot: &Robot, index: usize) -> Option<usize> {
-    let mut current = &robot.joints[index];
-    for depth in 0..=robot.joints.len() {
-        let Some(mimic) = &current.mimic else {
-            return Some(depth);
-        };
-        current = robot.joint(&mimic.joint)?;
-    }
-    None
 }
 
 /// Sorted, deduplicated slot indices as contiguous runs.

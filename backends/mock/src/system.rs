@@ -223,9 +223,7 @@ impl<R: RobotTypes> Component<R> for MockSystem<R> {
                     own[pair.state] = value;
                 }
             }
-            for mimic in &plan.mimics {
-                own[mimic.state] = mimic.offset + mimic.multiplier * own[mimic.target];
-            }
+            plan.mimics.apply(own);
             if let Some(sensors) = &mut self.sensors {
                 sensors.apply(&plan.imus, own);
             }

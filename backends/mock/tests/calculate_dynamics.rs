@@ -36,7 +36,9 @@ robot! {
     joint lift: prismatic {
         parent: base, child: carriage,
         limits { lower: -10, upper: 10, velocity: 10, effort: 10 },
-        actuator { bus: main, can_id: 2, model: RS02 },
+        // 6 m a turn: no real drive, but one that lets the ported ±10 m at 10 m/s pass the
+        // RS02's ±4π and 44 rad/s.
+        actuator { bus: main, can_id: 2, model: RS02, lead: 6 },
         command: [velocity, acceleration],
         state: [position = 2.78, velocity, acceleration],
     }

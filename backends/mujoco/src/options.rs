@@ -21,31 +21,7 @@ pub enum ModelSource {
     File(PathBuf),
 }
 
-/// Stiffness and damping, for the joints whose definition commands a position or velocity
-/// without the MIT gains (`stiffness`, `damping`) to go with it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ServoGains {
-    /// How much of the joint's effort limit one radian (or metre) of position error asks for:
-    /// stiffness = `stiffness_per_effort` × effort limit, N·m/rad per N·m.
-    pub stiffness_per_effort: f64,
-    /// Damping as stiffness × this time constant, s.
-    pub damping_time: f64,
-    /// Damping of a velocity-commanded joint without a position command, per N·m of its effort
-    /// limit, N·m·s/rad per N·m.
-    pub velocity_damping_per_effort: f64,
-}
-
-impl Default for ServoGains {
-    /// A servo that saturates at 0.1 rad of error, with a 50 ms damping time constant; a
-    /// velocity servo that saturates at 1 rad/s of error.
-    fn default() -> Self {
-        ServoGains {
-            stiffness_per_effort: 10.0,
-            damping_time: 0.05,
-            velocity_damping_per_effort: 1.0,
-        }
-    }
-}
+pub use robot_core::hardware::ServoGains;
 
 /// Everything a [`crate::MujocoSystem`] is configured with.
 #[derive(Debug, Clone, PartialEq)]

@@ -165,28 +165,15 @@ pub(crate) fn resolve(
             .filter(|&e| e > 0.0)
             .unwrap_or(f64::INFINITY);
         let drive = (commanded && !disabled.contains(&j)).then(|| {
-            let (position, velocity) = (cmd(InterfaceKind::Position), cmd(InterfaceKind::Velocity));
-            let effort_scale = if limit.is_finite() { limit } else { 1.0 };
-            let default_stiffness = if position.is_some() {
-                servo.stiffness_per_effort * effort_scale
-            } else {
-                0.0
-            };
-            let default_damping = if position.is_some() {
-                default_stiffness * servo.damping_time
-            } else if velocity.is_some() {
-                servo.velocity_damping_per_effort * effort_scale
-            } else {
-                0.0
-            };
+            let defaults = servo.for_joint(joint);
             Drive {
-                position,
-                velocity,
+                position: cmd(InterfaceKind::Position),
+                velocity: cmd(InterfaceKind::Velocity),
                 effort: cmd(InterfaceKind::Effort),
                 stiffness: cmd(InterfaceKind::Stiffness),
                 damping: cmd(InterfaceKind::Damping),
-                default_stiffness,
-                default_damping,
+                default_stiffness: defaults.stiffness,
+                default_damping: defaults.damping,
                 limit,
             }
         });

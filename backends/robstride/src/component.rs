@@ -1,8 +1,8 @@
 //! The hardware component of one CAN bus: every actuator on it, driven through the private
 //! protocol over a [`Transport`], in the ros2_control lifecycle.
 //!
-//! * `on_init` checks the definition: revolute and continuous joints (a prismatic joint needs a
-//!   lead the definition does not give), interfaces this backend serves;
+//! * `on_init` checks the definition: revolute and continuous joints, prismatic ones with a
+//!   `lead`, interfaces this backend serves;
 //! * `on_configure` opens the transport and confirms every enabled motor answers (a stop, which
 //!   every motor answers with its feedback), naming each one missing by joint, bus and id;
 //! * `on_activate` enables the motors; the loop has seeded commands to hold the measured position
@@ -11,7 +11,9 @@
 //! * `write` sends one operation-control frame per enabled joint; `read` takes the replies that
 //!   have arrived, without waiting (seed 003: the reply to cycle k's write is read at k + 1);
 //! * a continuous joint's motor angle, which the firmware reports looping within ±4π, is unwrapped
-//!   over any number of turns and its targets sent relative to the report ([`crate::turns`]).
+//!   over any number of turns and its targets sent relative to the report ([`crate::turns`]);
+//! * the mimic joints that follow the bus's joints are in its block, so `read` fills their
+//!   states too ([`robot_core::hardware::mimic`]).
 //!
 //! A fault bit, more missing replies in a row than [`BusOptions::tolerated_missing`], a frame
 //! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
@@ -20,7 +22,10 @@
 use std::time::{Duration, Instant};
 
 use robot_core::config::RuntimeConfig;
-use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
+use robot_core::hardware::mimic::Mimics;
+use robot_core::hardware::{
+    Claims, Clock, Component, Counter, ErrorKind, HardwareError, ServoGains,
+};
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, RobstrideModel, Values};
@@ -44,6 +49,9 @@ pub struct BusOptions {
     pub reply_timeout: Duration,
     /// `false` is calibration mode: four-bar joints read and command the raw actuator angle.
     pub use_linkage: bool,
+    /// The gains of a joint commanded by position or velocity without `stiffness` or `damping`
+    /// commands of its own (the same defaults the MuJoCo backend servoes with).
+    pub servo: ServoGains,
 }
 
 impl Default for BusOptions {
@@ -53,6 +61,7 @@ impl Default for BusOptions {
             tolerated_missing: 2,
             reply_timeout: Duration::from_millis(50),
             use_linkage: true,
+            servo: ServoGains::default(),
         }
     }
 }
@@ -79,6 +88,8 @@ struct Motor {
     guard: CommandGuard,
     state: Slots,
     command: Slots,
+    /// Motor-space stiffness and damping sent where the joint declares no such command.
+    servo: Mit,
     enabled: bool,
     /// Whether the last frame sent awaits its reply.
     awaiting: bool,
@@ -97,6 +108,9 @@ pub struct RobstrideBus<R: RobotTypes> {
     options: BusOptions,
     claims: Claims,
     motors: Vec<Motor>,
+    /// The mimic joints that follow this bus's joints, or why they cannot be followed (`on_init`
+    /// says so).
+    mimics: Result<Mimics, String>,
     open: Box<dyn FnMut() -> Result<Box<dyn Transport>, TransportError> + Send>,
     transport: Option<Box<dyn Transport>>,
     _robot: std::marker::PhantomData<R>,
@@ -146,6 +160,19 @@ impl<R: RobotTypes> RobstrideBus<R> {
             }
             let zero = config.map_or(actuator.zero_offset, |c| c.zero_offset(joint));
             let transmission = Transmission::new(joint, zero, options.use_linkage);
+            // Referred to the motor at mid-range, within what the model can encode.
+            let gains = options.servo.for_joint(joint);
+            let middle = joint
+                .limits
+                .and_then(|l| l.lower.zip(l.upper))
+                .map_or(0.0, |(lower, upper)| (lower + upper) / 2.0);
+            let j = transmission.ratio(middle).unwrap_or(1.0);
+            let spec = actuator.model.spec();
+            let servo = Mit {
+                stiffness: (gains.stiffness * j * j).min(spec.stiffness),
+                damping: (gains.damping * j * j).min(spec.damping),
+                ..Mit::default()
+            };
             let slots = |layout: &robot_core::typed::Layout| Slots {
                 position: layout.joint_slot(index, InterfaceKind::Position),
                 velocity: layout.joint_slot(index, InterfaceKind::Velocity),
@@ -163,6 +190,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 guard: CommandGuard::new(joint, actuator.model, Mit::default()),
                 state: slots(&R::STATE_LAYOUT),
                 command: slots(&R::COMMAND_LAYOUT),
+                servo,
                 enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
                 awaiting: false,
                 missed: 0,
@@ -170,15 +198,27 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 last: Mit::default(),
             });
         }
+        // The block's mimic joints: each follows a joint of this bus (`Robot::bus_of`).
+        let mimic_joints: Vec<usize> = robot
+            .joints
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| j.mimic.is_some() && robot.bus_of(j) == Some(bus))
+            .map(|(index, _)| index)
+            .collect();
+        let mimics = Mimics::new(robot, mimic_joints.iter().copied(), &R::STATE_LAYOUT);
+        let mut joints: Vec<usize> = motors.iter().map(|m| m.joint).collect();
+        joints.extend(&mimic_joints);
         RobstrideBus {
             name: robot.bus_block_name(bus),
             bus: bus.to_string(),
             options,
             claims: Claims {
-                joints: motors.iter().map(|m| m.joint).collect(),
+                joints,
                 sensors: Vec::new(),
             },
             motors,
+            mimics,
             open: Box::new(open),
             transport: None,
             _robot: std::marker::PhantomData,
@@ -336,14 +376,23 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 format!("bus `{}` has no actuator in {}", self.bus, robot.name),
             ));
         }
+        if let Err(problem) = &self.mimics {
+            return Err(self.error(ErrorKind::Unsupported, problem.clone()));
+        }
         for motor in &self.motors {
             let joint = &robot.joints[motor.joint];
-            if !matches!(joint.kind, JointKind::Revolute | JointKind::Continuous) {
+            let drivable = match joint.kind {
+                JointKind::Revolute | JointKind::Continuous => true,
+                JointKind::Prismatic => motor.transmission.has_lead(),
+                JointKind::Fixed => false,
+            };
+            if !drivable {
                 return Err(self.error(
                     ErrorKind::Unsupported,
                     format!(
-                        "joint {} is {:?}: the RobStride backend drives revolute and continuous joints (a prismatic one needs a lead the definition does not give)",
-                        motor.name, joint.kind
+                        "joint {} is {}: the RobStride backend drives revolute and continuous joints, and prismatic ones whose actuator has a `lead` (travel per motor revolution)",
+                        motor.name,
+                        joint.kind.urdf_name()
                     ),
                 ));
             }
@@ -483,6 +532,9 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 }
             }
         }
+        if let Ok(mimics) = &self.mimics {
+            mimics.apply(values);
+        }
         let tolerated = self.options.tolerated_missing;
         for motor in &mut self.motors {
             if motor.awaiting {
@@ -552,6 +604,13 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             };
             // A continuous joint's target, relative to where the looping report says it is.
             at_motor.position = motor.turns.target(at_motor.position);
+            // Gains the joint does not command are the servo's.
+            if motor.command.stiffness.is_none() {
+                at_motor.stiffness = motor.servo.stiffness;
+            }
+            if motor.command.damping.is_none() {
+                at_motor.damping = motor.servo.damping;
+            }
             let m = motor.guard.motor_command(&at_motor);
             let Ok(mit) = MitCommand::new(
                 m.position as f32,

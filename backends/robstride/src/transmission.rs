@@ -1,13 +1,14 @@
 //! Joint space ↔ motor space for one joint: the actuator's direction and zero offset, and the
-//! four-bar linkage where the joint is driven through one.
+//! four-bar linkage where the joint is driven through one, or the lead that turns a prismatic
+//! joint's motor rotation into travel.
 //!
 //! With `d` the direction (±1), `z` the zero offset (the definition's, or the runtime
 //! calibration's, which replaces it) and θ the linkage's motor angle:
 //!
 //! | | joint → motor |
 //! |---|---|
-//! | position | `θ_m = z + d·θ(q)`, with `θ(q) = q` direct, or the four-bar's inverse kinematics |
-//! | velocity | `θ̇_m = d·q̇ / J`, `J = dq/dθ` the linkage's ratio (1 direct) |
+//! | position | `θ_m = z + d·θ(q)`, with `θ(q) = q` direct, `q / J` through a lead, or the four-bar's inverse kinematics |
+//! | velocity | `θ̇_m = d·q̇ / J`, `J = dq/dθ` the linkage's ratio (1 direct, `lead / 2π` m/rad through a lead) |
 //! | torque | `τ_m = d·J·τ_q` (lossless: `τ_q·q̇ = τ_m·θ̇_m`) |
 //! | stiffness, damping | `K_m = J²·K_q` (a joint spring `K_q` seen through the ratio) |
 //!
@@ -15,9 +16,10 @@
 //! target for the feed-forward, so the law the motor runs is the joint's law linearised where it
 //! acts.
 //!
-//! **Calibration mode** bypasses the linkage (`θ(q) = q`, `J = 1`; lite_description's
+//! **Calibration mode** bypasses the four-bar (`θ(q) = q`, `J = 1`; lite_description's
 //! `use_linkage: false`): the joint's interfaces then read and command the raw actuator angle,
-//! for commissioning a four-bar joint before its zero is known.
+//! for commissioning a four-bar joint before its zero is known. A lead stays: it is the joint's
+//! unit (metres), not a pose to calibrate.
 
 use robot_core::fourbar::{FourBar, FourBarError};
 use robot_core::model::{Direction, Joint};
@@ -43,6 +45,8 @@ pub struct Transmission {
     sign: f64,
     zero_offset: f64,
     four_bar: Option<FourBar>,
+    /// A lead's `dq/dθ`, m/rad.
+    lead: Option<f64>,
 }
 
 impl Transmission {
@@ -58,6 +62,7 @@ impl Transmission {
             },
             zero_offset,
             four_bar: actuator.and_then(|a| a.four_bar).filter(|_| use_linkage),
+            lead: actuator.and_then(|a| a.lead_ratio()),
         }
     }
 
@@ -66,11 +71,17 @@ impl Transmission {
         self.four_bar.is_some()
     }
 
+    /// Whether a lead turns the motor's rotation into travel (the joint is prismatic).
+    pub fn has_lead(&self) -> bool {
+        self.lead.is_some()
+    }
+
     /// The motor's angle for joint position `q`.
     pub fn motor_position(&self, q: f64) -> Result<f64, FourBarError> {
-        let theta = match &self.four_bar {
-            Some(fb) => fb.joint_to_motor(q)?,
-            None => q,
+        let theta = match (&self.four_bar, self.lead) {
+            (Some(fb), _) => fb.joint_to_motor(q)?,
+            (None, Some(r)) => q / r,
+            (None, None) => q,
         };
         Ok(self.zero_offset + self.sign * theta)
     }
@@ -78,17 +89,19 @@ impl Transmission {
     /// The joint position for motor angle `motor`.
     pub fn joint_position(&self, motor: f64) -> Result<f64, FourBarError> {
         let theta = self.sign * (motor - self.zero_offset);
-        match &self.four_bar {
-            Some(fb) => fb.motor_to_joint(theta),
-            None => Ok(theta),
+        match (&self.four_bar, self.lead) {
+            (Some(fb), _) => fb.motor_to_joint(theta),
+            (None, Some(r)) => Ok(r * theta),
+            (None, None) => Ok(theta),
         }
     }
 
-    /// `J = dq/dθ` at joint position `q` (1 without a linkage).
+    /// `J = dq/dθ` at joint position `q` (1 without a linkage, `lead / 2π` through a lead).
     pub fn ratio(&self, q: f64) -> Result<f64, FourBarError> {
-        match &self.four_bar {
-            Some(fb) => fb.ratio(q),
-            None => Ok(1.0),
+        match (&self.four_bar, self.lead) {
+            (Some(fb), _) => fb.ratio(q),
+            (None, Some(r)) => Ok(r),
+            (None, None) => Ok(1.0),
         }
     }
 
@@ -213,6 +226,34 @@ mod tests {
         assert!((dq / h - j).abs() < 1e-5, "{} vs {j}", dq / h);
         let back = t.state_to_joint(&motor).unwrap();
         assert!((back.velocity - 1.0).abs() < 1e-9 && (back.torque - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn through_a_lead_travel_is_lead_per_turn_and_force_is_torque_over_the_ratio() {
+        let mut joint = direct(Direction::Forward);
+        joint.kind = robot_core::model::JointKind::Prismatic;
+        joint.actuator.as_mut().unwrap().lead = Some(0.05);
+        let t = Transmission::new(&joint, 0.5, false);
+        assert!(t.has_lead());
+        let r = 0.05 / std::f64::consts::TAU;
+        // 25 mm of travel is half a turn of the motor, from its zero offset.
+        assert!((t.motor_position(0.025).unwrap() - (0.5 + std::f64::consts::PI)).abs() < 1e-12);
+        assert!((t.joint_position(0.5 + std::f64::consts::PI).unwrap() - 0.025).abs() < 1e-12);
+        let command = Mit {
+            position: 0.025,
+            velocity: 0.1,
+            torque: 20.0,
+            stiffness: 1000.0,
+            damping: 10.0,
+        };
+        let motor = t.command_to_motor(&command, 0.0).unwrap();
+        assert!((motor.velocity - 0.1 / r).abs() < 1e-9);
+        assert!((motor.torque - 20.0 * r).abs() < 1e-12, "N·m for N");
+        assert!((motor.stiffness - 1000.0 * r * r).abs() < 1e-12);
+        assert!((motor.damping - 10.0 * r * r).abs() < 1e-12);
+        let back = t.state_to_joint(&motor).unwrap();
+        assert!((back.position - 0.025).abs() < 1e-12);
+        assert!((back.velocity - 0.1).abs() < 1e-12 && (back.torque - 20.0).abs() < 1e-9);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use backend_robstride::component::{BusOptions, RobstrideBus};
+use backend_robstride::component::RobstrideBus;
 use backend_robstride::transport::SimBus;
 use common::{CLOCK, rig, rs02};
 use robot_core::config;
@@ -106,33 +106,51 @@ fn the_configured_zero_offset_replaces_the_definitions() {
 
 mod linear {
     use super::*;
+    use common::last_mit;
 
     robot! {
         robot Slide { update_rate: 200 Hz }
         bus rail {}
         link base {}
         link carriage {}
+        /// A belt carriage: 100 mm of travel per motor revolution.
         joint slide: prismatic {
             parent: base,
             child: carriage,
             axis: [1, 0, 0],
-            limits { lower: 0, upper: 0.3, velocity: 0.5, effort: 50 },
-            actuator { bus: rail, can_id: 3, model: RS03 },
-            command: [position],
-            state: [position],
+            limits { lower: -0.15, upper: 0.15, velocity: 0.5, effort: 50 },
+            actuator { bus: rail, can_id: 3, model: RS02, lead: 100 mm },
+            command: [position, velocity, effort, stiffness, damping],
+            state: [position, velocity, effort],
         }
     }
 
     #[test]
-    fn a_prismatic_joint_is_refused_at_init_saying_why() {
-        let mut bus =
-            RobstrideBus::<Slide>::new("rail", None, BusOptions::default(), || unreachable!());
-        let error = bus.on_init().unwrap_err();
-        assert!(
-            error.message.contains(
-                "joint slide is Prismatic: the RobStride backend drives revolute and continuous joints"
-            ),
-            "{error}"
-        );
+    fn a_prismatic_joint_is_driven_through_its_lead() {
+        let turn = std::f64::consts::TAU;
+        // The carriage at 50 mm: the motor half a turn from its zero.
+        let (sim, _, mut bus) = rig::<Slide>("rail", None, [rs02(3, turn / 2.0)]);
+        let (mut state, mut command) = (SlideState::default(), SlideCommand::default());
+        bus.on_init().unwrap();
+        bus.on_configure().unwrap();
+        bus.read(CLOCK, &mut state).unwrap();
+        assert!((state.slide.position - 0.05).abs() < 1e-4, "{state:?}");
+        bus.on_activate(&state, &mut command).unwrap();
+        // 20 N of feed-forward force is 20 · 0.1/2π N·m at the motor; 0.1 m/s is 2π rad/s.
+        command.slide.position = -0.1;
+        command.slide.velocity = 0.1;
+        command.slide.effort = 20.0;
+        command.slide.stiffness = 2000.0;
+        command.slide.damping = 50.0;
+        bus.write(CLOCK, &command).unwrap();
+        let mit = last_mit(&sim);
+        let r = 0.1 / turn;
+        let near =
+            |sent: f32, want: f64| (f64::from(sent) - want).abs() < 0.01 * want.abs().max(0.1);
+        assert!(near(mit.position(), -0.1 / r), "{mit:?}");
+        assert!(near(mit.velocity(), 0.1 / r), "{mit:?}");
+        assert!(near(mit.torque(), 20.0 * r), "{mit:?}");
+        assert!(near(mit.kp(), 2000.0 * r * r), "{mit:?}");
+        assert!(near(mit.kd(), 50.0 * r * r), "{mit:?}");
     }
 }

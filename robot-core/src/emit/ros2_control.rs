@@ -257,6 +257,9 @@ fn joint_element(joint: &Joint) -> Result<Node, EmitError> {
         if let Some(four_bar) = &actuator.four_bar {
             params.extend(four_bar_params(four_bar)?);
         }
+        if let Some(lead) = actuator.lead {
+            params.push(("lead", number(lead)));
+        }
     }
     if let Some(mimic) = &joint.mimic {
         // What MujocoSystem reads; the URDF `<mimic>` element says the same.

@@ -31,7 +31,9 @@ mod component;
 mod error;
 mod guard;
 pub mod lifecycle;
+pub mod mimic;
 mod seed;
+pub mod servo;
 mod system;
 
 pub use component::{Claims, Clock, Component, Counter};
@@ -39,4 +41,5 @@ pub use error::{ErrorKind, HardwareError};
 pub use guard::panic_message;
 pub use lifecycle::Lifecycle;
 pub use seed::seed_safe_commands;
+pub use servo::ServoGains;
 pub use system::System;

@@ -324,6 +324,10 @@ impl Lowering<'_> {
             let block = as_block(&e.value, self.errors)?;
             four_bar(block, self.errors)
         });
+        let lead = a.value("lead", self.errors).and_then(|v| {
+            self.spans.insert(site(JointField::Lead), v.span());
+            number(v, Quantity::Length, "`lead`", self.errors)
+        });
         a.finish(self.errors);
         let missing = |what: &str, errors: &mut Errors| {
             errors.at(block.span, format!("actuator needs `{what}`"))
@@ -347,6 +351,7 @@ impl Lowering<'_> {
             direction: direction.unwrap_or(Direction::Forward),
             zero_offset,
             four_bar,
+            lead,
         })
     }
 

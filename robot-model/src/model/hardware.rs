@@ -28,6 +28,17 @@ pub struct Actuator {
     /// The linkage between motor and joint, where the joint is not driven directly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub four_bar: Option<FourBar>,
+    /// A prismatic joint's travel per motor revolution, m: a lead screw's lead, or 2π times a
+    /// pinion's pitch radius. A prismatic joint needs it, a rotary one cannot have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<f64>,
+}
+
+impl Actuator {
+    /// `dq/dθ` of a lead (travel per motor radian, m/rad): `lead / 2π`.
+    pub fn lead_ratio(&self) -> Option<f64> {
+        self.lead.map(|lead| lead / std::f64::consts::TAU)
+    }
 }
 
 /// The name of a bus, as a joint's actuator refers to it.

@@ -1,5 +1,7 @@
-//! Rules of a joint's actuator: its bus exists, its four-bar assembles, and the joint asks for
-//! nothing the RobStride model cannot do (its ranges: [`crate::actuator::ModelSpec`]).
+//! Rules of a joint's actuator: its bus exists, its four-bar assembles, a prismatic joint says how
+//! motor rotation becomes travel (its `lead`), and the joint asks for nothing the RobStride model
+//! cannot do (its ranges: [`crate::actuator::ModelSpec`]), compared in the joint's own units
+//! through the transmission: a four-bar's ratio, or a lead's `lead / 2π` m/rad.
 
 use super::problem::{JointField, ProblemKind, Site};
 use super::{Problems, suggest};
@@ -9,11 +11,43 @@ use crate::model::{Actuator, Joint, JointKind, Limits, Robot};
 
 /// What the linkage between motor and joint does to the model's ranges.
 struct Transmission {
-    /// Smallest and largest |J| = |dq/dθ| over the joint range; 1 without a linkage.
+    /// Smallest and largest |J| = |dq/dθ| over the joint range; 1 without a linkage, `lead / 2π`
+    /// through a lead.
     ratio: (f64, f64),
     /// Motor angle θ (from the linkage's zero) at the lower and the upper joint limit, where the
     /// joint has both; without a linkage θ = q.
     motor_at_limits: Option<(f64, f64)>,
+}
+
+/// The units of a joint's quantities: rotary, or prismatic.
+struct Units {
+    position: &'static str,
+    velocity: &'static str,
+    effort: &'static str,
+    stiffness: &'static str,
+    damping: &'static str,
+}
+
+impl Units {
+    fn of(kind: JointKind) -> Units {
+        if kind == JointKind::Prismatic {
+            Units {
+                position: "m",
+                velocity: "m/s",
+                effort: "N",
+                stiffness: "N/m",
+                damping: "N·s/m",
+            }
+        } else {
+            Units {
+                position: "rad",
+                velocity: "rad/s",
+                effort: "N·m",
+                stiffness: "N·m/rad",
+                damping: "N·m·s/rad",
+            }
+        }
+    }
 }
 
 /// The actuator model bounds what the joint may ask for (through the four-bar's ratio where there
@@ -39,6 +73,42 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
         ratio: (1.0, 1.0),
         motor_at_limits: range,
     };
+    match (joint.kind, actuator.lead) {
+        (JointKind::Prismatic, None) => {
+            // Travel and rotation cannot be compared without it: no model check is meaningful.
+            out.push(
+                Site::Joint(index, JointField::Actuator),
+                ProblemKind::PrismaticNeedsLead { joint: name() },
+            );
+            return;
+        }
+        (JointKind::Prismatic, Some(lead)) if !(lead.is_finite() && lead > 0.0) => {
+            out.push(
+                Site::Joint(index, JointField::Lead),
+                ProblemKind::NotPositive {
+                    joint: name(),
+                    what: "lead",
+                    value: lead,
+                },
+            );
+            return;
+        }
+        (JointKind::Prismatic, Some(_)) => {
+            let r = actuator.lead_ratio().unwrap_or(1.0);
+            transmission = Transmission {
+                ratio: (r, r),
+                motor_at_limits: range.map(|(lower, upper)| (lower / r, upper / r)),
+            };
+        }
+        (kind, Some(_)) => out.push(
+            Site::Joint(index, JointField::Lead),
+            ProblemKind::LeadOnRotaryJoint {
+                joint: name(),
+                kind: kind.urdf_name(),
+            },
+        ),
+        (_, None) => {}
+    }
     if let Some(four_bar) = &actuator.four_bar {
         match range.filter(|_| joint.kind == JointKind::Revolute) {
             None => out.push(
@@ -86,20 +156,21 @@ fn velocity_and_effort(
     out: &mut Problems,
 ) {
     let spec = model.spec();
+    let units = Units::of(joint.kind);
     let (min_ratio, max_ratio) = transmission.ratio;
     let checks = [
         (
             "velocity limit",
             limits.velocity,
             spec.velocity * min_ratio,
-            "rad/s",
+            units.velocity,
             JointField::Velocity,
         ),
         (
             "effort limit",
             limits.effort,
             spec.torque / max_ratio,
-            "N·m",
+            units.effort,
             JointField::Effort,
         ),
     ];
@@ -121,9 +192,9 @@ fn velocity_and_effort(
 }
 
 /// The MIT frame encodes the motor's position in ±4π of its own zero: the joint's whole range,
-/// through direction, zero offset and four-bar, must map inside it, or a target near a limit
-/// would reach the wire clamped, as another angle. A continuous joint has no range to check: the
-/// backend wraps it (see [`crate::actuator`]).
+/// through direction, zero offset and four-bar or lead, must map inside it, or a target near a
+/// limit would reach the wire clamped, as another angle. A continuous joint has no range to
+/// check: the backend counts its turns (see [`crate::actuator`]).
 fn position_range(
     index: usize,
     joint: &Joint,
@@ -152,11 +223,7 @@ fn position_range(
                     joint: joint.name.to_string(),
                     end,
                     limit,
-                    unit: if joint.kind == JointKind::Prismatic {
-                        "m"
-                    } else {
-                        "rad"
-                    },
+                    unit: Units::of(joint.kind).position,
                     motor,
                     range,
                     model: actuator.model.name(),
@@ -167,7 +234,8 @@ fn position_range(
 }
 
 /// Initial stiffness and damping commands are MIT gains, which the frame encodes in
-/// `0..=Kp max` and `0..=Kd max`; through a four-bar a joint gain K is the motor gain J²·K.
+/// `0..=Kp max` and `0..=Kd max`; through a four-bar or a lead a joint gain K is the motor gain
+/// J²·K.
 fn gains(
     index: usize,
     joint: &Joint,
@@ -177,10 +245,11 @@ fn gains(
     out: &mut Problems,
 ) {
     let referred = transmission.ratio.1 * transmission.ratio.1;
+    let units = Units::of(joint.kind);
     for (i, interface) in joint.command_interfaces.iter().enumerate() {
         let (what, max, unit) = match interface.kind {
-            InterfaceKind::Stiffness => ("initial stiffness", spec.stiffness, "N·m/rad"),
-            InterfaceKind::Damping => ("initial damping", spec.damping, "N·m·s/rad"),
+            InterfaceKind::Stiffness => ("initial stiffness", spec.stiffness, units.stiffness),
+            InterfaceKind::Damping => ("initial damping", spec.damping, units.damping),
             _ => continue,
         };
         let Some(value) = interface.initial_value.filter(|v| v.is_finite()) else {

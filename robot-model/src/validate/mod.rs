@@ -178,18 +178,87 @@ mod tests {
         let mut robot = fixture::robot();
         let slider = joint_index(&robot, "slider");
         let joint = &mut robot.joints.to_mut()[slider];
-        // ±4π is 12.566 rad: an upper limit of 10 is fine alone, but not 5 rad past the zero.
-        joint.limits.as_mut().unwrap().upper = Some(10.0);
-        joint.actuator.as_mut().unwrap().zero_offset = 5.0;
+        // ±4π is 12.566 rad: an upper limit of 0.1 m, a turn through the slider's 0.1 m lead, is
+        // fine alone, but not 7 rad past the zero.
+        joint.limits.as_mut().unwrap().upper = Some(0.1);
+        joint.actuator.as_mut().unwrap().zero_offset = 7.0;
         let problems = validate(&robot);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].at, Site::Joint(slider, JointField::Upper));
         assert_eq!(
             problems[0].to_string(),
-            "joint `slider`: its upper limit 10 m puts the motor at 15 rad (859.4367°), outside \
+            "joint `slider`: its upper limit 0.1 m puts the motor at 13.2832 rad (761.0705°), outside \
              the RS05's MIT position range ±12.5664 rad (720°); narrow the limits or change the \
              actuator's `zero_offset`"
         );
+    }
+
+    #[test]
+    fn a_prismatic_joint_is_checked_in_newtons_and_metres_through_its_lead() {
+        let mut robot = fixture::robot();
+        let slider = joint_index(&robot, "slider");
+        // The RS05's 5.5 N·m through 0.1 m a turn is 5.5 · 2π / 0.1 = 345.6 N; its 50 rad/s is
+        // 0.796 m/s.
+        let limits = robot.joints.to_mut()[slider].limits.as_mut().unwrap();
+        limits.effort = 400.0;
+        limits.velocity = 0.8;
+        let messages: Vec<String> = validate(&robot).iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "joint `slider`: velocity limit 0.8 m/s is beyond what an RS05 can do (0.795 m/s)",
+                "joint `slider`: effort limit 400 N is beyond what an RS05 can do (345.575 N)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_lead_is_needed_by_a_prismatic_joint_and_refused_on_a_rotary_one() {
+        let mut robot = fixture::robot();
+        let slider = joint_index(&robot, "slider");
+        let wheel = joint_index(&robot, "wheel");
+        robot.joints.to_mut()[slider]
+            .actuator
+            .as_mut()
+            .unwrap()
+            .lead = None;
+        robot.joints.to_mut()[wheel].actuator.as_mut().unwrap().lead = Some(0.01);
+        let problems = validate(&robot);
+        let found: Vec<(Site, String)> = problems.iter().map(|p| (p.at, p.to_string())).collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    Site::Joint(slider, JointField::Actuator),
+                    "prismatic joint `slider`: its actuator turns, so it needs `lead`, the travel \
+                     per motor revolution (a lead screw's lead, or 2π times a pinion's pitch \
+                     radius: `lead: 50 mm`)"
+                        .to_string()
+                ),
+                (
+                    Site::Joint(wheel, JointField::Lead),
+                    "continuous joint `wheel` cannot have a `lead`: a lead turns motor rotation \
+                     into the travel of a prismatic joint"
+                        .to_string()
+                ),
+            ]
+        );
+        for bad in [0.0, -0.01, f64::NAN] {
+            let mut robot = fixture::robot();
+            robot.joints.to_mut()[slider]
+                .actuator
+                .as_mut()
+                .unwrap()
+                .lead = Some(bad);
+            let problems = validate(&robot);
+            assert!(
+                problems
+                    .iter()
+                    .any(|p| p.at == Site::Joint(slider, JointField::Lead)
+                        && matches!(p.kind, ProblemKind::NotPositive { what: "lead", .. })),
+                "{bad}: {problems:?}"
+            );
+        }
     }
 
     #[test]

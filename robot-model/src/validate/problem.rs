@@ -58,6 +58,7 @@ pub enum JointField {
     Bus,
     CanId,
     FourBar,
+    Lead,
     Mimic,
     /// The command interface at this index of [`Joint::command_interfaces`](crate::model::Joint::command_interfaces).
     Command(usize),
@@ -265,6 +266,16 @@ pub enum ProblemKind {
     FourBar { joint: String, source: FourBarError },
     #[error("joint `{joint}`: a four-bar needs a revolute joint with position limits")]
     FourBarNeedsRange { joint: String },
+    #[error(
+        "prismatic joint `{joint}`: its actuator turns, so it needs `lead`, the travel per motor \
+         revolution (a lead screw's lead, or 2π times a pinion's pitch radius: `lead: 50 mm`)"
+    )]
+    PrismaticNeedsLead { joint: String },
+    #[error(
+        "{kind} joint `{joint}` cannot have a `lead`: a lead turns motor rotation into the travel \
+         of a prismatic joint"
+    )]
+    LeadOnRotaryJoint { joint: String, kind: &'static str },
     #[error("joint `{joint}` has a zero-length axis")]
     ZeroAxis { joint: String },
     #[error("{what} `{name}`: {field} must be finite, not {value}")]

@@ -42,10 +42,25 @@ impl Controller<SixAxisArm> for Wave {
         command: &mut SixAxisArmCommand,
     ) -> Result<(), ControllerError> {
         self.start = *command;
-        for (_, joint) in self.start.joints_mut::<Position>() {
-            if !joint.position.is_finite() {
-                joint.position = 0.0;
-            }
+        // From the measured pose, within the limits: a joint resting on its stop can read a hair
+        // past it (the 16-bit feedback), which the backend would clamp and count.
+        for (joint, start) in self.start.joints_mut::<Position>() {
+            let (lower, upper) =
+                joint
+                    .limits
+                    .as_ref()
+                    .map_or((f64::NEG_INFINITY, f64::INFINITY), |l| {
+                        (
+                            l.lower.unwrap_or(f64::NEG_INFINITY),
+                            l.upper.unwrap_or(f64::INFINITY),
+                        )
+                    });
+            let measured = if start.position.is_finite() {
+                start.position
+            } else {
+                0.0
+            };
+            start.position = measured.clamp(lower, upper);
         }
         self.activated_at = clock.time.as_secs_f64();
         Ok(())

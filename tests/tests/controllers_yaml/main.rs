@@ -253,7 +253,7 @@ robot! {
         parent: elbow_segment, child: left_finger,
         axis: [0, 1, 0],
         limits { lower: 0, upper: 40 mm, velocity: 0.1, effort: 5 },
-        actuator { bus: arm, can_id: 13, model: RS05 },
+        actuator { bus: arm, can_id: 13, model: RS05, lead: 50 mm },
         command: [position],
         state: [position, velocity],
     }

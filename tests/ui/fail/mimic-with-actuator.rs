@@ -10,7 +10,7 @@ robot! {
         parent: base,
         child: finger,
         limits { lower: 0, upper: 40 mm, velocity: 0.1, effort: 5 },
-        actuator { bus: arm, can_id: 1, model: RS02 },
+        actuator { bus: arm, can_id: 1, model: RS02, lead: 50 mm },
         command: [position],
         state: [position],
     }
@@ -18,7 +18,7 @@ robot! {
         parent: base,
         child: finger_mirror,
         limits { lower: -40 mm, upper: 0, velocity: 0.1, effort: 5 },
-        actuator { bus: arm, can_id: 2, model: RS02 },
+        actuator { bus: arm, can_id: 2, model: RS02, lead: 50 mm },
         mimic { joint: finger_joint, multiplier: -1 },
         state: [position],
     }

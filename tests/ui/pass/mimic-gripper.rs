@@ -10,7 +10,7 @@ robot! {
         parent: palm,
         child: finger,
         limits { lower: 0, upper: 40 mm, velocity: 0.1, effort: 5 },
-        actuator { bus: hand, can_id: 1, model: RS02 },
+        actuator { bus: hand, can_id: 1, model: RS02, lead: 50 mm },
         command: [position],
         state: [position],
     }

@@ -3,6 +3,7 @@
 
 use robot_core::Robot;
 use robot_core::config::RuntimeConfig;
+use robot_core::model::Dynamics;
 
 use super::actuator::SimActuator;
 use super::motor::MotorModel;
@@ -32,10 +33,18 @@ pub fn attach_actuators(
         let motor_angle = Transmission::new(joint, zero, true)
             .motor_position(rest)
             .unwrap_or(zero);
+        // The joint's dynamics as the motor feels them: through a lead, a mass of m kg is
+        // m·r² kg·m², damping likewise, friction r·F N·m (r = lead / 2π).
+        let r = actuator.lead_ratio().unwrap_or(1.0);
+        let dynamics = joint.dynamics.map(|d| Dynamics {
+            damping: d.damping * r * r,
+            friction: d.friction * r,
+            armature: d.armature * r * r,
+        });
         let node = sim.attach(SimActuator::new(
             wire(actuator.model),
             u16::from(actuator.can_id) as u8,
-            MotorModel::new(actuator.model, joint.dynamics.as_ref()),
+            MotorModel::new(actuator.model, dynamics.as_ref()),
             motor_angle,
         ));
         nodes.push((index, node));

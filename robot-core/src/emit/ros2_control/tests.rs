@@ -216,6 +216,7 @@ fn a_four_bar_joint_carries_its_hardware_params_and_position_limits() {
         params.contains(&"current_limit=14".to_string()),
         "{params:?}"
     );
+    assert_eq!(params.last().map(String::as_str), Some("lead=0.1"));
 }
 
 #[test]
