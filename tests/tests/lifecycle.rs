@@ -195,6 +195,32 @@ fn activate_failure_stays_inactive_and_switches_off_the_legs_already_active() {
 }
 
 #[test]
+fn an_activate_failure_that_may_have_left_it_enabled_is_held_active_and_switched_off() {
+    let log = Log::default();
+    let (left, mut right) = Scripted::legs(&log);
+    right.activate = Outcome::FailLive;
+    let mut system = configured_legs(&log, left, right);
+    let (mut state, mut command) = fresh();
+    let error = system
+        .activate(Clock::default(), &mut state, &mut command)
+        .unwrap_err();
+    assert!(error.is_possibly_live());
+    let switched_off: Vec<_> = calls(&log)
+        .into_iter()
+        .filter(|(_, c)| *c == Call::Deactivate)
+        .collect();
+    assert_eq!(
+        switched_off,
+        [
+            by("LiteBipedLeftLeg", Call::Deactivate),
+            by("LiteBipedRightLeg", Call::Deactivate),
+        ],
+        "the failing leg is switched off with the other"
+    );
+    assert_eq!(states(&system), [Lifecycle::Inactive, Lifecycle::Inactive]);
+}
+
+#[test]
 fn activate_error_goes_through_on_error() {
     let log = Log::default();
     let mut component = Scripted::whole(&log);
@@ -520,4 +546,50 @@ fn two_components_may_not_drive_the_same_joint() {
     );
     let c = Scripted::new("Stray", vec![99], &log);
     assert!(System::<LiteBiped>::new(vec![Box::new(c)]).is_err());
+}
+
+// init: a component that refuses the robot leaves no system.
+
+#[test]
+fn an_init_failure_builds_no_system() {
+    let log = Log::default();
+    let (left, mut right) = Scripted::legs(&log);
+    right.init = Outcome::Fail;
+    let components: Vec<Box<dyn Component<LiteBiped>>> = vec![Box::new(left), Box::new(right)];
+    let error = System::new(components).unwrap_err();
+    assert_eq!(error.to_string(), "LiteBipedRightLeg: init failed");
+    assert_eq!(
+        calls(&log),
+        [
+            by("LiteBipedLeftLeg", Call::Init),
+            by("LiteBipedRightLeg", Call::Init)
+        ]
+    );
+}
+
+// on_error from active: held active until torque is off, then finalized.
+
+#[test]
+fn a_failed_on_error_from_active_holds_it_active_until_it_is_switched_off_then_finalizes_it() {
+    let log = Log::default();
+    let mut component = Scripted::whole(&log);
+    component.write_at = Some((1, Outcome::Fail));
+    component.on_error = Outcome::Fail;
+    let mut system = active(&log, component);
+    let (_, command) = fresh();
+    let error = system.write(Clock::default(), &command).unwrap_err();
+    assert!(
+        error.message.ends_with(
+            "on_error failed too (on_error failed): it may still be live, so it stays active \
+             until switching it off succeeds, then it is finalized"
+        ),
+        "{error}"
+    );
+    assert_eq!(states(&system), [Lifecycle::Active]);
+    system.deactivate().unwrap();
+    assert_eq!(states(&system), [Lifecycle::Finalized]);
+    assert_eq!(
+        plain_calls(&log)[1..],
+        [Call::Error(Lifecycle::Active), Call::Deactivate]
+    );
 }

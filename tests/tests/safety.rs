@@ -261,13 +261,80 @@ fn a_failed_torque_off_is_retried_and_every_failure_reported() {
             .ends_with("; `LiteBipedHardware` is STILL ACTIVE"),
         "{error}"
     );
-    // The failing deactivation in a cycle error is reported too, not thrown away.
+}
+
+#[test]
+fn a_write_error_whose_torque_off_fails_keeps_the_component_active_until_it_is_off() {
+    // The second write fails; `on_error` (the library's default) switches torque off, which
+    // fails twice: the component is held active, switched off again by the loop, then finalized.
+    let log = Log::default();
     let mut component = Scripted::whole(&log);
-    component.deactivate = (1, Outcome::Fail);
     component.write_at = Some((2, Outcome::Fail));
-    component.on_error = Outcome::Fail;
-    let (_, error) = run_until_error(vec![component], Probe::default());
-    assert!(error.to_string().contains("finalized"), "{error}");
+    component.deactivate = (2, Outcome::Fail);
+    component.on_error_default = true;
+    let (control_loop, error) = run_until_error(vec![component], Probe::default());
+    let LoopError::Cycle { report, .. } = &error else {
+        panic!("{error:?}")
+    };
+    let log = plain_calls(&log);
+    let failed = log
+        .iter()
+        .rposition(|c| matches!(c, Call::Write { .. }))
+        .expect("the failing write");
+    assert_eq!(
+        log.iter()
+            .filter(|c| matches!(c, Call::Write { .. }))
+            .count(),
+        2
+    );
+    let tail: Vec<&Call> = log[failed + 1..].iter().collect();
+    assert_eq!(
+        tail,
+        [
+            &Call::Error(Lifecycle::Active),
+            &Call::Deactivate, // on_error's torque-off: fails
+            &Call::Deactivate, // the loop's first retry: fails
+            &Call::Deactivate, // the second: off
+        ]
+    );
+    assert_eq!(report.torque_off_failures.len(), 1, "{error}");
+    assert_eq!(control_loop.lifecycle(), Lifecycle::Finalized);
+    let text = error.to_string();
+    assert!(
+        text.contains("on_error failed too (deactivate failed): it may still be live"),
+        "{text}"
+    );
+    assert!(
+        text.contains("torque off failed: LiteBipedHardware: deactivate failed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_component_that_never_switches_off_after_an_error_is_reported_still_active() {
+    let log = Log::default();
+    let mut component = Scripted::whole(&log);
+    component.read_at = Some((3, Outcome::Escalate));
+    component.deactivate = (usize::MAX, Outcome::Fail);
+    component.on_error_default = true;
+    let (control_loop, error) = run_until_error(vec![component], Probe::default());
+    let LoopError::Cycle { report, .. } = &error else {
+        panic!("{error:?}")
+    };
+    // on_error's attempt, then the loop's bounded retries; never more.
+    let deactivations = plain_calls(&log)
+        .into_iter()
+        .filter(|c| *c == Call::Deactivate)
+        .count();
+    assert_eq!(deactivations, 1 + TORQUE_OFF_ATTEMPTS);
+    assert_eq!(report.torque_off_failures.len(), TORQUE_OFF_ATTEMPTS);
+    assert_eq!(control_loop.lifecycle(), Lifecycle::Active);
+    assert!(
+        error
+            .to_string()
+            .ends_with("; `LiteBipedHardware` is STILL ACTIVE"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -327,6 +394,46 @@ fn dropping_an_active_loop_switches_the_hardware_off() {
 }
 
 #[test]
+fn dropping_an_active_loop_whose_torque_off_fails_retries_it() {
+    let log = Log::default();
+    let mut component = Scripted::whole(&log);
+    component.deactivate = (2, Outcome::Fail);
+    let mut control_loop = ControlLoop::new(system(vec![component]), Probe::default(), None);
+    control_loop.configure().unwrap();
+    control_loop.activate(Clock::default()).unwrap();
+    control_loop.cycle(Clock::default()).unwrap();
+    calls(&log);
+    drop(control_loop);
+    assert_eq!(
+        plain_calls(&log),
+        [Call::Deactivate, Call::Deactivate, Call::Deactivate],
+        "failed, failed, off"
+    );
+}
+
+#[test]
+fn dropping_a_loop_handle_whose_torque_off_fails_retries_it_before_returning() {
+    let log = Log::default();
+    let mut component = Scripted::whole(&log);
+    component.deactivate = (2, Outcome::Fail);
+    let control_loop = ControlLoop::new(system(vec![component]), Probe::default(), Some(1000));
+    let handle = control_loop.spawn(LoopOptions::default()).unwrap();
+    while handle.control().cycles() < 20 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    drop(handle);
+    let at_drop = plain_calls(&log);
+    let tail = &at_drop[at_drop.len() - 3..];
+    assert_eq!(
+        tail,
+        [Call::Deactivate, Call::Deactivate, Call::Deactivate],
+        "{at_drop:?}"
+    );
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(plain_calls(&log), [], "nothing reaches it after the drop");
+}
+
+#[test]
 fn dropping_a_loop_handle_stops_the_loop_and_waits_for_torque_off() {
     let log = Log::default();
     let control_loop = ControlLoop::new(
@@ -371,5 +478,24 @@ fn a_configure_failure_in_run_cleans_up_what_was_configured() {
             by("LiteBipedLeftLeg", Call::Cleanup),
         ]
     );
+    assert_eq!(control_loop.lifecycle(), Lifecycle::Unconfigured);
+}
+
+#[test]
+fn a_failed_clean_up_after_a_configure_failure_is_reported_not_dropped() {
+    let log = Log::default();
+    let (mut left, mut right) = Scripted::legs(&log);
+    right.configure = Outcome::Fail;
+    left.cleanup = Outcome::Fail;
+    let mut control_loop = ControlLoop::new(system(vec![left, right]), Probe::default(), None);
+    let error = control_loop
+        .run(&LoopOptions::default(), &LoopControl::default())
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "configure failed: LiteBipedRightLeg: configure failed; cleaning up again failed: \
+         LiteBipedLeftLeg: cleanup failed"
+    );
+    // The failed clean-up went through `on_error` (upstream's rule): the left leg recovered.
     assert_eq!(control_loop.lifecycle(), Lifecycle::Unconfigured);
 }

@@ -467,9 +467,15 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 );
             }
         }
-        if let Err(error) = self.ask_all(Command::Enable, "enable") {
-            // Switch off what did enable before reporting.
-            let _ = self.ask_all(Command::Stop, "a stop");
+        if let Err(mut error) = self.ask_all(Command::Enable, "enable") {
+            // Switch off what did enable before reporting; if that fails too, say so: the
+            // system then holds this bus active and keeps trying to switch it off.
+            if let Err(stop) = self.ask_all(Command::Stop, "a stop") {
+                error
+                    .message
+                    .push_str(&format!("; switching off again failed: {}", stop.message));
+                return Err(error.possibly_live());
+            }
             return Err(error);
         }
         Ok(())

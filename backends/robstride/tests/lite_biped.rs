@@ -134,9 +134,9 @@ fn the_squat_runs_on_simulated_actuators_and_nothing_moves_while_inactive() {
 type Inject = fn(&SimBus, NodeId);
 
 /// Runs 50 good cycles, injects a failure on the left leg (at its knee, id 34), and returns the
-/// error the loop ended with, after checking that both buses were then switched off with
-/// nothing but stop frames.
-fn fault_after_injecting(inject: Inject) -> robot_core::hardware::HardwareError {
+/// error the loop ended with and the left bus's final state, after checking that both buses
+/// were then switched off with nothing but stop frames.
+fn fault_after_injecting(inject: Inject) -> (robot_core::hardware::HardwareError, Lifecycle) {
     let mut rig = rig();
     rig.control_loop.configure().unwrap();
     rig.control_loop.activate(Rig::clock(0)).unwrap();
@@ -160,12 +160,8 @@ fn fault_after_injecting(inject: Inject) -> robot_core::hardware::HardwareError 
     let Some(Fault::Hardware(error)) = fault else {
         panic!("no hardware fault: {fault:?}")
     };
-    assert!(
-        rig.control_loop
-            .system()
-            .states()
-            .all(|(_, s)| s != Lifecycle::Active)
-    );
+    let states: Vec<Lifecycle> = rig.control_loop.system().states().map(|(_, s)| s).collect();
+    assert_ne!(states[1], Lifecycle::Active, "the right leg confirmed its stops");
     // The write of the failing cycle went out before its reply was read; after the fault, both
     // buses got nothing but stops.
     for (bus, nodes) in &rig.buses {
@@ -188,12 +184,14 @@ fn fault_after_injecting(inject: Inject) -> robot_core::hardware::HardwareError 
             );
         }
     }
-    error
+    (error, states[0])
 }
 
 #[test]
 fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent() {
-    let cases: [(&str, Inject, ErrorKind, &str); 5] = [
+    // Each case: what fails, the error, and whether the left bus could confirm its stops after:
+    // a motor gone silent cannot, so its bus is held active (it may be live) and said to be.
+    let cases: [(&str, Inject, ErrorKind, &str, bool); 5] = [
         (
             "a fault bit",
             |bus, knee| {
@@ -203,18 +201,21 @@ fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent(
             },
             ErrorKind::DeviceFault,
             "joint left_knee_pitch (bus left_leg, id 34) reports a fault: Overtemperature",
+            true,
         ),
         (
             "a late reply",
             |bus, _| bus.delay_replies(1),
             ErrorKind::Timeout,
             "(bus left_leg, id 31) answered late: a reply arrived after the cycle it belonged to",
+            true,
         ),
         (
             "a bus error",
             |bus, _| bus.fail_sends(1, SendFailure::Bus),
             ErrorKind::Bus,
             "bus error (injected)",
+            true,
         ),
         (
             "a malformed frame",
@@ -224,6 +225,7 @@ fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent(
             },
             ErrorKind::Bus,
             "bus `left_leg`: a frame that is not the protocol's",
+            true,
         ),
         (
             "a motor gone silent",
@@ -232,12 +234,25 @@ fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent(
             },
             ErrorKind::Timeout,
             "joint left_knee_pitch (bus left_leg, id 34) missed 3 replies in a row",
+            false,
         ),
     ];
-    for (what, inject, kind, message) in cases {
-        let error = fault_after_injecting(inject);
+    for (what, inject, kind, message, confirmed) in cases {
+        let (error, left) = fault_after_injecting(inject);
         assert_eq!(error.kind, kind, "{what}: {error}");
         assert!(error.message.contains(message), "{what}: {error}");
+        if confirmed {
+            assert_ne!(left, Lifecycle::Active, "{what}: {error}");
+        } else {
+            assert_eq!(left, Lifecycle::Active, "{what}: {error}");
+            assert!(
+                error.message.contains(
+                    "no reply to a stop within 50 ms from left_knee_pitch (bus left_leg, id 34)): \
+                     it may still be live"
+                ),
+                "{what}: {error}"
+            );
+        }
     }
 }
 

@@ -137,10 +137,14 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     }
 
     /// Unconfigured → inactive. On a failure, the components configured already are cleaned up
-    /// again: nothing stays open.
+    /// again: nothing stays open (a failed clean-up is added to the error).
     pub fn configure(&mut self) -> Result<(), LoopError> {
-        self.system.configure().map_err(|error| {
-            let _ = self.system.cleanup();
+        self.system.configure().map_err(|mut error| {
+            if let Err(cleanup) = self.system.cleanup() {
+                error
+                    .message
+                    .push_str(&format!("; cleaning up again failed: {cleanup}"));
+            }
             LoopError::Lifecycle {
                 transition: "configure",
                 error,
@@ -149,11 +153,17 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     }
 
     /// Inactive → active: reads, seeds safe commands, activates the components, then the
-    /// controller. If the controller refuses or panics, the hardware is switched off again.
+    /// controller. If a component or the controller refuses or panics, the hardware is switched
+    /// off again (retrying what the system's own roll-back could not switch off).
     pub fn activate(&mut self, clock: Clock) -> Result<(), Fault> {
         self.last_clock = clock;
-        self.system
-            .activate(clock, &mut self.state, &mut self.command)?;
+        if let Err(error) = self
+            .system
+            .activate(clock, &mut self.state, &mut self.command)
+        {
+            self.switch_off();
+            return Err(error.into());
+        }
         let (controller, state, command) = (&mut self.controller, &self.state, &mut self.command);
         let started = guard_controller("on_activate", || {
             controller.on_activate(clock, state, command)

@@ -35,6 +35,19 @@ pub struct Counter {
     pub value: u64,
 }
 
+/// What [`Component::on_error`] does unless a component says otherwise: `on_deactivate` when it
+/// was active (torque off), then `on_cleanup`. A failed torque-off is returned at once; the
+/// [`super::System`] then holds the component active and keeps trying to switch it off.
+pub fn switch_off_and_clean_up<R: RobotTypes, C: Component<R> + ?Sized>(
+    component: &mut C,
+    previous: Lifecycle,
+) -> Result<(), HardwareError> {
+    if previous == Lifecycle::Active {
+        component.on_deactivate()?;
+    }
+    component.on_cleanup()
+}
+
 /// A hardware component driving part (or all) of robot `R`.
 ///
 /// A component writes only the state slots of what it [`claims`](Component::claims), and reads
@@ -63,7 +76,9 @@ pub trait Component<R: RobotTypes>: Send {
     /// Enables the hardware. `command` already holds safe values
     /// ([`super::seed_safe_commands`]); a component may make its own slots safer still.
     /// Inactive → active. A failing `on_activate` stays inactive and is not deactivated, so it
-    /// must disable whatever it enabled before returning the error.
+    /// must disable whatever it enabled before returning the error; if that fails too, it
+    /// returns the error [`possibly_live`](HardwareError::possibly_live), and is held active
+    /// and switched off like an active component.
     fn on_activate(
         &mut self,
         state: &R::State,
@@ -85,14 +100,10 @@ pub trait Component<R: RobotTypes>: Send {
     /// `previous` (inactive or active). `Ok` → unconfigured (it may be configured again);
     /// `Err` → finalized (never called again).
     ///
-    /// The default switches torque off when the component was active, then cleans up. Upstream's
-    /// default does nothing; a component left enabled after an error is the one failure this
-    /// project cannot have.
+    /// The default is [`switch_off_and_clean_up`]. Upstream's default does nothing; a component
+    /// left enabled after an error is the one failure this project cannot have.
     fn on_error(&mut self, previous: Lifecycle) -> Result<(), HardwareError> {
-        if previous == Lifecycle::Active {
-            self.on_deactivate()?;
-        }
-        self.on_cleanup()
+        switch_off_and_clean_up(self, previous)
     }
 
     /// Fills this component's slots of `state`. Inactive and active; never allocates or blocks.

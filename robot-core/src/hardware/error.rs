@@ -38,6 +38,9 @@ pub struct HardwareError {
     pub message: String,
     /// Upstream's `ERROR` rather than `FAILURE`: the component goes through `on_error`.
     escalated: bool,
+    /// The hardware may still be enabled (a failed `on_activate` that could not switch off
+    /// again).
+    possibly_live: bool,
 }
 
 impl HardwareError {
@@ -48,6 +51,7 @@ impl HardwareError {
             kind,
             message: message.into(),
             escalated: false,
+            possibly_live: false,
         }
     }
 
@@ -62,6 +66,20 @@ impl HardwareError {
     /// Whether the error is upstream's `ERROR`.
     pub fn is_escalated(&self) -> bool {
         self.escalated
+    }
+
+    /// Marks a failed `on_activate` as one that may have left the hardware enabled (it enabled
+    /// part of it and could not switch that off again): the [`super::System`] then holds the
+    /// component active, so switching off is tried again, with retries, and reported, instead of
+    /// calling it inactive while torque may be on.
+    pub fn possibly_live(mut self) -> Self {
+        self.possibly_live = true;
+        self
+    }
+
+    /// Whether the hardware may still be enabled after this error.
+    pub fn is_possibly_live(&self) -> bool {
+        self.possibly_live
     }
 
     /// What kind of failure.

@@ -36,7 +36,7 @@ mod seed;
 pub mod servo;
 mod system;
 
-pub use component::{Claims, Clock, Component, Counter};
+pub use component::{Claims, Clock, Component, Counter, switch_off_and_clean_up};
 pub use error::{ErrorKind, HardwareError};
 pub use guard::panic_message;
 pub use lifecycle::Lifecycle;

@@ -15,6 +15,9 @@ pub struct System<R: RobotTypes> {
     components: Vec<Box<dyn Component<R>>>,
     /// One state per component, in the same order.
     states: Vec<Lifecycle>,
+    /// Components whose `on_error` failed while they were active: held active (they may still
+    /// be live) until switching them off succeeds, then finalized.
+    unrecoverable: Vec<bool>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
@@ -84,6 +87,7 @@ impl<R: RobotTypes> System<R> {
         }
         let mut system = System {
             states: vec![Lifecycle::Unconfigured; components.len()],
+            unrecoverable: vec![false; components.len()],
             components,
         };
         for component in &mut system.components {
@@ -147,6 +151,11 @@ impl<R: RobotTypes> System<R> {
 
     /// Sends component `index` through `on_error` after `error`: unconfigured when it recovers,
     /// finalized when it does not. Returns `error`, with `on_error`'s own failure added.
+    ///
+    /// One difference from upstream: a component whose `on_error` fails while it was active may
+    /// still be live (its torque-off is what failed, as like as not), so it is held active, and
+    /// switching it off is tried again like any failed deactivation; once that succeeds it is
+    /// finalized. Upstream finalizes it at once and never calls it again.
     fn fail(&mut self, index: usize, mut error: HardwareError) -> HardwareError {
         let previous = self.states[index];
         let recovered = guarded(self.components[index].as_mut(), "on_error", |c| {
@@ -154,6 +163,15 @@ impl<R: RobotTypes> System<R> {
         });
         self.states[index] = match recovered {
             Ok(()) => Lifecycle::Unconfigured,
+            Err(failure) if previous == Lifecycle::Active => {
+                error.message.push_str(&format!(
+                    "; on_error failed too ({}): it may still be live, so it stays active until \
+                     switching it off succeeds, then it is finalized",
+                    failure.message
+                ));
+                self.unrecoverable[index] = true;
+                Lifecycle::Active
+            }
             Err(failure) => {
                 error.message.push_str(&format!(
                     "; on_error failed too ({}), so it is finalized",
@@ -206,8 +224,10 @@ impl<R: RobotTypes> System<R> {
 
     /// Inactive → active, all components or none. Reads the state, seeds every command to a
     /// safe value ([`seed_safe_commands`]), then runs every component's `on_activate`. A failing
-    /// component stays inactive (or goes through `on_error` when escalated), and those already
-    /// activated are deactivated again: half a robot enabled is not a state to leave it in.
+    /// component stays inactive (or goes through `on_error` when escalated, or is held active
+    /// when [possibly live](HardwareError::possibly_live)), and every active one is deactivated
+    /// again: half a robot enabled is not a state to leave it in. What fails to switch off stays
+    /// active, for the caller to try again.
     pub fn activate(
         &mut self,
         clock: Clock,
@@ -224,7 +244,11 @@ impl<R: RobotTypes> System<R> {
             match activated {
                 Ok(()) => self.states[index] = Lifecycle::Active,
                 Err(error) => {
-                    let mut error = if error.is_escalated() {
+                    let mut error = if error.is_possibly_live() {
+                        // It could not undo its own enabling: switch it off with the others.
+                        self.states[index] = Lifecycle::Active;
+                        error
+                    } else if error.is_escalated() {
                         self.fail(index, error)
                     } else {
                         error
@@ -265,8 +289,12 @@ impl<R: RobotTypes> System<R> {
             match guarded(self.components[index].as_mut(), "on_deactivate", |c| {
                 c.on_deactivate()
             }) {
+                // Off; one whose `on_error` failed cannot come back.
+                Ok(()) if self.unrecoverable[index] => self.states[index] = Lifecycle::Finalized,
                 Ok(()) => self.states[index] = Lifecycle::Inactive,
-                Err(error) if error.is_escalated() => failures.push(self.fail(index, error)),
+                Err(error) if error.is_escalated() && !self.unrecoverable[index] => {
+                    failures.push(self.fail(index, error));
+                }
                 Err(error) => failures.push(error),
             }
         }

@@ -5,7 +5,9 @@
 use std::sync::{Arc, Mutex};
 
 use robot_core::control_loop::{Controller, ControllerError};
-use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, System};
+use robot_core::hardware::{
+    Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, System, switch_off_and_clean_up,
+};
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 
 /// One call a component received.
@@ -36,6 +38,8 @@ pub enum Outcome {
     Fail,
     /// An escalated `Err`: upstream's ERROR.
     Escalate,
+    /// An `Err` that says the hardware may still be enabled (from `on_activate`).
+    FailLive,
     Panic,
 }
 
@@ -47,6 +51,7 @@ impl Outcome {
             Outcome::Succeed => Ok(()),
             Outcome::Fail => Err(error()),
             Outcome::Escalate => Err(error().escalated()),
+            Outcome::FailLive => Err(error().possibly_live()),
             Outcome::Panic => panic!("{what} exploded"),
         }
     }
@@ -59,6 +64,7 @@ pub struct Scripted {
     pub name: String,
     pub claims: Claims,
     pub log: Log,
+    pub init: Outcome,
     pub configure: Outcome,
     pub cleanup: Outcome,
     pub activate: Outcome,
@@ -66,6 +72,8 @@ pub struct Scripted {
     pub deactivate: (usize, Outcome),
     pub shutdown: Outcome,
     pub on_error: Outcome,
+    /// `on_error` runs the library's default (torque off, then clean up) instead of `on_error`.
+    pub on_error_default: bool,
     /// Read number `n` (1-based) ends with this outcome.
     pub read_at: Option<(usize, Outcome)>,
     /// Write number `n` (1-based) ends with this outcome.
@@ -85,12 +93,14 @@ impl Scripted {
                 sensors: vec![],
             },
             log: Arc::clone(log),
+            init: Outcome::Succeed,
             configure: Outcome::Succeed,
             cleanup: Outcome::Succeed,
             activate: Outcome::Succeed,
             deactivate: (0, Outcome::Succeed),
             shutdown: Outcome::Succeed,
             on_error: Outcome::Succeed,
+            on_error_default: false,
             read_at: None,
             write_at: None,
             reads: 0,
@@ -129,7 +139,7 @@ impl Component<LiteBiped> for Scripted {
     }
     fn on_init(&mut self) -> Result<(), HardwareError> {
         self.record(Call::Init);
-        Ok(())
+        self.init.apply(&self.name, "init")
     }
     fn on_configure(&mut self) -> Result<(), HardwareError> {
         self.record(Call::Configure);
@@ -166,6 +176,9 @@ impl Component<LiteBiped> for Scripted {
     }
     fn on_error(&mut self, previous: Lifecycle) -> Result<(), HardwareError> {
         self.record(Call::Error(previous));
+        if self.on_error_default {
+            return switch_off_and_clean_up(self, previous);
+        }
         self.on_error.apply(&self.name, "on_error")
     }
     fn read(&mut self, _clock: Clock, state: &mut LiteBipedState) -> Result<(), HardwareError> {
@@ -220,6 +233,7 @@ pub struct Probe {
     /// Update number `n` (1-based) panics.
     pub panic_at: Option<usize>,
     pub refuse_activation: bool,
+    pub panic_on_activate: bool,
 }
 
 impl Controller<LiteBiped> for Probe {
@@ -230,6 +244,9 @@ impl Controller<LiteBiped> for Probe {
         _command: &mut LiteBipedCommand,
     ) -> Result<(), ControllerError> {
         self.activations += 1;
+        if self.panic_on_activate {
+            panic!("the estimator divided by zero");
+        }
         if self.refuse_activation {
             return Err(ControllerError::new("the estimator has not converged"));
         }

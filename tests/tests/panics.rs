@@ -1,0 +1,181 @@
+//! A panic anywhere a run calls into user code (the controller's `on_activate`, a component's
+//! `read`, `on_activate` or `on_deactivate`) is caught: the loop ends with a fault naming what
+//! panicked, the hardware is switched off, and after the panic nothing but switching off reaches
+//! a component. `safety.rs` has the panics in `update` and `write`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+mod support;
+
+use robot_core::control_loop::{
+    ControlLoop, Fault, LoopControl, LoopError, LoopOptions, PanicSource,
+};
+use robot_core::hardware::Lifecycle;
+use robots::LiteBiped;
+use support::{Call, Log, Outcome, Probe, Scripted, by, calls, system};
+
+fn run_until_error(
+    components: Vec<Scripted>,
+    probe: Probe,
+) -> (ControlLoop<LiteBiped, Probe>, LoopError) {
+    let mut control_loop = ControlLoop::new(system(components), probe, Some(1000));
+    let error = control_loop
+        .run(&LoopOptions::default(), &LoopControl::default())
+        .unwrap_err();
+    (control_loop, error)
+}
+
+fn fault(error: &LoopError) -> &Fault {
+    let LoopError::Cycle { fault, .. } = error else {
+        panic!("{error:?}")
+    };
+    fault
+}
+
+fn panicked(component: &str, message: &str) -> Fault {
+    Fault::Panicked {
+        culprit: PanicSource::Component(component.into()),
+        message: message.into(),
+    }
+}
+
+/// The calls after the last `activate` of the right leg.
+fn after_activation(log: &[(String, Call)]) -> &[(String, Call)] {
+    let at = log
+        .iter()
+        .rposition(|(name, call)| {
+            name == "LiteBipedRightLeg" && matches!(call, Call::Activate { .. })
+        })
+        .expect("the right leg's activation");
+    &log[at + 1..]
+}
+
+#[test]
+fn a_controller_that_panics_in_on_activate_switches_the_hardware_off() {
+    let log = Log::default();
+    let (left, right) = Scripted::legs(&log);
+    let probe = Probe {
+        panic_on_activate: true,
+        ..Probe::default()
+    };
+    let (control_loop, error) = run_until_error(vec![left, right], probe);
+    assert_eq!(
+        *fault(&error),
+        Fault::Panicked {
+            culprit: PanicSource::Controller("on_activate"),
+            message: "the estimator divided by zero".into()
+        }
+    );
+    assert_eq!(
+        after_activation(&calls(&log)),
+        [
+            by("LiteBipedLeftLeg", Call::Deactivate),
+            by("LiteBipedRightLeg", Call::Deactivate),
+        ]
+    );
+    assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
+    assert_eq!(
+        control_loop.controller().deactivations,
+        0,
+        "it never started"
+    );
+}
+
+#[test]
+fn a_component_that_panics_in_read_is_switched_off_through_on_error_and_so_is_the_other() {
+    let log = Log::default();
+    let (mut left, right) = Scripted::legs(&log);
+    left.read_at = Some((3, Outcome::Panic));
+    left.on_error_default = true;
+    let (control_loop, error) = run_until_error(vec![left, right], Probe::default());
+    assert_eq!(
+        *fault(&error),
+        panicked("LiteBipedLeftLeg", "panicked in `read`: read exploded")
+    );
+    let log = calls(&log);
+    let panic_at = log
+        .iter()
+        .rposition(|c| *c == by("LiteBipedLeftLeg", Call::Read))
+        .unwrap();
+    assert_eq!(
+        log[panic_at + 1..],
+        [
+            by("LiteBipedLeftLeg", Call::Error(Lifecycle::Active)),
+            by("LiteBipedLeftLeg", Call::Deactivate),
+            by("LiteBipedLeftLeg", Call::Cleanup),
+            by("LiteBipedRightLeg", Call::Deactivate),
+        ],
+        "the right leg is not read after the left one panicked"
+    );
+    assert_eq!(
+        control_loop.system().states().collect::<Vec<_>>(),
+        [
+            ("LiteBipedLeftLeg", Lifecycle::Unconfigured),
+            ("LiteBipedRightLeg", Lifecycle::Inactive),
+        ]
+    );
+}
+
+#[test]
+fn a_component_that_panics_in_on_activate_leaves_nothing_enabled() {
+    let log = Log::default();
+    let (left, mut right) = Scripted::legs(&log);
+    right.activate = Outcome::Panic;
+    let (control_loop, error) = run_until_error(vec![left, right], Probe::default());
+    assert_eq!(
+        *fault(&error),
+        panicked(
+            "LiteBipedRightLeg",
+            "panicked in `on_activate`: activate exploded"
+        )
+    );
+    // Upstream's ERROR: the right leg goes through on_error from inactive; the left one, which
+    // did enable, is switched off again.
+    assert_eq!(
+        after_activation(&calls(&log)),
+        [
+            by("LiteBipedRightLeg", Call::Error(Lifecycle::Inactive)),
+            by("LiteBipedLeftLeg", Call::Deactivate),
+        ]
+    );
+    assert!(!control_loop.system().any_active());
+}
+
+#[test]
+fn a_component_that_panics_in_on_deactivate_is_switched_off_by_on_error() {
+    let log = Log::default();
+    let mut component = Scripted::whole(&log);
+    component.deactivate = (1, Outcome::Panic);
+    component.on_error_default = true;
+    let probe = Probe {
+        refuse_at: Some(2),
+        ..Probe::default()
+    };
+    let (control_loop, error) = run_until_error(vec![component], probe);
+    let LoopError::Cycle { report, .. } = &error else {
+        panic!("{error:?}")
+    };
+    let log = calls(&log);
+    let refused_read = log
+        .iter()
+        .rposition(|c| c.1 == Call::Read)
+        .expect("cycle 2's read");
+    assert_eq!(
+        log[refused_read + 1..],
+        [
+            by("LiteBipedHardware", Call::Deactivate), // panics
+            by("LiteBipedHardware", Call::Error(Lifecycle::Active)),
+            by("LiteBipedHardware", Call::Deactivate), // on_error's torque-off: off
+            by("LiteBipedHardware", Call::Cleanup),
+        ]
+    );
+    // The panic is a failed torque-off, reported as one.
+    assert_eq!(report.torque_off_failures.len(), 1);
+    assert!(
+        report.torque_off_failures[0]
+            .message
+            .contains("panicked in `on_deactivate`: deactivate exploded"),
+        "{:?}",
+        report.torque_off_failures
+    );
+    assert_eq!(control_loop.lifecycle(), Lifecycle::Unconfigured);
+}
