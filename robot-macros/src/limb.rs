@@ -17,6 +17,8 @@ use std::collections::HashSet;
 use syn::Ident;
 use syn::ext::IdentExt;
 
+use robot_model::validate::names;
+
 use crate::errors::Errors;
 use crate::parse::{Block, Body, Entry, Item, Value};
 
@@ -109,13 +111,35 @@ fn instantiate(
             });
         }
     }
-    Some(Limb {
+    // The limb's name becomes a method and types (`leg()`, `LegState`), its joints' names
+    // without the side become fields: each must be an identifier Rust can write. The items are
+    // kept either way (their names carry the side); only the views go.
+    let joints: Vec<Ident> = inner
+        .iter()
+        .filter(|i| i.keyword == "joint")
+        .map(|i| i.name.clone())
+        .collect();
+    let mut usable = true;
+    for (what, name) in
+        std::iter::once(("limb", &limb.name)).chain(joints.iter().map(|j| ("joint", j)))
+    {
+        let written = name.unraw().to_string();
+        if let Some(reason) = names::unusable(&written) {
+            let role = if what == "limb" {
+                "its view method and types"
+            } else {
+                "its field in the limb's views"
+            };
+            errors.at(
+                name.span(),
+                format!("{what} name `{written}` cannot be used for {role}: {reason}"),
+            );
+            usable = false;
+        }
+    }
+    usable.then(|| Limb {
         name: limb.name.clone(),
-        joints: inner
-            .iter()
-            .filter(|i| i.keyword == "joint")
-            .map(|i| i.name.clone())
-            .collect(),
+        joints,
         sides,
     })
 }

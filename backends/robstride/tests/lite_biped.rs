@@ -161,7 +161,11 @@ fn fault_after_injecting(inject: Inject) -> (robot_core::hardware::HardwareError
         panic!("no hardware fault: {fault:?}")
     };
     let states: Vec<Lifecycle> = rig.control_loop.system().states().map(|(_, s)| s).collect();
-    assert_ne!(states[1], Lifecycle::Active, "the right leg confirmed its stops");
+    assert_ne!(
+        states[1],
+        Lifecycle::Active,
+        "the right leg confirmed its stops"
+    );
     // The write of the failing cycle went out before its reply was read; after the fault, both
     // buses got nothing but stops.
     for (bus, nodes) in &rig.buses {
