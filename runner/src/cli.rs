@@ -480,8 +480,8 @@ impl App {
             plot: args.plot.as_deref(),
             frame: frame.as_ref(),
         };
-        let finished =
-            (controller.run)(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
+        let finished = (controller.run)(&request, &mut std::io::stdout())
+            .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;
         print!("{}", summary(&finished.report));
         print_positions(&finished.positions);
         match &frame {
@@ -542,6 +542,18 @@ fn positions<R: RobotTypes>(state: &R::State) -> Vec<Position> {
         .collect()
 }
 
+/// A run that failed: its statistics to `out` when it got as far as running (an interrupted
+/// run's are in its message already), and the error's text for the caller to print.
+fn failed_run(error: &RunError, out: &mut dyn Write) -> String {
+    if let (Some(report), false) = (
+        error.report(),
+        matches!(error, RunError::Interrupted { .. }),
+    ) {
+        let _ = write!(out, "{}", summary(report));
+    }
+    error.to_string()
+}
+
 /// The final positions, three joints a line.
 fn print_positions(positions: &[Position]) {
     if positions.is_empty() {
@@ -571,4 +583,42 @@ fn config_failed(error: ConfigError) -> String {
         error.file.display(),
         plural(count, "error", "errors")
     )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use robot_core::control_loop::{ControllerError, Fault, LoopError, LoopReport};
+    use robot_core::hardware::Lifecycle;
+
+    use super::*;
+
+    #[test]
+    fn a_failed_run_prints_its_statistics_before_its_error() {
+        let report = LoopReport {
+            timing: Default::default(),
+            realtime: Vec::new(),
+            final_lifecycle: Lifecycle::Inactive,
+            components: Vec::new(),
+            torque_off_failures: Vec::new(),
+            counters: Vec::new(),
+        };
+        let error = RunError::Loop(LoopError::Cycle {
+            cycle: 7,
+            fault: Fault::Controller(ControllerError::new("knee beyond its safe range")),
+            report: Box::new(report),
+        });
+        let mut out = Vec::new();
+        let message = failed_run(&error, &mut out);
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("final lifecycle: inactive"), "{out}");
+        assert_eq!(
+            message,
+            "cycle 7: the controller stopped: knee beyond its safe range"
+        );
+        // A run that never ran has no statistics to print.
+        let mut out = Vec::new();
+        failed_run(&RunError::Signals("a handler exists".into()), &mut out);
+        assert!(out.is_empty());
+    }
 }

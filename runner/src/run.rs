@@ -51,12 +51,26 @@ pub enum RunError {
         /// The run up to the signal.
         report: Box<LoopReport>,
     },
-    /// The signal handler could not be installed.
-    #[error("cannot handle Ctrl-C and SIGTERM: {0}")]
-    Signals(#[from] ctrlc::Error),
+    /// The signal handler could not be installed (the program has one of its own).
+    #[error(
+        "cannot handle Ctrl-C and SIGTERM: {0}; a run must be stoppable by them, so a program \
+         with its own handler cannot use `run`: drive a `ControlLoop` and stop it from that handler"
+    )]
+    Signals(String),
     /// The run went as asked, but its plot could not be written.
     #[error(transparent)]
     Plot(#[from] PlotError),
+}
+
+impl RunError {
+    /// The statistics of a run that got as far as running and then failed or was stopped.
+    pub fn report(&self) -> Option<&LoopReport> {
+        match self {
+            RunError::Loop(error) => error.report(),
+            RunError::Interrupted { report } => Some(report),
+            _ => None,
+        }
+    }
 }
 
 /// What to run on: the backend, its configuration, the rate and the loop's options.
@@ -178,7 +192,10 @@ pub fn run_plotted<R: RobotTypes, C: Controller<R> + 'static>(
 /// Ctrl-C (SIGINT) and SIGTERM stop the loop, which switches the hardware off, and the run ends
 /// with [`RunError::Interrupted`] carrying the statistics. The handler is process-wide (the
 /// `ctrlc` crate), installed on the first call; a second signal during the stop does nothing
-/// more, so torque-off is never cut short.
+/// more, so torque-off is never cut short. Between runs (before the first, after the last) a
+/// signal ends the process with status 130, as it would without the handler. One run at a time
+/// is stopped by a signal: the latest started. A program with a handler of its own gets
+/// [`RunError::Signals`] rather than a run no signal can stop.
 pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     components: Vec<Box<dyn Component<R>>>,
     controller: C,
@@ -189,7 +206,7 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     let system = System::new(components)?;
     let control_loop = ControlLoop::new(system, controller, rate_hz);
     let handle = control_loop.spawn(options)?;
-    let interrupted = watch_signals(handle.shared_control())?;
+    let watch = SignalWatch::new(handle.shared_control())?;
     let started = Instant::now();
     let mut next = Duration::from_secs(1);
     while !handle.is_finished() {
@@ -215,8 +232,10 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
         }
     }
     let (control_loop, result) = handle.join();
+    let interrupted = watch.interrupted();
+    drop(watch);
     let report = result?;
-    if interrupted.load(Ordering::Acquire) {
+    if interrupted {
         return Err(RunError::Interrupted {
             report: Box::new(report),
         });
@@ -227,27 +246,63 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     })
 }
 
-/// The loop to stop on SIGINT or SIGTERM, and a flag that says a signal came.
-fn watch_signals(control: Arc<LoopControl>) -> Result<Arc<AtomicBool>, RunError> {
-    static TARGET: Mutex<Option<(Arc<LoopControl>, Arc<AtomicBool>)>> = Mutex::new(None);
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    let interrupted = Arc::new(AtomicBool::new(false));
-    if let Ok(mut target) = TARGET.lock() {
-        *target = Some((control, Arc::clone(&interrupted)));
-    }
-    let mut installed = Ok(());
-    INSTALLED.call_once(|| {
-        installed = ctrlc::set_handler(|| {
-            if let Ok(target) = TARGET.lock()
-                && let Some((control, interrupted)) = target.as_ref()
-            {
-                interrupted.store(true, Ordering::Release);
-                control.request_stop();
-            }
+/// The run SIGINT and SIGTERM stop, and whether one came; none between runs.
+static SIGNAL_TARGET: Mutex<Option<(Arc<LoopControl>, Arc<AtomicBool>)>> = Mutex::new(None);
+
+/// What a signal during a run does: stops its loop while this lives. Dropped, it leaves signals
+/// ending the process again.
+struct SignalWatch {
+    interrupted: Arc<AtomicBool>,
+}
+
+impl SignalWatch {
+    fn new(control: Arc<LoopControl>) -> Result<SignalWatch, RunError> {
+        static INSTALLED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+        let installed = INSTALLED.get_or_init(|| {
+            ctrlc::set_handler(|| {
+                let target = SIGNAL_TARGET
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                match target.as_ref() {
+                    Some((control, interrupted)) => {
+                        interrupted.store(true, Ordering::Release);
+                        control.request_stop();
+                    }
+                    // No run: what the signal would have done without a handler.
+                    None => std::process::exit(130),
+                }
+            })
+            .map_err(|error| error.to_string())
         });
-    });
-    installed?;
-    Ok(interrupted)
+        if let Err(reason) = installed {
+            return Err(RunError::Signals(reason.clone()));
+        }
+        let interrupted = Arc::new(AtomicBool::new(false));
+        *SIGNAL_TARGET
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((control, Arc::clone(&interrupted)));
+        Ok(SignalWatch { interrupted })
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Acquire)
+    }
+}
+
+impl Drop for SignalWatch {
+    fn drop(&mut self) {
+        let mut target = SIGNAL_TARGET
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Only this run's: a later run may have taken the signals over already.
+        if target
+            .as_ref()
+            .is_some_and(|(_, flag)| Arc::ptr_eq(flag, &self.interrupted))
+        {
+            *target = None;
+        }
+    }
 }
 
 /// The loop statistics and real-time outcome, as `run` prints them.
