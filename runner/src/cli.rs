@@ -601,6 +601,7 @@ mod tests {
             final_lifecycle: Lifecycle::Inactive,
             components: Vec::new(),
             torque_off_failures: Vec::new(),
+            controller_deactivate: None,
             counters: Vec::new(),
         };
         let error = RunError::Loop(LoopError::Cycle {

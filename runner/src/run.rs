@@ -313,6 +313,9 @@ pub fn summary(report: &LoopReport) -> String {
         let _ = writeln!(out, "  real-time: {step}");
     }
     let _ = writeln!(out, "  final lifecycle: {}", report.final_lifecycle);
+    if let Some(fault) = &report.controller_deactivate {
+        let _ = writeln!(out, "  after torque off, {fault}");
+    }
     for (component, counters) in &report.counters {
         let counted: Vec<String> = counters
             .iter()

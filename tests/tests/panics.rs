@@ -179,3 +179,31 @@ fn a_component_that_panics_in_on_deactivate_is_switched_off_by_on_error() {
     );
     assert_eq!(control_loop.lifecycle(), Lifecycle::Unconfigured);
 }
+
+#[test]
+fn a_controller_that_panics_in_on_deactivate_is_reported_after_torque_off() {
+    let log = Log::default();
+    let probe = Probe {
+        panic_on_deactivate: true,
+        ..Probe::default()
+    };
+    let mut control_loop = ControlLoop::new(system(vec![Scripted::whole(&log)]), probe, Some(1000));
+    let options = LoopOptions {
+        stop_after: robot_core::control_loop::StopAfter {
+            cycles: Some(3),
+            duration: None,
+        },
+        ..LoopOptions::default()
+    };
+    // The run ends as asked: the hardware was off before the controller was told.
+    let report = control_loop.run(&options, &LoopControl::default()).unwrap();
+    assert_eq!(report.final_lifecycle, Lifecycle::Inactive);
+    assert_eq!(
+        report.controller_deactivate,
+        Some(Fault::Panicked {
+            culprit: PanicSource::Controller("on_deactivate"),
+            message: "the log file is gone".into()
+        })
+    );
+    assert_eq!(calls(&log).last().map(|c| &c.1), Some(&Call::Deactivate));
+}

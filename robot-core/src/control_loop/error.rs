@@ -108,5 +108,8 @@ fn torque_off_note(report: &LoopReport) -> String {
             note.push_str(&format!("; `{name}` is STILL ACTIVE"));
         }
     }
+    if let Some(fault) = &report.controller_deactivate {
+        note.push_str(&format!("; after torque off, {fault}"));
+    }
     note
 }

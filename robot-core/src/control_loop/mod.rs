@@ -72,6 +72,8 @@ pub struct ControlLoop<R: RobotTypes, C: Controller<R>> {
     controller_active: bool,
     last_clock: Clock,
     torque_off_failures: Vec<HardwareError>,
+    /// The controller's `on_deactivate` panicked (after torque off).
+    controller_deactivate: Option<Fault>,
 }
 
 impl<R: RobotTypes, C: Controller<R>> std::fmt::Debug for ControlLoop<R, C> {
@@ -98,6 +100,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             controller_active: false,
             last_clock: Clock::default(),
             torque_off_failures: Vec::new(),
+            controller_deactivate: None,
         }
     }
 
@@ -211,8 +214,8 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 controller.on_deactivate(clock, state);
                 Ok(())
             }) {
-                // The hardware is off already; there is nothing left to stop.
-                eprintln!("after torque off: {fault}");
+                // The hardware is off already; there is nothing left to stop, only to report.
+                self.controller_deactivate = Some(fault);
             }
         }
         !self.system.any_active()
@@ -270,6 +273,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 .map(|(name, state)| (name.to_string(), state))
                 .collect(),
             torque_off_failures: self.torque_off_failures.clone(),
+            controller_deactivate: self.controller_deactivate.clone(),
             counters: self.system.counters(),
         }
     }

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::error::Fault;
 use super::realtime::{RealtimeOptions, RealtimeStep};
 use super::stats::TimingReport;
 use crate::hardware::{Counter, HardwareError, Lifecycle};
@@ -83,6 +84,8 @@ pub struct LoopReport {
     pub components: Vec<(String, Lifecycle)>,
     /// Every failed attempt to switch a component off, in order (empty when all went well).
     pub torque_off_failures: Vec<HardwareError>,
+    /// A panic of the controller's `on_deactivate`, after the hardware was switched off.
+    pub controller_deactivate: Option<Fault>,
     /// Each component's name and what it counted over the run (clamps, missed replies).
     pub counters: Vec<(String, Vec<Counter>)>,
 }

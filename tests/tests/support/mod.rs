@@ -234,6 +234,7 @@ pub struct Probe {
     pub panic_at: Option<usize>,
     pub refuse_activation: bool,
     pub panic_on_activate: bool,
+    pub panic_on_deactivate: bool,
 }
 
 impl Controller<LiteBiped> for Probe {
@@ -270,6 +271,9 @@ impl Controller<LiteBiped> for Probe {
     }
     fn on_deactivate(&mut self, _clock: Clock, _state: &LiteBipedState) {
         self.deactivations += 1;
+        if self.panic_on_deactivate {
+            panic!("the log file is gone");
+        }
     }
 }
 
