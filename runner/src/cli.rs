@@ -4,6 +4,7 @@ mod args;
 mod can;
 mod commission;
 mod frame;
+mod outcome;
 
 use std::fmt;
 use std::io::Write;
@@ -15,11 +16,11 @@ use clap::{CommandFactory, FromArgMatches};
 use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
 use robot_core::emit::{WriteError, write_all};
-use robot_core::model::JointKind;
-use robot_core::typed::{RobotTypes, Slot};
-use robot_core::{Backend, InterfaceKind, Robot, Values};
+use robot_core::typed::RobotTypes;
+use robot_core::{Backend, Robot};
 
 use self::args::{Cli, Command, RunArgs};
+use self::outcome::{Position, failed_run, positions, print_positions};
 use crate::run::{RunError, RunRequest, run_controller, summary};
 
 /// Regenerates a crate's checked-in descriptions; returns the paths written.
@@ -34,10 +35,6 @@ struct Finished {
     report: robot_core::control_loop::LoopReport,
     positions: Vec<Position>,
 }
-
-/// A joint's final position: its name, the value, and its unit (`rad`, or `m` on a prismatic
-/// joint).
-type Position = (&'static str, f64, &'static str);
 
 struct Registered {
     robot: &'static Robot,
@@ -517,58 +514,6 @@ impl App {
     }
 }
 
-/// Every joint position in a state, in declaration order.
-fn positions<R: RobotTypes>(state: &R::State) -> Vec<Position> {
-    let values = state.as_slice();
-    R::STATE_LAYOUT
-        .slots
-        .iter()
-        .zip(values)
-        .filter_map(|(slot, &value)| match *slot {
-            Slot::Joint {
-                joint,
-                kind: InterfaceKind::Position,
-            } => {
-                let joint = &R::DESCRIPTION.joints[usize::from(joint)];
-                let unit = if joint.kind == JointKind::Prismatic {
-                    "m"
-                } else {
-                    "rad"
-                };
-                Some((joint.name.as_ref(), value, unit))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// A run that failed: its statistics to `out` when it got as far as running (an interrupted
-/// run's are in its message already), and the error's text for the caller to print.
-fn failed_run(error: &RunError, out: &mut dyn Write) -> String {
-    if let (Some(report), false) = (
-        error.report(),
-        matches!(error, RunError::Interrupted { .. }),
-    ) {
-        let _ = write!(out, "{}", summary(report));
-    }
-    error.to_string()
-}
-
-/// The final positions, three joints a line.
-fn print_positions(positions: &[Position]) {
-    if positions.is_empty() {
-        return;
-    }
-    println!("final positions:");
-    for row in positions.chunks(3) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|(name, q, unit)| format!("{name:<18} {q:+.3} {unit:<3}"))
-            .collect();
-        println!("  {}", cells.join("   "));
-    }
-}
-
 fn plural<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
     if count == 1 { one } else { many }
 }
@@ -583,43 +528,4 @@ fn config_failed(error: ConfigError) -> String {
         error.file.display(),
         plural(count, "error", "errors")
     )
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use robot_core::control_loop::{ControllerError, Fault, LoopError, LoopReport};
-    use robot_core::hardware::Lifecycle;
-
-    use super::*;
-
-    #[test]
-    fn a_failed_run_prints_its_statistics_before_its_error() {
-        let report = LoopReport {
-            timing: Default::default(),
-            realtime: Vec::new(),
-            final_lifecycle: Lifecycle::Inactive,
-            components: Vec::new(),
-            torque_off_failures: Vec::new(),
-            controller_deactivate: None,
-            counters: Vec::new(),
-        };
-        let error = RunError::Loop(LoopError::Cycle {
-            cycle: 7,
-            fault: Fault::Controller(ControllerError::new("knee beyond its safe range")),
-            report: Box::new(report),
-        });
-        let mut out = Vec::new();
-        let message = failed_run(&error, &mut out);
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.contains("final lifecycle: inactive"), "{out}");
-        assert_eq!(
-            message,
-            "cycle 7: the controller stopped: knee beyond its safe range"
-        );
-        // A run that never ran has no statistics to print.
-        let mut out = Vec::new();
-        failed_run(&RunError::Signals("a handler exists".into()), &mut out);
-        assert!(out.is_empty());
-    }
 }

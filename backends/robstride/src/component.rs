@@ -19,6 +19,8 @@
 //! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
 //! motor id and what happened; the loop then switches every component off.
 
+mod motor;
+
 use std::time::{Duration, Instant};
 
 use robot_core::config::RuntimeConfig;
@@ -28,13 +30,14 @@ use robot_core::hardware::{
 };
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
-use robot_core::{InterfaceKind, RobstrideModel, Values};
-use robstride_protocol::{Command, Feedback, MitCommand, Model, Reply};
+use robot_core::{InterfaceKind, Values};
+use robstride_protocol::{Command, Feedback, Model, Reply};
 
+pub use self::motor::wire;
+use self::motor::{Motor, Unsendable};
 use crate::guard::CommandGuard;
-use crate::transmission::{Mit, Transmission};
+use crate::transmission::Mit;
 use crate::transport::{Transport, TransportError};
-use crate::turns::Turns;
 
 /// What the component may tolerate and how long it waits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,41 +69,6 @@ impl Default for BusOptions {
     }
 }
 
-/// The slot of each interface a motor serves, in the state and command structs.
-#[derive(Debug, Clone, Copy, Default)]
-struct Slots {
-    position: Option<usize>,
-    velocity: Option<usize>,
-    effort: Option<usize>,
-    stiffness: Option<usize>,
-    damping: Option<usize>,
-}
-
-#[derive(Debug, Clone)]
-struct Motor {
-    joint: usize,
-    name: String,
-    id: u8,
-    model: Model,
-    transmission: Transmission,
-    /// The turns a continuous joint's motor has looped through the ±4π window.
-    turns: Turns,
-    guard: CommandGuard,
-    state: Slots,
-    command: Slots,
-    /// Motor-space stiffness and damping sent where the joint declares no such command.
-    servo: Mit,
-    enabled: bool,
-    /// Whether the last frame sent awaits its reply.
-    awaiting: bool,
-    /// Replies missed in a row, and over the run.
-    missing: u32,
-    missed: u64,
-    /// The last joint state the motor reported (configure's stop draws the first), which `read`
-    /// reports until a newer one arrives: an inactive bus sends nothing, so it reads this.
-    last: Mit,
-}
-
 /// One RobStride bus of robot `R`.
 pub struct RobstrideBus<R: RobotTypes> {
     name: String,
@@ -126,19 +94,6 @@ impl<R: RobotTypes> std::fmt::Debug for RobstrideBus<R> {
     }
 }
 
-/// The protocol's model (its scaling row) of a definition model.
-pub fn wire(model: RobstrideModel) -> Model {
-    match model {
-        RobstrideModel::RS00 => Model::RS00,
-        RobstrideModel::RS01 => Model::RS01,
-        RobstrideModel::RS02 => Model::RS02,
-        RobstrideModel::RS03 => Model::RS03,
-        RobstrideModel::RS04 => Model::RS04,
-        RobstrideModel::RS05 => Model::RS05,
-        RobstrideModel::RS06 => Model::RS06,
-    }
-}
-
 impl<R: RobotTypes> RobstrideBus<R> {
     /// The component of bus `bus`, named as its `<ros2_control>` block (`LiteBipedLeftLeg`),
     /// opening its transport with `open` in `on_configure`. `config` gives the calibration and
@@ -158,45 +113,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
             if actuator.bus != bus {
                 continue;
             }
-            let zero = config.map_or(actuator.zero_offset, |c| c.zero_offset(joint));
-            let transmission = Transmission::new(joint, zero, options.use_linkage);
-            // Referred to the motor at mid-range, within what the model can encode.
-            let gains = options.servo.for_joint(joint);
-            let middle = joint
-                .limits
-                .and_then(|l| l.lower.zip(l.upper))
-                .map_or(0.0, |(lower, upper)| (lower + upper) / 2.0);
-            let j = transmission.ratio(middle).unwrap_or(1.0);
-            let spec = actuator.model.spec();
-            let servo = Mit {
-                stiffness: (gains.stiffness * j * j).min(spec.stiffness),
-                damping: (gains.damping * j * j).min(spec.damping),
-                ..Mit::default()
-            };
-            let slots = |layout: &robot_core::typed::Layout| Slots {
-                position: layout.joint_slot(index, InterfaceKind::Position),
-                velocity: layout.joint_slot(index, InterfaceKind::Velocity),
-                effort: layout.joint_slot(index, InterfaceKind::Effort),
-                stiffness: layout.joint_slot(index, InterfaceKind::Stiffness),
-                damping: layout.joint_slot(index, InterfaceKind::Damping),
-            };
-            motors.push(Motor {
-                joint: index,
-                name: joint.name.to_string(),
-                id: u16::from(actuator.can_id) as u8,
-                model: wire(actuator.model),
-                transmission,
-                turns: Turns::new(joint.kind == JointKind::Continuous),
-                guard: CommandGuard::new(joint, actuator.model, Mit::default()),
-                state: slots(&R::STATE_LAYOUT),
-                command: slots(&R::COMMAND_LAYOUT),
-                servo,
-                enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
-                awaiting: false,
-                missed: 0,
-                missing: 0,
-                last: Mit::default(),
-            });
+            motors.push(Motor::new(
+                index,
+                joint,
+                actuator,
+                &options,
+                config,
+                (&R::STATE_LAYOUT, &R::COMMAND_LAYOUT),
+            ));
         }
         // The block's mimic joints: each follows a joint of this bus (`Robot::bus_of`).
         let mimic_joints: Vec<usize> = robot
@@ -339,23 +263,6 @@ impl<R: RobotTypes> RobstrideBus<R> {
         motor.missing = 0;
         motor.take(feedback);
         Ok(())
-    }
-}
-
-impl Motor {
-    /// Takes a feedback as the joint's last state: the angle unwrapped (a continuous joint's),
-    /// then through the transmission. A pose the linkage cannot take (a four-bar past its
-    /// toggle) keeps the last state.
-    fn take(&mut self, feedback: &Feedback) {
-        let position = self.turns.unwrap(f64::from(feedback.position));
-        if let Ok(joint) = self.transmission.state_to_joint(&Mit {
-            position,
-            velocity: f64::from(feedback.velocity),
-            torque: f64::from(feedback.torque),
-            ..Mit::default()
-        }) {
-            self.last = joint;
-        }
     }
 }
 
@@ -528,15 +435,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             }
         }
         for motor in &self.motors {
-            for (slot, value) in [
-                (motor.state.position, motor.last.position),
-                (motor.state.velocity, motor.last.velocity),
-                (motor.state.effort, motor.last.torque),
-            ] {
-                if let Some(value_slot) = slot.and_then(|s| values.get_mut(s)) {
-                    *value_slot = value;
-                }
-            }
+            motor.report(values);
         }
         if let Ok(mimics) = &self.mimics {
             mimics.apply(values);
@@ -576,60 +475,25 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
 
     fn write(&mut self, _clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
         let values = command.as_slice();
-        let get = |slot: Option<usize>| {
-            slot.and_then(|s| values.get(s))
-                .copied()
-                .unwrap_or(f64::NAN)
-        };
         let host = self.options.host_id;
         for index in 0..self.motors.len() {
             let motor = &mut self.motors[index];
             if !motor.enabled {
                 continue;
             }
-            let wanted = Mit {
-                position: get(motor.command.position),
-                velocity: get(motor.command.velocity),
-                torque: get(motor.command.effort),
-                stiffness: get(motor.command.stiffness),
-                damping: get(motor.command.damping),
-            };
-            let joint = motor.guard.joint_command(&wanted);
-            let Ok(mut at_motor) = motor
-                .transmission
-                .command_to_motor(&joint, motor.last.position)
-            else {
-                let name = motor.name.clone();
-                return Err(self.error(
-                    ErrorKind::InvalidCommand,
-                    format!(
-                        "joint {name}: the four-bar cannot reach {} rad",
-                        joint.position
-                    ),
-                ));
-            };
-            // A continuous joint's target, relative to where the looping report says it is.
-            at_motor.position = motor.turns.target(at_motor.position);
-            // Gains the joint does not command are the servo's.
-            if motor.command.stiffness.is_none() {
-                at_motor.stiffness = motor.servo.stiffness;
-            }
-            if motor.command.damping.is_none() {
-                at_motor.damping = motor.servo.damping;
-            }
-            let m = motor.guard.motor_command(&at_motor);
-            let Ok(mit) = MitCommand::new(
-                m.position as f32,
-                m.velocity as f32,
-                m.stiffness as f32,
-                m.damping as f32,
-                m.torque as f32,
-            ) else {
-                let name = motor.name.clone();
-                return Err(self.error(
-                    ErrorKind::InvalidCommand,
-                    format!("joint {name}: a command that is not a number"),
-                ));
+            let mit = match motor.command(values) {
+                Ok(mit) => mit,
+                Err(why) => {
+                    let message = match why {
+                        Unsendable::Unreachable(q) => {
+                            format!("joint {}: the four-bar cannot reach {q} rad", motor.name)
+                        }
+                        Unsendable::NotANumber => {
+                            format!("joint {}: a command that is not a number", motor.name)
+                        }
+                    };
+                    return Err(self.error(ErrorKind::InvalidCommand, message));
+                }
             };
             let frame = Command::Mit(mit).encode(motor.model, host, motor.id);
             motor.awaiting = true;

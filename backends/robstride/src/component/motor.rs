@@ -1,0 +1,195 @@
+//! One actuator of a bus: where its joint's interfaces are in the state and command structs,
+//! how its quantities become the motor's (transmission, turn count, servo gains, the guard), and
+//! what it last reported.
+
+use robot_core::config::RuntimeConfig;
+use robot_core::model::{Actuator, Joint, JointKind};
+use robot_core::typed::Layout;
+use robot_core::{InterfaceKind, RobstrideModel};
+use robstride_protocol::{Feedback, MitCommand, Model};
+
+use super::BusOptions;
+use crate::guard::CommandGuard;
+use crate::transmission::{Mit, Transmission};
+use crate::turns::Turns;
+
+/// The slot of each interface a motor serves, in the state or the command struct.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Slots {
+    pub position: Option<usize>,
+    pub velocity: Option<usize>,
+    pub effort: Option<usize>,
+    pub stiffness: Option<usize>,
+    pub damping: Option<usize>,
+}
+
+impl Slots {
+    fn of(layout: &Layout, joint: usize) -> Slots {
+        Slots {
+            position: layout.joint_slot(joint, InterfaceKind::Position),
+            velocity: layout.joint_slot(joint, InterfaceKind::Velocity),
+            effort: layout.joint_slot(joint, InterfaceKind::Effort),
+            stiffness: layout.joint_slot(joint, InterfaceKind::Stiffness),
+            damping: layout.joint_slot(joint, InterfaceKind::Damping),
+        }
+    }
+}
+
+/// Why a command could not be sent: a cycle's error, so no text is made until it is reported.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Unsendable {
+    /// The four-bar cannot reach this joint position, rad.
+    Unreachable(f64),
+    /// A field was not a number after the guard (a transmission fault).
+    NotANumber,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Motor {
+    pub joint: usize,
+    pub name: String,
+    pub id: u8,
+    pub model: Model,
+    pub transmission: Transmission,
+    /// The turns a continuous joint's motor has looped through the ±4π window.
+    turns: Turns,
+    pub guard: CommandGuard,
+    pub state: Slots,
+    command: Slots,
+    /// Motor-space stiffness and damping sent where the joint declares no such command.
+    servo: Mit,
+    pub enabled: bool,
+    /// Whether the last frame sent awaits its reply.
+    pub awaiting: bool,
+    /// Replies missed in a row, and over the run.
+    pub missing: u32,
+    pub missed: u64,
+    /// The last joint state the motor reported (configure's stop draws the first), which `read`
+    /// reports until a newer one arrives: an inactive bus sends nothing, so it reads this.
+    pub last: Mit,
+}
+
+impl Motor {
+    /// The motor of joint `index`, driven by `actuator`, its slots in `state` and `command`.
+    pub fn new(
+        index: usize,
+        joint: &Joint,
+        actuator: &Actuator,
+        options: &BusOptions,
+        config: Option<&RuntimeConfig>,
+        (state, command): (&Layout, &Layout),
+    ) -> Motor {
+        let zero = config.map_or(actuator.zero_offset, |c| c.zero_offset(joint));
+        let transmission = Transmission::new(joint, zero, options.use_linkage);
+        // Referred to the motor at mid-range, within what the model can encode.
+        let gains = options.servo.for_joint(joint);
+        let middle = joint
+            .limits
+            .and_then(|l| l.lower.zip(l.upper))
+            .map_or(0.0, |(lower, upper)| (lower + upper) / 2.0);
+        let j = transmission.ratio(middle).unwrap_or(1.0);
+        let spec = actuator.model.spec();
+        Motor {
+            joint: index,
+            name: joint.name.to_string(),
+            id: u16::from(actuator.can_id) as u8,
+            model: wire(actuator.model),
+            transmission,
+            turns: Turns::new(joint.kind == JointKind::Continuous),
+            guard: CommandGuard::new(joint, actuator.model, Mit::default()),
+            state: Slots::of(state, index),
+            command: Slots::of(command, index),
+            servo: Mit {
+                stiffness: (gains.stiffness * j * j).min(spec.stiffness),
+                damping: (gains.damping * j * j).min(spec.damping),
+                ..Mit::default()
+            },
+            enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
+            awaiting: false,
+            missed: 0,
+            missing: 0,
+            last: Mit::default(),
+        }
+    }
+
+    /// Takes a feedback as the joint's last state: the angle unwrapped (a continuous joint's),
+    /// then through the transmission. A pose the linkage cannot take (a four-bar past its
+    /// toggle) keeps the last state.
+    pub fn take(&mut self, feedback: &Feedback) {
+        let position = self.turns.unwrap(f64::from(feedback.position));
+        if let Ok(joint) = self.transmission.state_to_joint(&Mit {
+            position,
+            velocity: f64::from(feedback.velocity),
+            torque: f64::from(feedback.torque),
+            ..Mit::default()
+        }) {
+            self.last = joint;
+        }
+    }
+
+    /// Writes the last state into its slots of the robot's state.
+    pub fn report(&self, state: &mut [f64]) {
+        for (slot, value) in [
+            (self.state.position, self.last.position),
+            (self.state.velocity, self.last.velocity),
+            (self.state.effort, self.last.torque),
+        ] {
+            if let Some(value_slot) = slot.and_then(|s| state.get_mut(s)) {
+                *value_slot = value;
+            }
+        }
+    }
+
+    /// The operation-control command for the robot's `command`: guarded in joint space,
+    /// through the transmission (a continuous joint's target relative to the motor's report),
+    /// the servo's gains where the joint commands none, guarded again in motor space. Allocates
+    /// nothing.
+    pub fn command(&mut self, command: &[f64]) -> Result<MitCommand, Unsendable> {
+        let get = |slot: Option<usize>| {
+            slot.and_then(|s| command.get(s))
+                .copied()
+                .unwrap_or(f64::NAN)
+        };
+        let wanted = Mit {
+            position: get(self.command.position),
+            velocity: get(self.command.velocity),
+            torque: get(self.command.effort),
+            stiffness: get(self.command.stiffness),
+            damping: get(self.command.damping),
+        };
+        let joint = self.guard.joint_command(&wanted);
+        let mut at_motor = self
+            .transmission
+            .command_to_motor(&joint, self.last.position)
+            .map_err(|_| Unsendable::Unreachable(joint.position))?;
+        at_motor.position = self.turns.target(at_motor.position);
+        if self.command.stiffness.is_none() {
+            at_motor.stiffness = self.servo.stiffness;
+        }
+        if self.command.damping.is_none() {
+            at_motor.damping = self.servo.damping;
+        }
+        let m = self.guard.motor_command(&at_motor);
+        MitCommand::new(
+            m.position as f32,
+            m.velocity as f32,
+            m.stiffness as f32,
+            m.damping as f32,
+            m.torque as f32,
+        )
+        .map_err(|_| Unsendable::NotANumber)
+    }
+}
+
+/// The protocol's model (its scaling row) of a definition model.
+pub fn wire(model: RobstrideModel) -> Model {
+    match model {
+        RobstrideModel::RS00 => Model::RS00,
+        RobstrideModel::RS01 => Model::RS01,
+        RobstrideModel::RS02 => Model::RS02,
+        RobstrideModel::RS03 => Model::RS03,
+        RobstrideModel::RS04 => Model::RS04,
+        RobstrideModel::RS05 => Model::RS05,
+        RobstrideModel::RS06 => Model::RS06,
+    }
+}
