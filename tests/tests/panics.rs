@@ -10,19 +10,7 @@ use robot_core::control_loop::{
     ControlLoop, Fault, LoopControl, LoopError, LoopOptions, PanicSource,
 };
 use robot_core::hardware::Lifecycle;
-use robots::LiteBiped;
-use support::{Call, Log, Outcome, Probe, Scripted, by, calls, system};
-
-fn run_until_error(
-    components: Vec<Scripted>,
-    probe: Probe,
-) -> (ControlLoop<LiteBiped, Probe>, LoopError) {
-    let mut control_loop = ControlLoop::new(system(components), probe, Some(1000));
-    let error = control_loop
-        .run(&LoopOptions::default(), &LoopControl::default())
-        .unwrap_err();
-    (control_loop, error)
-}
+use support::{Call, Log, Outcome, Probe, Scripted, by, calls, run_until_error, system};
 
 fn fault(error: &LoopError) -> &Fault {
     let LoopError::Cycle { fault, .. } = error else {

@@ -13,19 +13,10 @@ use robot_core::control_loop::{
     TORQUE_OFF_ATTEMPTS,
 };
 use robot_core::hardware::{Clock, ErrorKind, Lifecycle};
-use robots::LiteBiped;
-use support::{Call, Log, Outcome, Probe, Scripted, by, calls, knee_write, plain_calls, system};
-
-fn run_until_error(
-    components: Vec<Scripted>,
-    probe: Probe,
-) -> (ControlLoop<LiteBiped, Probe>, LoopError) {
-    let mut control_loop = ControlLoop::new(system(components), probe, Some(1000));
-    let error = control_loop
-        .run(&LoopOptions::default(), &LoopControl::default())
-        .unwrap_err();
-    (control_loop, error)
-}
+use support::{
+    Call, Log, Outcome, Probe, Scripted, by, calls, knee_write, plain_calls, run_until_error,
+    system,
+};
 
 /// The calls after the first one matching `failure`, which must all be switching off.
 fn after<'a>(log: &'a [(String, Call)], failure: &(String, Call)) -> &'a [(String, Call)] {

@@ -9,36 +9,10 @@ mod common;
 use backend_robstride::sim::{Failure, SimActuator};
 use backend_robstride::transport::SimBus;
 use backend_robstride::transport::sim::NodeId;
+use common::pair::{Pair, PairCommand, PairState};
 use common::{CLOCK, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
-use robot_macros::robot;
-
-robot! {
-    robot Pair { update_rate: 200 Hz }
-    bus arm {}
-    link base {}
-    link upper {}
-    link lower {}
-    joint shoulder: revolute {
-        parent: base,
-        child: upper,
-        axis: [0, 1, 0],
-        limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
-        actuator { bus: arm, can_id: 1, model: RS02 },
-        command: [position, velocity, effort, stiffness, damping],
-        state: [position, velocity, effort],
-    }
-    joint elbow: revolute {
-        parent: upper,
-        child: lower,
-        axis: [0, 1, 0],
-        limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
-        actuator { bus: arm, can_id: 2, model: RS02 },
-        command: [position, velocity, effort, stiffness, damping],
-        state: [position, velocity, effort],
-    }
-}
 
 struct Hold;
 

@@ -75,6 +75,17 @@ impl Rig {
         -(motor - 0.5)
     }
 
+    /// Cycle `k` of a ramp to 30 rad over 3 s (600 cycles), then a hold, with Kp 20 and Kd 1:
+    /// its command, then the cycle.
+    fn ramp_cycle(&mut self, k: u32) {
+        self.command.spin.position = (f64::from(k) / 600.0).min(1.0) * 30.0;
+        self.command.spin.velocity = if k < 600 { 10.0 } else { 0.0 };
+        self.command.spin.effort = 0.0;
+        self.command.spin.stiffness = 20.0;
+        self.command.spin.damping = 1.0;
+        self.cycle();
+    }
+
     fn clamps(&self) -> u64 {
         let counters = self.bus.counters();
         counters
@@ -110,15 +121,9 @@ fn driven_by_velocity_the_position_counts_every_turn_without_a_jump() {
 #[test]
 fn a_position_target_turns_on_is_reached_with_the_torque_of_its_error() {
     let mut rig = Rig::new(AngleReport::Looping);
-    rig.command.spin.velocity = 0.0;
-    rig.command.spin.effort = 0.0;
-    rig.command.spin.stiffness = 20.0;
-    rig.command.spin.damping = 1.0;
-    // A ramp to 30 rad over 3 s, then a hold: the motor's report loops at its +4π.
+    // The ramp to 30 rad, then the hold: the motor's report loops at its −4π.
     for k in 0..=800 {
-        rig.command.spin.position = (f64::from(k) / 600.0).min(1.0) * 30.0;
-        rig.command.spin.velocity = if k < 600 { 10.0 } else { 0.0 };
-        rig.cycle();
+        rig.ramp_cycle(k);
         let sent = f64::from(last_mit(&rig.sim).position());
         assert!(sent.abs() <= MIT_POSITION_SPAN + 1e-3, "{sent}");
         // Kp·error is the torque the firmware applies: never a loop's worth of error.
@@ -145,13 +150,8 @@ fn a_position_target_turns_on_is_reached_with_the_torque_of_its_error() {
 #[test]
 fn firmware_that_saturates_holds_the_joint_at_the_windows_edge() {
     let mut rig = Rig::new(AngleReport::Saturating);
-    rig.command.spin.velocity = 0.0;
-    rig.command.spin.effort = 0.0;
-    rig.command.spin.stiffness = 20.0;
-    rig.command.spin.damping = 1.0;
     for k in 0..=800 {
-        rig.command.spin.position = (f64::from(k) / 600.0).min(1.0) * 30.0;
-        rig.cycle();
+        rig.ramp_cycle(k);
     }
     // The joint is −(motor − 0.5): the motor's −4π edge is the joint's 4π + 0.5.
     let edge = MIT_POSITION_SPAN + 0.5;

@@ -7,37 +7,12 @@ mod common;
 
 use backend_robstride::component::RobstrideBus;
 use backend_robstride::transport::SimBus;
+use common::pair::{Pair, PairCommand, PairState};
 use common::{CLOCK, rig, rs02};
 use robot_core::config;
 use robot_core::hardware::Component;
 use robot_macros::robot;
 use robstride_protocol::{Command, Model, Request};
-
-robot! {
-    robot Pair { update_rate: 200 Hz }
-    bus arm {}
-    link base {}
-    link upper {}
-    link lower {}
-    joint shoulder: revolute {
-        parent: base,
-        child: upper,
-        axis: [0, 1, 0],
-        limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
-        actuator { bus: arm, can_id: 1, model: RS02, zero_offset: 0.5 },
-        command: [position, velocity, effort, stiffness, damping],
-        state: [position, velocity, effort],
-    }
-    joint elbow: revolute {
-        parent: upper,
-        child: lower,
-        axis: [0, 1, 0],
-        limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
-        actuator { bus: arm, can_id: 2, model: RS02 },
-        command: [position, velocity, effort, stiffness, damping],
-        state: [position, velocity, effort],
-    }
-}
 
 /// Both motors at motor angle 1.2 rad on a simulated bus, and the component configured by
 /// `yaml`.

@@ -4,7 +4,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use robot_core::control_loop::{Controller, ControllerError};
+use robot_core::control_loop::{
+    ControlLoop, Controller, ControllerError, LoopControl, LoopError, LoopOptions,
+};
 use robot_core::hardware::{
     Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, System, switch_off_and_clean_up,
 };
@@ -275,6 +277,18 @@ impl Controller<LiteBiped> for Probe {
             panic!("the log file is gone");
         }
     }
+}
+
+/// Runs `probe` on `components` at 1 kHz until the run fails; returns the loop and its error.
+pub fn run_until_error(
+    components: Vec<Scripted>,
+    probe: Probe,
+) -> (ControlLoop<LiteBiped, Probe>, LoopError) {
+    let mut control_loop = ControlLoop::new(system(components), probe, Some(1000));
+    let error = control_loop
+        .run(&LoopOptions::default(), &LoopControl::default())
+        .expect_err("the run fails");
+    (control_loop, error)
 }
 
 pub fn system(components: Vec<Scripted>) -> System<LiteBiped> {

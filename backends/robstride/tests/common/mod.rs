@@ -16,6 +16,37 @@ use robot_core::hardware::Clock;
 use robot_core::typed::RobotTypes;
 use robstride_protocol::{Command, MitCommand, Model, Request};
 
+/// Two joints on one bus, the shoulder's zero offset 0.5 rad in the definition.
+pub mod pair {
+    use robot_macros::robot;
+
+    robot! {
+        robot Pair { update_rate: 200 Hz }
+        bus arm {}
+        link base {}
+        link upper {}
+        link lower {}
+        joint shoulder: revolute {
+            parent: base,
+            child: upper,
+            axis: [0, 1, 0],
+            limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
+            actuator { bus: arm, can_id: 1, model: RS02, zero_offset: 0.5 },
+            command: [position, velocity, effort, stiffness, damping],
+            state: [position, velocity, effort],
+        }
+        joint elbow: revolute {
+            parent: upper,
+            child: lower,
+            axis: [0, 1, 0],
+            limits { lower: -2, upper: 2, velocity: 5, effort: 10 },
+            actuator { bus: arm, can_id: 2, model: RS02 },
+            command: [position, velocity, effort, stiffness, damping],
+            state: [position, velocity, effort],
+        }
+    }
+}
+
 /// The clock every cycle of these tests runs on: 200 Hz.
 pub const CLOCK: Clock = Clock {
     time: Duration::ZERO,
