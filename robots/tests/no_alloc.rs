@@ -3,59 +3,17 @@
 //! Only allocations of the test's own thread are counted, so the test harness does not interfere.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-use std::alloc::{GlobalAlloc, Layout, System as SystemAllocator};
-use std::cell::Cell;
 use std::time::Duration;
 
+use alloc_counter::allocations_in;
 use backend_mock::MockSystem;
 use robot_core::control_loop::ControlLoop;
 use robot_core::hardware::{Clock, Component, System};
 use robots::LiteBiped;
 use robots::controllers::Squat;
 
-struct Counting;
-
-thread_local! {
-    // Both per thread: the other test's allocations on its own thread must not count here.
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    if ARMED.with(Cell::get) {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-    }
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { SystemAllocator.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { SystemAllocator.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { SystemAllocator.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations_in(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.with(Cell::get);
-    ARMED.with(|a| a.set(true));
-    f();
-    ARMED.with(|a| a.set(false));
-    ALLOCATIONS.with(Cell::get) - before
-}
+static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;
 
 #[test]
 fn the_counter_sees_an_allocation() {

@@ -2,47 +2,17 @@
 //! cycles of every mode the mock has (its own test binary, so nothing else shares the allocator).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
-use std::cell::Cell;
 use std::time::Duration;
 
+use alloc_counter::allocations;
 use backend_mock::MockSystem;
 use robot_core::hardware::{Clock, Component, System};
 use robot_core::model::MockParams;
 use robot_core::{ImuState, RobotTypes};
 use robots::{LiteBiped, SixAxisArm};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards to the system allocator; the counter is a const-initialised thread local with
-// no destructor, so touching it never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is the system allocator's.
-        unsafe { SystemAlloc.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as above.
-        unsafe { SystemAlloc.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: as above.
-        unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
-}
+static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;
 
 const CLOCK: Clock = Clock {
     time: Duration::ZERO,
