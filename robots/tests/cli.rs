@@ -174,6 +174,10 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
     }
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
     assert!(
+        stdout.contains("drives `base_imu`: its state reads NaN"),
+        "{stdout}"
+    );
+    assert!(
         stdout.contains("(an overrun: a cycle that ended after the next cycle's deadline"),
         "{stdout}"
     );
@@ -274,6 +278,12 @@ fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
         "{stdout}"
     );
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
+    // The IMU has no driver on the real path yet: said, and read as NaN rather than as level.
+    assert!(
+        stdout
+            .contains("note: no component of this backend drives `base_imu`: its state reads NaN"),
+        "{stdout}"
+    );
     // 1.5 s: one progress line, under its header.
     assert!(
         stdout.contains("     time   cycles  overruns  lifecycle\n    1.0 s  "),

@@ -71,7 +71,8 @@
 //!
 //! # Sensors
 //! The mock descriptions carry no `<sensor>`, so by default the mock claims none and the IMU slots
-//! are left to whoever claims them. With `mock_sensor_commands`, GenericSystem makes a command
+//! are left to whoever claims them; when nobody does, the `System` sets them to NaN every read
+//! (as GenericSystem's sensor states start). With `mock_sensor_commands`, GenericSystem makes a command
 //! interface per sensor state for an outside node to set; our IMUs have no command interfaces,
 //! so the mock claims every IMU and takes its values from a [`SensorInput`]
 //! ([`MockSystem::sensor_input`]) any thread may set; they start at the identity orientation and

@@ -82,6 +82,7 @@ fn mock_sensor_commands_take_imu_values_from_the_sensor_input() {
     assert_eq!(Component::<LiteBiped>::claims(&mock).sensors, vec![0]);
     let input = mock.sensor_input().unwrap();
     let (mut system, mut state, _) = inactive(mock);
+    assert!(system.undriven_sensors().is_empty());
     // GenericSystem's sensor states start at NaN; here at the identity, at rest.
     let at_rest = ImuState {
         orientation: Quaternion {
@@ -154,9 +155,19 @@ fn there_is_no_gpio_and_no_mock_gpio_commands() {
 }
 
 #[test]
-fn without_mock_sensor_commands_the_imu_slots_are_left_alone() {
+fn without_mock_sensor_commands_an_imu_nobody_drives_reads_nan() {
     let (mut system, mut state, _) = inactive(MockSystem::<LiteBiped>::new());
-    state.base_imu.linear_acceleration.z = 9.81; // as another component would have set it
+    assert_eq!(system.undriven_sensors(), [0]);
+    // A fresh state holds the identity orientation and 1 g, a robot standing level and still:
+    // a balance controller must not take that for a measurement.
+    state.base_imu.linear_acceleration.z = 9.81;
     system.read(CLOCK, &mut state).unwrap();
-    assert_eq!(state.base_imu.linear_acceleration.z, 9.81);
+    let values = [
+        state.base_imu.orientation.w,
+        state.base_imu.angular_velocity.x,
+        state.base_imu.linear_acceleration.z,
+    ];
+    assert!(values.iter().all(|v| v.is_nan()), "{values:?}");
+    // The joints the mock drives read normally.
+    assert!(state.left_knee_pitch.position.is_finite());
 }

@@ -5,12 +5,17 @@ use super::error::{ErrorKind, HardwareError};
 use super::guard::guarded;
 use super::lifecycle::Lifecycle;
 use super::seed::seed_safe_commands;
-use crate::typed::RobotTypes;
+use crate::Values;
+use crate::typed::{RobotTypes, Slot};
 
 /// The components of one robot, run in turn over its one state and command struct.
 ///
 /// Every component call is guarded: a panic becomes an escalated [`ErrorKind::Panicked`] error of
 /// that component. Dropping a system with an active component switches it off.
+///
+/// A sensor no component claims (an IMU whose driver this build does not have) reads NaN, every
+/// read: never the identity quaternion and zero rates of a fresh state, which a balance
+/// controller would take for a robot standing still and level.
 pub struct System<R: RobotTypes> {
     components: Vec<Box<dyn Component<R>>>,
     /// One state per component, in the same order.
@@ -18,6 +23,8 @@ pub struct System<R: RobotTypes> {
     /// Components whose `on_error` failed while they were active: held active (they may still
     /// be live) until switching them off succeeds, then finalized.
     unrecoverable: Vec<bool>,
+    /// The state slots of the sensors no component claims.
+    unclaimed: Vec<usize>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
@@ -85,9 +92,20 @@ impl<R: RobotTypes> System<R> {
                 }
             }
         }
+        let unclaimed = R::STATE_LAYOUT
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| {
+                matches!(slot, Slot::Imu { sensor, .. }
+                    if sensor_owner.get(usize::from(*sensor)).is_some_and(Option::is_none))
+            })
+            .map(|(index, _)| index)
+            .collect();
         let mut system = System {
             states: vec![Lifecycle::Unconfigured; components.len()],
             unrecoverable: vec![false; components.len()],
+            unclaimed,
             components,
         };
         for component in &mut system.components {
@@ -117,6 +135,20 @@ impl<R: RobotTypes> System<R> {
             .iter()
             .map(|c| (c.name().to_owned(), c.counters()))
             .collect()
+    }
+
+    /// The sensors no component drives, by index into the robot's `sensors`: they read NaN.
+    pub fn undriven_sensors(&self) -> Vec<usize> {
+        let mut sensors: Vec<usize> = self
+            .unclaimed
+            .iter()
+            .filter_map(|&slot| match R::STATE_LAYOUT.slots.get(slot) {
+                Some(Slot::Imu { sensor, .. }) => Some(usize::from(*sensor)),
+                _ => None,
+            })
+            .collect();
+        sensors.dedup();
+        sensors
     }
 
     /// The components' names, in order.
@@ -337,7 +369,8 @@ impl<R: RobotTypes> System<R> {
     }
 
     /// `read` of every inactive or active component. A failing component goes through
-    /// `on_error` and the error is returned at once; the caller decides about the others.
+    /// `on_error` and the error is returned at once; the caller decides about the others. The
+    /// sensors no component claims read NaN.
     pub fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
         if !self.states.iter().any(|s| s.reads()) {
             return Err(HardwareError::new(
@@ -345,6 +378,12 @@ impl<R: RobotTypes> System<R> {
                 ErrorKind::Lifecycle,
                 format!("cannot read: the system is {}", self.lifecycle()),
             ));
+        }
+        let values = state.as_mut_slice();
+        for &slot in &self.unclaimed {
+            if let Some(value) = values.get_mut(slot) {
+                *value = f64::NAN;
+            }
         }
         for index in 0..self.components.len() {
             if !self.states[index].reads() {
