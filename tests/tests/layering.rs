@@ -108,3 +108,53 @@ fn emit_and_config_do_not_import_each_other() {
         );
     }
 }
+
+/// The fixture robot the model's and the emitters' tests share is test support: compiled into
+/// `robot-model` only for its own tests or through feature `fixture`, which only
+/// `[dev-dependencies]` turn on, so no build of a library or a robot carries it.
+#[test]
+fn the_fixture_robot_is_test_support_only() {
+    let lib = std::fs::read_to_string(root().join("robot-model/src/lib.rs")).unwrap();
+    assert!(lib.contains("#[cfg(any(test, feature = \"fixture\"))]\npub mod fixture;"));
+    let mut manifests = Vec::new();
+    for dir in [
+        "robot-model",
+        "robot-core",
+        "robot-macros",
+        "robots",
+        "runner",
+    ] {
+        manifests.push(root().join(dir).join("Cargo.toml"));
+    }
+    for backend in std::fs::read_dir(root().join("backends")).unwrap() {
+        manifests.push(backend.unwrap().path().join("Cargo.toml"));
+    }
+    let mut enabled_in_dev = 0;
+    for manifest in manifests {
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let mut section = "";
+        for line in text.lines() {
+            if line.starts_with('[') {
+                section = line.trim();
+            } else if line.contains("\"fixture\"") {
+                assert_eq!(
+                    section,
+                    "[dev-dependencies]",
+                    "{} turns on the fixture outside its dev-dependencies",
+                    manifest.display()
+                );
+                enabled_in_dev += 1;
+            }
+        }
+    }
+    assert!(enabled_in_dev > 0, "robot-core's tests use the fixture");
+}
+
+/// The mock's benchmark measures the mock, on a robot of its own: not on the shipped robots,
+/// whose definitions would change its figures.
+#[test]
+fn the_mock_benchmark_defines_its_own_robot() {
+    let bench = std::fs::read_to_string(root().join("backends/mock/benches/cycle.rs")).unwrap();
+    assert!(bench.contains("robot! {"));
+    assert!(!bench.contains("robots::"));
+}
