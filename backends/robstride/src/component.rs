@@ -374,6 +374,29 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 );
             }
         }
+        // Before anything is switched on: a joint found far beyond its limits is a motor whose
+        // zero or turn is wrong, and would be driven hard towards where it believes them to be.
+        let problems: Vec<String> = self
+            .motors
+            .iter()
+            .filter(|m| m.enabled)
+            .filter_map(|m| m.start_problem(&robot.joints[m.joint]))
+            .collect();
+        if !problems.is_empty() {
+            return Err(self.error(
+                ErrorKind::OutOfLimits,
+                format!(
+                    "{}: nothing on bus {} was switched on. A motor a whole turn off reports its \
+                     power-on angle in 0..2π (parameter zero_sta, 0x7029, at 0): write 1 for \
+                     −π..π and save it (`robot can param write --interface IF --motor ID \
+                     zero_sta 1`, then `robot can param save`); a motor whose zero is not the \
+                     joint's needs `robot can set-zero` in the joint's zero pose, or the joint's \
+                     `zero_offset`",
+                    problems.join("; "),
+                    self.bus
+                ),
+            ));
+        }
         if let Err(mut error) = self.ask_all(Command::Enable, "enable") {
             // Switch off what did enable before reporting; if that fails too, say so: the
             // system then holds this bus active and keeps trying to switch it off.

@@ -16,6 +16,9 @@ pub enum ErrorKind {
     DeviceFault,
     /// A command was not a number the hardware can take (infinite, out of range).
     InvalidCommand,
+    /// A measured state is not one the definition allows: a joint found beyond its limits when
+    /// it is to be switched on (its motor's zero or turn is wrong).
+    OutOfLimits,
     /// A lifecycle call in a state that does not allow it.
     Lifecycle,
     /// An operating-system or file error.

@@ -67,7 +67,17 @@ pub(super) struct Motor {
     /// The last joint state the motor reported (configure's stop draws the first), which `read`
     /// reports until a newer one arrives: an inactive bus sends nothing, so it reads this.
     pub last: Mit,
+    /// The motor angle of the last report (a continuous joint's unwrapped), rad.
+    reported: Option<f64>,
+    /// Whether the linkage could not take the last report's angle.
+    unmapped: bool,
 }
+
+/// How far beyond the span its joint's limits take it through a motor may be found when it is
+/// switched on, as a share of that span: a joint resting a little past a limit (on its hard stop, or by the feedback's 16-bit
+/// resolution) is driven back in; one much further out is a motor whose zero or turn is wrong,
+/// and enabling it would drive it towards where it believes the range is.
+pub(super) const START_MARGIN: f64 = 0.1;
 
 impl Motor {
     /// The motor of joint `index`, driven by `actuator`, its slots in `state` and `command`.
@@ -109,22 +119,65 @@ impl Motor {
             missed: 0,
             missing: 0,
             last: Mit::default(),
+            reported: None,
+            unmapped: false,
         }
     }
 
     /// Takes a feedback as the joint's last state: the angle unwrapped (a continuous joint's),
     /// then through the transmission. A pose the linkage cannot take (a four-bar past its
-    /// toggle) keeps the last state.
+    /// toggle) keeps the last state and is remembered: the motor is then not switched on.
     pub fn take(&mut self, feedback: &Feedback) {
         let position = self.turns.unwrap(f64::from(feedback.position));
-        if let Ok(joint) = self.transmission.state_to_joint(&Mit {
+        self.reported = Some(position);
+        match self.transmission.state_to_joint(&Mit {
             position,
             velocity: f64::from(feedback.velocity),
             torque: f64::from(feedback.torque),
             ..Mit::default()
         }) {
-            self.last = joint;
+            Ok(joint) => {
+                self.last = joint;
+                self.unmapped = false;
+            }
+            Err(_) => self.unmapped = true,
         }
+    }
+
+    /// Why this motor must not be switched on where it last reported, if it must not: its angle
+    /// more than [`START_MARGIN`] of the span its joint's limits take it through beyond that
+    /// span. Checked at the motor, not the joint: through a four-bar, a motor a whole turn off
+    /// gives the joint the same angle. Continuous joints have no limits to be beyond.
+    pub fn start_problem(&self, joint: &Joint) -> Option<String> {
+        let angle = self.reported?;
+        let (lower, upper) = joint.limits.and_then(|l| l.lower.zip(l.upper))?;
+        let ends = (
+            self.transmission.motor_position(lower),
+            self.transmission.motor_position(upper),
+        );
+        let (Ok(a), Ok(b)) = ends else {
+            return None; // `robot!` checked that the linkage assembles over the whole range
+        };
+        let (low, high) = (a.min(b), a.max(b));
+        let beyond = (low - angle).max(angle - high);
+        if !angle.is_finite() || beyond <= START_MARGIN * (high - low) {
+            return None;
+        }
+        let unit = if joint.kind == JointKind::Prismatic {
+            "m"
+        } else {
+            "rad"
+        };
+        let reads = if self.unmapped {
+            "a pose its four-bar cannot take".to_string()
+        } else {
+            format!("{:.3} {unit} for the joint", self.last.position)
+        };
+        Some(format!(
+            "joint {} (id {}) reports motor angle {angle:.3} rad ({reads}), {beyond:.3} rad \
+             beyond the {low:.3}..{high:.3} rad its limits [{lower}, {upper}] {unit} span",
+            self.name, self.id
+        ))
     }
 
     /// Writes the last state into its slots of the robot's state.

@@ -150,6 +150,23 @@ impl SimActuator {
         self
     }
 
+    /// Powers the motor off and on where its shaft is: it comes up disabled, and counts its
+    /// angle again from within one turn, as parameter `zero_sta` (0x7029) says (PROTOCOL.md §6):
+    /// 0 gives 0..2π, anything else −π..π. With 0, a shaft resting just below its zero reads
+    /// nearly a whole turn up.
+    pub fn power_cycle(&mut self, zero_sta: u8) {
+        let turn = std::f64::consts::TAU;
+        let angle = self.position();
+        let within = if zero_sta == 0 {
+            angle.rem_euclid(turn)
+        } else {
+            (angle + turn / 2.0).rem_euclid(turn) - turn / 2.0
+        };
+        self.zero += angle - within;
+        self.enabled = false;
+        self.target = MitTarget::default();
+    }
+
     /// The motor's angle from its zero over any number of turns (what `mechPos` reads), rad.
     pub fn position(&self) -> f64 {
         self.shaft.position - self.zero
