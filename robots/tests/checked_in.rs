@@ -66,7 +66,7 @@ fn every_emitted_file_says_how_to_regenerate_it() {
                 .collect::<Vec<_>>()
                 .join("\n");
             assert!(
-                head.contains(emit::REGENERATE_COMMAND),
+                head.contains(emit::HOW_TO_REGENERATE),
                 "{} does not start with the header: {head}",
                 artifact.file_name
             );

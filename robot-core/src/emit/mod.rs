@@ -18,8 +18,14 @@ mod xml;
 pub use format::header_comment;
 pub use write::{WriteError, Written, write_all};
 
-/// The command that regenerates every checked-in emitted file.
+/// The command that regenerates this repository's checked-in emitted files
+/// (`robots/descriptions/`, `schema/`).
 pub const REGENERATE_COMMAND: &str = "cargo regenerate";
+
+/// How any emitted file is made again, as its header says: true in any robot crate, where
+/// `cargo regenerate` (this repository's alias) does not exist.
+pub const HOW_TO_REGENERATE: &str =
+    "change the definition; building its crate writes this file again, as does its tool's emit";
 
 /// Something went wrong writing a file (in practice only the XML writer can fail).
 #[derive(Debug, thiserror::Error)]
