@@ -92,7 +92,7 @@ pub fn components<R: RobotTypes>(
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
-        Backend::Real => robstride::<R>(config),
+        Backend::Real => robstride::<R>(config, rate_hz),
         #[cfg(feature = "mujoco")]
         Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz, frame)]),
         #[cfg(not(feature = "mujoco"))]
@@ -146,6 +146,7 @@ fn mujoco<R: RobotTypes>(
 /// time). The interface is opened in each component's `on_configure`.
 fn robstride<R: RobotTypes>(
     config: Option<&RuntimeConfig>,
+    rate_hz: u32,
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     let robot = R::DESCRIPTION;
     let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
@@ -164,7 +165,7 @@ fn robstride<R: RobotTypes>(
         components.push(Box::new(RobstrideBus::<R>::new(
             &bus.name,
             config,
-            BusOptions::default(),
+            BusOptions::at_rate(rate_hz),
             move || -> Result<Box<dyn Transport>, transport::TransportError> {
                 match transport::open(&interface)? {
                     Opened::SocketCan(socket) => Ok(Box::new(socket)),

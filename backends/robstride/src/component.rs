@@ -4,7 +4,8 @@
 //! * `on_init` checks the definition: revolute and continuous joints, prismatic ones with a
 //!   `lead`, interfaces this backend serves;
 //! * `on_configure` opens the transport and confirms every enabled motor answers (a stop, which
-//!   every motor answers with its feedback), naming each one missing by joint, bus and id;
+//!   every motor answers with its feedback), naming each one missing by joint, bus and id, then
+//!   arms each motor's CAN watchdog ([`BusOptions::watchdog`]) and reads it back;
 //! * `on_activate` enables the motors; the loop has seeded commands to hold the measured position
 //!   with zero gains, so enabling never moves a joint; `on_deactivate` stops every motor and
 //!   confirms;
@@ -31,7 +32,9 @@ use robot_core::hardware::{
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, Values};
-use robstride_protocol::{Command, Feedback, Model, Reply};
+use robstride_protocol::{
+    Command, Feedback, Model, Param, ParamOutcome, ParamValue, ParamWrite, Reply,
+};
 
 pub use self::motor::wire;
 use self::motor::{Motor, Unsendable};
@@ -55,6 +58,29 @@ pub struct BusOptions {
     /// The gains of a joint commanded by position or velocity without `stiffness` or `damping`
     /// commands of its own (the same defaults the MuJoCo backend servoes with).
     pub servo: ServoGains,
+    /// The motors' CAN watchdog (`canTimeout`, 0x7028), written at configure and read back: a
+    /// motor that hears no frame for this long drops to reset, torque off. It is what switches
+    /// the robot off when this process cannot: killed (SIGKILL), the host hung, the adapter
+    /// unplugged. At least two loop periods (`write` refuses a shorter one); the default, 100 ms,
+    /// is 20 periods at 200 Hz, and [`BusOptions::at_rate`] fits it to any rate. `None` leaves
+    /// the motors' own setting (0, off, from the factory).
+    pub watchdog: Option<Duration>,
+}
+
+impl BusOptions {
+    /// The shortest watchdog [`BusOptions::at_rate`] gives: well over the scheduling stalls of a
+    /// host that is not real-time (10 ms and more), so that a live loop never trips it.
+    pub const MIN_WATCHDOG: Duration = Duration::from_millis(100);
+
+    /// The defaults for a loop at `rate_hz`: the watchdog five periods, never under
+    /// [`BusOptions::MIN_WATCHDOG`].
+    pub fn at_rate(rate_hz: u32) -> BusOptions {
+        let period = Duration::from_secs(1) / rate_hz.max(1);
+        BusOptions {
+            watchdog: Some((period * 5).max(Self::MIN_WATCHDOG)),
+            ..BusOptions::default()
+        }
+    }
 }
 
 impl Default for BusOptions {
@@ -65,9 +91,13 @@ impl Default for BusOptions {
             reply_timeout: Duration::from_millis(50),
             use_linkage: true,
             servo: ServoGains::default(),
+            watchdog: Some(Self::MIN_WATCHDOG),
         }
     }
 }
+
+/// `canTimeout` counts in 1/20000 s (PROTOCOL.md §8 and §12: 20000 is 1 s).
+const WATCHDOG_TICKS_PER_SECOND: f64 = 20_000.0;
 
 /// One RobStride bus of robot `R`.
 pub struct RobstrideBus<R: RobotTypes> {
@@ -170,8 +200,17 @@ impl<R: RobotTypes> RobstrideBus<R> {
     }
 
     /// Sends `command` to every enabled motor, then waits up to the reply timeout for each one's
-    /// reply; returns the feedback of each, or an error naming the motors that did not answer.
+    /// reply, taking the feedback of each, or fails naming the motors that did not answer.
     fn ask_all(&mut self, command: Command, what: &str) -> Result<(), HardwareError> {
+        self.ask_all_for(command, what).map(drop)
+    }
+
+    /// [`Self::ask_all`], returning each motor's reply.
+    fn ask_all_for(
+        &mut self,
+        command: Command,
+        what: &str,
+    ) -> Result<Vec<(u8, Reply)>, HardwareError> {
         let host = self.options.host_id;
         let frames: Vec<_> = self
             .motors
@@ -184,6 +223,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             sent.map_err(|e| self.bus_error(&e))?;
         }
         let mut waiting: Vec<u8> = frames.iter().map(|(id, _)| *id).collect();
+        let mut replies = Vec::with_capacity(waiting.len());
         let deadline = Instant::now() + self.options.reply_timeout;
         while !waiting.is_empty() {
             let received = self.transport()?.try_recv();
@@ -199,6 +239,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                         {
                             motor.take(&raw.to_physical(motor.model));
                         }
+                        replies.push((id, reply));
                     }
                 }
                 None if Instant::now() >= deadline => break,
@@ -206,7 +247,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             }
         }
         if waiting.is_empty() {
-            return Ok(());
+            return Ok(replies);
         }
         let missing: Vec<String> = waiting
             .iter()
@@ -219,6 +260,51 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 "no reply to {what} within {} ms from {}",
                 self.options.reply_timeout.as_millis(),
                 missing.join(", ")
+            ),
+        ))
+    }
+
+    /// Writes [`BusOptions::watchdog`] into every motor's `canTimeout` and reads it back.
+    fn arm_watchdog(&mut self) -> Result<(), HardwareError> {
+        let Some(watchdog) = self.options.watchdog else {
+            return Ok(());
+        };
+        let ticks = (watchdog.as_secs_f64() * WATCHDOG_TICKS_PER_SECOND)
+            .round()
+            .clamp(1.0, f64::from(u32::MAX)) as u32;
+        let value = ParamValue::U32(ticks);
+        let write = ParamWrite::new(Param::CanTimeout, value)
+            .map_err(|e| self.error(ErrorKind::Other, e.to_string()))?;
+        self.ask_all(Command::WriteParam(write), "the CAN watchdog's write")?;
+        let index = Param::CanTimeout.index();
+        let read =
+            self.ask_all_for(Command::ReadParam { index }, "the CAN watchdog's read-back")?;
+        let unarmed: Vec<String> = read
+            .iter()
+            .filter_map(|(id, reply)| match reply {
+                Reply::Param(p) if p.outcome != ParamOutcome::Value(value) => {
+                    let name = self.motors.iter().find(|m| m.id == *id).map(|m| &m.name);
+                    Some(format!(
+                        "{} (id {id}) reads {:?}",
+                        name.map_or("?", |n| n.as_str()),
+                        p.outcome
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+        if unarmed.is_empty() {
+            return Ok(());
+        }
+        Err(self.error(
+            ErrorKind::DeviceFault,
+            format!(
+                "the CAN watchdog (canTimeout, 0x7028) was set to {ticks} ({} ms) on bus {}, but \
+                 {}: a motor without it keeps its last command if this process dies; to run \
+                 without one anyway, set BusOptions::watchdog to None",
+                watchdog.as_millis(),
+                self.bus,
+                unarmed.join(", ")
             ),
         ))
     }
@@ -334,7 +420,8 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         let transport = (self.open)().map_err(|e| self.bus_error(&e))?;
         self.transport = Some(transport);
         // Every motor answers a stop with its feedback: present, and switched off.
-        if let Err(error) = self.ask_all(Command::Stop, "a stop") {
+        let answered = self.ask_all(Command::Stop, "a stop");
+        if let Err(error) = answered.and_then(|()| self.arm_watchdog()) {
             self.transport = None;
             return Err(error);
         }
@@ -496,7 +583,21 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         ]
     }
 
-    fn write(&mut self, _clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
+    fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
+        if let Some(watchdog) = self.options.watchdog
+            && clock.period * 2 > watchdog
+        {
+            return Err(self.error(
+                ErrorKind::Unsupported,
+                format!(
+                    "the motors' CAN watchdog ({} ms) is shorter than two loop periods ({} ms \
+                     each): they would switch off between cycles; give BusOptions::at_rate the \
+                     loop's rate",
+                    watchdog.as_millis(),
+                    clock.period.as_millis()
+                ),
+            ));
+        }
         let values = command.as_slice();
         let host = self.options.host_id;
         for index in 0..self.motors.len() {

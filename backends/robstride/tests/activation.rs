@@ -40,6 +40,7 @@ fn configured(missing: u32) -> (SimBus, Vec<NodeId>, ControlLoop<Pair, Hold>) {
     sim.with_node(nodes[1], |m: &mut SimActuator| {
         m.fail(Some(Failure::MissingReplies(missing)))
     });
+    sim.take_sent(); // configure's stops and watchdog writes
     (sim, nodes, control_loop)
 }
 

@@ -15,7 +15,7 @@ use robot_core::control_loop::{ControlLoop, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
 use robots::LiteBiped;
 use robots::controllers::Squat;
-use robstride_protocol::{CommType, Frame};
+use robstride_protocol::{CommType, Frame, Param, ParamValue};
 
 const PERIOD: Duration = Duration::from_millis(5);
 
@@ -74,16 +74,20 @@ fn the_squat_runs_on_simulated_actuators_and_nothing_moves_while_inactive() {
         rig.advance();
         rig.control_loop.cycle(Rig::clock(cycle)).unwrap();
     }
-    // Inactive: configure's stops, and nothing else, went out on either bus.
+    // Inactive: configure's stops and watchdog write and read-back, one each per motor, and
+    // nothing else, went out on either bus.
     for (bus, nodes) in &rig.buses {
         let sent = bus.take_sent();
-        assert_eq!(
-            sent.len(),
-            nodes.len(),
-            "one stop per motor on {}",
-            bus.name()
-        );
-        assert!(sent.iter().all(|f| comm_type(f) == CommType::Stop as u8));
+        let types: Vec<u8> = sent.iter().map(comm_type).collect();
+        let expected = [CommType::Stop, CommType::WriteParam, CommType::ReadParam]
+            .map(|t| vec![t as u8; nodes.len()])
+            .concat();
+        assert_eq!(types, expected, "{}", bus.name());
+        // Every motor's watchdog armed: 100 ms, 20 cycles at 200 Hz.
+        for (_, node) in nodes {
+            let watchdog = bus.with_node(*node, |m: &mut SimActuator| m.param(Param::CanTimeout));
+            assert_eq!(watchdog, Some(ParamValue::U32(2000)));
+        }
     }
     rig.control_loop.activate(Rig::clock(20)).unwrap();
     // 2 s: the 1 s ramp to standing, then a quarter of the 4 s squat.

@@ -84,6 +84,8 @@ pub struct SimActuator {
     active_report: bool,
     last_report: Duration,
     last_step: Duration,
+    /// When the last frame for this motor arrived: the CAN watchdog counts from it.
+    last_heard: Duration,
     /// RAM values of the writable parameters, by index into [`Param::ALL`].
     params: [Option<ParamValue>; 32],
     /// Requests answered, by kind: what a test asserts on.
@@ -103,6 +105,8 @@ pub struct SimLog {
     pub stops: u64,
     /// Frames that were not a request this motor understood (garbage, other motors' types).
     pub refused: u64,
+    /// Times the CAN watchdog (`canTimeout`) switched the motor off: no frame for that long.
+    pub watchdog_stops: u64,
 }
 
 impl SimActuator {
@@ -129,6 +133,7 @@ impl SimActuator {
             active_report: false,
             last_report: Duration::ZERO,
             last_step: Duration::ZERO,
+            last_heard: Duration::ZERO,
             params: [None; 32],
             log: SimLog::default(),
         }
@@ -207,7 +212,22 @@ impl SimActuator {
         }
     }
 
+    /// Advances the shaft to `now`. An enabled motor that has heard nothing for its
+    /// `canTimeout` (0x7028, in 1/20000 s; 0 is off) drops to reset at that moment, as a stop
+    /// would: what keeps a robot safe when its host dies without a word.
     fn step_to(&mut self, now: Duration) {
+        if let ParamValue::U32(ticks @ 1..) = self.param(Param::CanTimeout) {
+            let deadline = self.last_heard + Duration::from_secs_f64(f64::from(ticks) / 20_000.0);
+            if self.enabled && now > deadline {
+                self.advance(deadline);
+                self.enabled = false;
+                self.log.watchdog_stops += 1;
+            }
+        }
+        self.advance(now);
+    }
+
+    fn advance(&mut self, now: Duration) {
         let dt = now.saturating_sub(self.last_step).as_secs_f64();
         self.last_step = self.last_step.max(now);
         if self.failure == Some(Failure::Stall) {
@@ -241,7 +261,8 @@ impl SimActuator {
         }
     }
 
-    fn param(&self, param: Param) -> ParamValue {
+    /// What a read of `param` gives: the RAM value written, or the motor's own.
+    pub fn param(&self, param: Param) -> ParamValue {
         let stored = Param::ALL
             .iter()
             .position(|p| *p == param)
@@ -402,6 +423,7 @@ impl Node for SimActuator {
         if request.motor != self.motor_id {
             return;
         }
+        self.last_heard = now;
         if let Some(reply) = self.answer(&request) {
             let frame = reply.encode();
             self.send(frame, out);
