@@ -21,8 +21,9 @@
 //! motor id and what happened; the loop then switches every component off.
 
 mod motor;
+mod round_trip;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use robot_core::config::RuntimeConfig;
 use robot_core::hardware::mimic::Mimics;
@@ -32,9 +33,7 @@ use robot_core::hardware::{
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, Values};
-use robstride_protocol::{
-    Command, Feedback, Model, Param, ParamOutcome, ParamValue, ParamWrite, Reply,
-};
+use robstride_protocol::{Command, Feedback, Model, Reply};
 
 pub use self::motor::wire;
 use self::motor::{Motor, Unsendable};
@@ -95,9 +94,6 @@ impl Default for BusOptions {
         }
     }
 }
-
-/// `canTimeout` counts in 1/20000 s (PROTOCOL.md §8 and §12: 20000 is 1 s).
-const WATCHDOG_TICKS_PER_SECOND: f64 = 20_000.0;
 
 /// One RobStride bus of robot `R`.
 pub struct RobstrideBus<R: RobotTypes> {
@@ -197,116 +193,6 @@ impl<R: RobotTypes> RobstrideBus<R> {
 
     fn bus_error(&self, error: &TransportError) -> HardwareError {
         self.error(ErrorKind::Bus, format!("bus `{}`: {error}", self.bus))
-    }
-
-    /// Sends `command` to every enabled motor, then waits up to the reply timeout for each one's
-    /// reply, taking the feedback of each, or fails naming the motors that did not answer.
-    fn ask_all(&mut self, command: Command, what: &str) -> Result<(), HardwareError> {
-        self.ask_all_for(command, what).map(drop)
-    }
-
-    /// [`Self::ask_all`], returning each motor's reply.
-    fn ask_all_for(
-        &mut self,
-        command: Command,
-        what: &str,
-    ) -> Result<Vec<(u8, Reply)>, HardwareError> {
-        let host = self.options.host_id;
-        let frames: Vec<_> = self
-            .motors
-            .iter()
-            .filter(|m| m.enabled)
-            .map(|m| (m.id, command.encode(m.model, host, m.id)))
-            .collect();
-        for (_, frame) in &frames {
-            let sent = self.transport()?.send(frame);
-            sent.map_err(|e| self.bus_error(&e))?;
-        }
-        let mut waiting: Vec<u8> = frames.iter().map(|(id, _)| *id).collect();
-        let mut replies = Vec::with_capacity(waiting.len());
-        let deadline = Instant::now() + self.options.reply_timeout;
-        while !waiting.is_empty() {
-            let received = self.transport()?.try_recv();
-            match received.map_err(|e| self.bus_error(&e))? {
-                Some(frame) => {
-                    if let Ok(reply) = Reply::decode(&frame)
-                        && let Some(pos) =
-                            waiting.iter().position(|&id| reply.answers(&command, id))
-                    {
-                        let id = waiting.swap_remove(pos);
-                        if let Reply::Feedback(raw) = reply
-                            && let Some(motor) = self.motors.iter_mut().find(|m| m.id == id)
-                        {
-                            motor.take(&raw.to_physical(motor.model));
-                        }
-                        replies.push((id, reply));
-                    }
-                }
-                None if Instant::now() >= deadline => break,
-                None => std::thread::sleep(Duration::from_micros(200)),
-            }
-        }
-        if waiting.is_empty() {
-            return Ok(replies);
-        }
-        let missing: Vec<String> = waiting
-            .iter()
-            .filter_map(|id| self.motors.iter().find(|m| m.id == *id))
-            .map(|m| format!("{} (bus {}, id {})", m.name, self.bus, m.id))
-            .collect();
-        Err(self.error(
-            ErrorKind::Timeout,
-            format!(
-                "no reply to {what} within {} ms from {}",
-                self.options.reply_timeout.as_millis(),
-                missing.join(", ")
-            ),
-        ))
-    }
-
-    /// Writes [`BusOptions::watchdog`] into every motor's `canTimeout` and reads it back.
-    fn arm_watchdog(&mut self) -> Result<(), HardwareError> {
-        let Some(watchdog) = self.options.watchdog else {
-            return Ok(());
-        };
-        let ticks = (watchdog.as_secs_f64() * WATCHDOG_TICKS_PER_SECOND)
-            .round()
-            .clamp(1.0, f64::from(u32::MAX)) as u32;
-        let value = ParamValue::U32(ticks);
-        let write = ParamWrite::new(Param::CanTimeout, value)
-            .map_err(|e| self.error(ErrorKind::Other, e.to_string()))?;
-        self.ask_all(Command::WriteParam(write), "the CAN watchdog's write")?;
-        let index = Param::CanTimeout.index();
-        let read =
-            self.ask_all_for(Command::ReadParam { index }, "the CAN watchdog's read-back")?;
-        let unarmed: Vec<String> = read
-            .iter()
-            .filter_map(|(id, reply)| match reply {
-                Reply::Param(p) if p.outcome != ParamOutcome::Value(value) => {
-                    let name = self.motors.iter().find(|m| m.id == *id).map(|m| &m.name);
-                    Some(format!(
-                        "{} (id {id}) reads {:?}",
-                        name.map_or("?", |n| n.as_str()),
-                        p.outcome
-                    ))
-                }
-                _ => None,
-            })
-            .collect();
-        if unarmed.is_empty() {
-            return Ok(());
-        }
-        Err(self.error(
-            ErrorKind::DeviceFault,
-            format!(
-                "the CAN watchdog (canTimeout, 0x7028) was set to {ticks} ({} ms) on bus {}, but \
-                 {}: a motor without it keeps its last command if this process dies; to run \
-                 without one anyway, set BusOptions::watchdog to None",
-                watchdog.as_millis(),
-                self.bus,
-                unarmed.join(", ")
-            ),
-        ))
     }
 
     /// The clamps applied to commands so far, over every motor.
