@@ -78,7 +78,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         ))
     }
 
-    /// Writes [`BusOptions::watchdog`] into every motor's `canTimeout` and reads it back.
+    /// Writes [`super::BusOptions::watchdog`] into every motor's `canTimeout` and reads it back.
     pub(super) fn arm_watchdog(&mut self) -> Result<(), HardwareError> {
         let Some(watchdog) = self.options.watchdog else {
             return Ok(());
