@@ -86,6 +86,8 @@ pub struct SimActuator {
     last_step: Duration,
     /// When the last frame for this motor arrived: the CAN watchdog counts from it.
     last_heard: Duration,
+    /// The CAN watchdog `canTimeout` sets (kept here so a step need not look it up).
+    watchdog: Option<Duration>,
     /// RAM values of the writable parameters, by index into [`Param::ALL`].
     params: [Option<ParamValue>; 32],
     /// Requests answered, by kind: what a test asserts on.
@@ -134,6 +136,7 @@ impl SimActuator {
             last_report: Duration::ZERO,
             last_step: Duration::ZERO,
             last_heard: Duration::ZERO,
+            watchdog: None,
             params: [None; 32],
             log: SimLog::default(),
         }
@@ -216,8 +219,8 @@ impl SimActuator {
     /// `canTimeout` (0x7028, in 1/20000 s; 0 is off) drops to reset at that moment, as a stop
     /// would: what keeps a robot safe when its host dies without a word.
     fn step_to(&mut self, now: Duration) {
-        if let ParamValue::U32(ticks @ 1..) = self.param(Param::CanTimeout) {
-            let deadline = self.last_heard + Duration::from_secs_f64(f64::from(ticks) / 20_000.0);
+        if let Some(watchdog) = self.watchdog {
+            let deadline = self.last_heard + watchdog;
             if self.enabled && now > deadline {
                 self.advance(deadline);
                 self.enabled = false;
@@ -352,6 +355,10 @@ impl SimActuator {
                         5 => RunMode::Csp,
                         _ => RunMode::Operation,
                     };
+                }
+                if let (Param::CanTimeout, ParamValue::U32(ticks)) = (param, value) {
+                    self.watchdog =
+                        (ticks > 0).then(|| Duration::from_secs_f64(f64::from(ticks) / 20_000.0));
                 }
                 if let Some(slot) = Param::ALL
                     .iter()
