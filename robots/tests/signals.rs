@@ -5,11 +5,13 @@
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 
-fn interrupt_with(signal: &str) {
+fn interrupt_with(signal: &str, run: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_robot"))
         .current_dir(dir.path())
-        .args(["run", "--robot", "lite_biped", "--seconds", "60"])
+        .arg("run")
+        .args(run)
+        .args(["--seconds", "60"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -52,14 +54,29 @@ fn interrupt_with(signal: &str) {
     );
     assert!(stderr.contains("cycles at 200 Hz"), "statistics: {stderr}");
     assert!(stderr.contains("final lifecycle: inactive"), "{stderr}");
+    stderr
 }
 
 #[test]
 fn sigint_stops_deactivates_and_prints_the_statistics() {
-    interrupt_with("INT");
+    interrupt_with("INT", &["--robot", "lite_biped"]);
 }
 
 #[test]
 fn sigterm_stops_deactivates_and_prints_the_statistics() {
-    interrupt_with("TERM");
+    interrupt_with("TERM", &["--robot", "lite_biped"]);
+}
+
+/// On the real path (14 simulated RobStride actuators): inactive means both buses stopped every
+/// motor and each one answered.
+#[test]
+fn sigint_on_robstride_buses_stops_every_motor() {
+    let config = robots::checked_in::workspace_root().join("robots/configs/lite_biped.sim.yaml");
+    let stderr = interrupt_with("INT", &["--config", config.to_str().unwrap()]);
+    for bus in ["LiteBipedLeftLeg", "LiteBipedRightLeg"] {
+        assert!(
+            stderr.contains(&format!("  {bus}: commands clamped 0, replies missed 0\n")),
+            "{stderr}"
+        );
+    }
 }
