@@ -8,7 +8,7 @@
 use serde_json::Value as Json;
 
 use crate::backend::Backend;
-use crate::model::Robot;
+use crate::model::{JointKind, Robot};
 
 use super::load::{FieldError, field_path, found};
 
@@ -242,7 +242,8 @@ fn unit_settings_need_an_actuator(config: &Parsed, robot: &Robot, errors: &mut V
 /// A zero offset is a motor angle (the one at which the joint is at zero), and the MIT frame
 /// encodes the motor's angle in ±4π of its own zero ([`crate::actuator`]): an offset outside that
 /// range is a unit or sign mistake (degrees for radians, a raw encoder count), and the joint's
-/// zero could never be commanded.
+/// zero could never be commanded. Inside it, the joint's whole range must stay inside too, as
+/// `robot!` checks for the definition's offset.
 fn zero_offsets_within_the_position_range(
     config: &Parsed,
     robot: &Robot,
@@ -256,15 +257,50 @@ fn zero_offsets_within_the_position_range(
             continue; // no offset, or reported by the rules above
         };
         let range = actuator.model.spec().position;
+        let field = field_path(&["joints", name, "zero_offset"]);
         if offset.abs() > range {
             errors.push(FieldError::new(
-                field_path(&["joints", name, "zero_offset"]),
+                field,
                 format!(
                     "the zero offset of `{name}`, {} rad, is outside the MIT position range of its {}, ±{range:.3} rad",
                     short(offset),
                     actuator.model.name()
                 ),
             ));
+            continue;
+        }
+        // As `robot!` checks the definition's offset: the joint's whole range, through
+        // direction, four-bar or lead, must stay inside the window, or the motor could be
+        // driven past its edge, where the firmware loops its angle.
+        let Some(joint) = robot.joint(name) else {
+            continue;
+        };
+        let Some(limits) = joint.limits.filter(|_| joint.kind != JointKind::Continuous) else {
+            continue;
+        };
+        for (end, limit) in [("lower", limits.lower), ("upper", limits.upper)] {
+            let theta = limit.and_then(|q| match (actuator.four_bar, actuator.lead_ratio()) {
+                (Some(four_bar), _) => four_bar.joint_to_motor(q).ok(),
+                (None, Some(lead)) => Some(q / lead),
+                (None, None) => Some(q),
+            });
+            let Some(motor) = theta.map(|t| offset + actuator.direction.sign() * t) else {
+                continue;
+            };
+            if motor.abs() > range * (1.0 + 1e-12) {
+                errors.push(FieldError::new(
+                    field.clone(),
+                    format!(
+                        "with a zero offset of {} rad, the {end} limit of `{name}` ({}) is motor \
+                         angle {motor:.3} rad, outside the MIT position range of its {}, \
+                         ±{range:.3} rad",
+                        short(offset),
+                        short(limit.unwrap_or_default()),
+                        actuator.model.name()
+                    ),
+                ));
+                break;
+            }
         }
     }
 }

@@ -438,10 +438,22 @@ fn a_zero_offset_stays_within_the_actuators_position_range() {
         text.contains("the zero offset of `ankle`, -1.5e300 rad, is outside"),
         "{text}"
     );
-    // The range itself is allowed.
+    // Within the window, but with the joint's range past its edge: the motor could be driven
+    // over it, where the firmware loops its angle.
+    let text =
+        rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: 12.0 }\n");
+    assert!(
+        text.starts_with(&format!(
+            "{FILE}: joints.ankle.zero_offset: with a zero offset of 12 rad, the upper limit of \
+             `ankle` ("
+        )) && text.contains("outside the MIT position range of its RS00, ±12.566 rad"),
+        "{text}"
+    );
+    // The window itself is allowed: whole for a continuous joint (no range), and for a joint
+    // whose range fits.
     let span = crate::actuator::MIT_POSITION_SPAN;
     ok(&format!(
-        "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: {span} }}\n  wheel: {{ zero_offset: -{span} }}\n"
+        "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: 11 }}\n  wheel: {{ zero_offset: -{span} }}\n"
     ));
 }
 
