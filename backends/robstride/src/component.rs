@@ -33,7 +33,7 @@ use robot_core::hardware::{
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, Values};
-use robstride_protocol::{Command, Feedback, Model, Reply};
+use robstride_protocol::{Command, Feedback, Mode, Model, Reply};
 
 pub use self::motor::wire;
 use self::motor::{Motor, Unsendable};
@@ -107,6 +107,8 @@ pub struct RobstrideBus<R: RobotTypes> {
     mimics: Result<Mimics, String>,
     open: Box<dyn FnMut() -> Result<Box<dyn Transport>, TransportError> + Send>,
     transport: Option<Box<dyn Transport>>,
+    /// Whether the motors were enabled and not yet told to stop: their replies must say run.
+    live: bool,
     _robot: std::marker::PhantomData<R>,
 }
 
@@ -171,6 +173,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             mimics,
             open: Box::new(open),
             transport: None,
+            live: false,
             _robot: std::marker::PhantomData,
         }
     }
@@ -233,7 +236,29 @@ impl<R: RobotTypes> RobstrideBus<R> {
         }
         motor.awaiting = false;
         motor.missing = 0;
-        motor.take(feedback);
+        if let Some((from, to)) = motor.take(feedback) {
+            let (name, id) = (motor.name.clone(), motor.id);
+            return Err(self.error(
+                ErrorKind::OutOfLimits,
+                format!(
+                    "joint {name} (bus {}, id {id}) was pushed past the ±4π window's edge: its \
+                     motor reported {from:.3} rad, then {to:.3}; the firmware's law now works 8π \
+                     away from the joint",
+                    self.bus
+                ),
+            ));
+        }
+        if self.live && feedback.mode != Mode::Run {
+            let motor = &self.motors[index];
+            return Err(self.error(
+                ErrorKind::DeviceFault,
+                format!(
+                    "joint {} (bus {}, id {}) dropped out of run mode ({:?}): it switched itself \
+                     off (its CAN watchdog, a power cut or a reset)",
+                    motor.name, self.bus, motor.id, feedback.mode
+                ),
+            ));
+        }
         Ok(())
     }
 }
@@ -324,14 +349,18 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         state: &R::State,
         _command: &mut R::Command,
     ) -> Result<(), HardwareError> {
-        let values = state.as_slice();
+        let _ = state; // the angles are asked afresh: an inactive bus reads nothing new
         let robot = R::DESCRIPTION;
+        // A round trip to every motor before anything is switched on: its reply is the angle
+        // now, not when the bus was configured (a motor may have been power-cycled since, and
+        // lost its watchdog with its RAM), so the watchdog is armed again, or without one each
+        // motor is sent a stop, which every motor answers with its feedback.
+        if self.options.watchdog.is_some() {
+            self.arm_watchdog()?;
+        } else {
+            self.ask_all(Command::Stop, "a stop")?;
+        }
         for motor in &mut self.motors {
-            if let Some(position) = motor.state.position.and_then(|s| values.get(s)).copied()
-                && position.is_finite()
-            {
-                motor.last.position = position;
-            }
             motor.missing = 0;
             motor.awaiting = false;
             // A command with no value yet (NaN) holds where the joint is, with zero gains.
@@ -381,10 +410,12 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             }
             return Err(error);
         }
+        self.live = true;
         Ok(())
     }
 
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
+        self.live = false;
         self.ask_all(Command::Stop, "a stop")
     }
 

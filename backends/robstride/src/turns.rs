@@ -19,7 +19,8 @@
 //! are held there.
 //!
 //! Revolute joints stay inside the window (`robot!` checks their whole range through direction,
-//! zero offset and linkage), so they are not counted: a jump there is reported as it is.
+//! zero offset and linkage), so they are not counted: a jump there means the motor was pushed
+//! past the window's edge, and the component fails naming it.
 
 use robot_core::actuator::MIT_POSITION_SPAN;
 
@@ -71,6 +72,11 @@ impl Turns {
                 .clamp(-MIT_POSITION_SPAN, MIT_POSITION_SPAN),
             _ => target,
         }
+    }
+
+    /// Whether this counter counts turns (a continuous joint's motor).
+    pub fn counting(&self) -> bool {
+        self.counting
     }
 
     /// Whole loops counted so far (positive: past +4π).

@@ -37,8 +37,13 @@ impl<R: robot_core::typed::RobotTypes> Controller<R> for Hold {
 /// The loop over the pair, configured, with the elbow's next `missing` replies lost.
 fn configured(missing: u32) -> (SimBus, Vec<NodeId>, ControlLoop<Pair, Hold>) {
     let (sim, nodes, control_loop) = configured_with(rs02(2, 0.0));
+    // Activation first arms the watchdog again (a write and its read-back, both answered),
+    // then enables.
     sim.with_node(nodes[1], |m: &mut SimActuator| {
-        m.fail(Some(Failure::MissingReplies(missing)))
+        m.fail(Some(Failure::MissingRepliesAfter {
+            answered: 2,
+            missing,
+        }))
     });
     sim.take_sent(); // configure's stops and watchdog writes
     (sim, nodes, control_loop)
@@ -61,11 +66,12 @@ fn elbow(angle: f64, zero_sta: u8) -> SimActuator {
     motor
 }
 
-/// Whether every frame sent is a stop (type 4): no enable, no command.
-fn only_stops(sim: &SimBus) -> bool {
+/// Whether no frame sent was an enable (type 3) or an operation-control command (type 1): only
+/// stops and the watchdog's write and read-back.
+fn nothing_switched_on(sim: &SimBus) -> bool {
     sim.take_sent()
         .iter()
-        .all(|f| (f.extended_id().unwrap() >> 24) as u8 == 4)
+        .all(|f| matches!((f.extended_id().unwrap() >> 24) as u8, 4 | 17 | 18))
 }
 
 fn enabled(sim: &SimBus, nodes: &[NodeId]) -> Vec<bool> {
@@ -119,11 +125,12 @@ fn an_enable_that_cannot_be_undone_keeps_the_bus_active_until_it_is_switched_off
     );
     assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
     assert_eq!(enabled(&sim, &nodes), [false, false]);
-    // Nothing but enables and stops went out: no command reached a motor.
+    // Nothing but the watchdog's round trip, enables and stops went out: no command reached
+    // a motor.
     let sent = sim.take_sent();
     assert!(
         sent.iter()
-            .all(|f| matches!((f.extended_id().unwrap() >> 24) as u8, 3 | 4)),
+            .all(|f| matches!((f.extended_id().unwrap() >> 24) as u8, 3 | 4 | 17 | 18)),
         "{sent:?}"
     );
 }
@@ -154,7 +161,7 @@ fn a_motor_a_whole_turn_off_is_not_switched_on_and_neither_is_its_bus() {
     assert!(message.contains("zero_sta 1"), "{message}");
     assert!(message.contains("robot can set-zero"), "{message}");
     assert_eq!(enabled(&sim, &nodes), [false, false]);
-    assert!(only_stops(&sim), "not one enable went out");
+    assert!(nothing_switched_on(&sim), "not one enable went out");
     assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
 
     // Powered on with zero_sta 1 (-π..π), the same pose reads -0.5 and is switched on.
@@ -188,7 +195,7 @@ fn a_joint_resting_a_little_past_its_limit_is_switched_on_one_far_past_is_not() 
         "{error}"
     );
     assert_eq!(enabled(&sim, &nodes), [false, false]);
-    assert!(only_stops(&sim));
+    assert!(nothing_switched_on(&sim));
 }
 
 /// One ankle driven through lite_biped's four-bar.
@@ -260,5 +267,29 @@ fn through_a_four_bar_a_motor_a_whole_turn_off_is_refused_though_its_joint_reads
         "{error}"
     );
     assert_eq!(enabled(&sim, &nodes), [false]);
-    assert!(only_stops(&sim));
+    assert!(nothing_switched_on(&sim));
+}
+
+#[test]
+fn a_motor_power_cycled_while_the_bus_is_inactive_is_judged_by_its_angle_now() {
+    // Configured with the elbow at -0.5; then its power is cut and restored (an e-stop) while
+    // the bus is inactive, and with zero_sta 0 it reports 2π - 0.5. An inactive bus asks
+    // nothing, so only activation's own round trip can see it.
+    let (sim, nodes, mut control_loop) = configured_with(rs02(2, -0.5));
+    control_loop.cycle(CLOCK).unwrap();
+    sim.with_node(nodes[1], |m: &mut SimActuator| m.power_cycle(0));
+    control_loop.cycle(CLOCK).unwrap();
+    sim.take_sent();
+    let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
+        panic!("enabling is refused")
+    };
+    assert_eq!(error.kind, ErrorKind::OutOfLimits);
+    assert!(
+        error
+            .message
+            .starts_with("joint elbow (id 2) reports motor angle 5.783 rad"),
+        "{error}"
+    );
+    assert_eq!(enabled(&sim, &nodes), [false, false]);
+    assert!(nothing_switched_on(&sim));
 }

@@ -227,3 +227,117 @@ fn firmware_without_the_watchdog_fails_configure_naming_the_motor_and_the_way_ou
     bus.on_init().unwrap();
     bus.on_configure().unwrap();
 }
+
+#[test]
+fn a_watchdog_lost_to_a_power_cycle_is_armed_again_at_activation() {
+    let (sim, nodes, mut control_loop) = running(BusOptions::default());
+    control_loop.deactivate().unwrap();
+    // The elbow's power is cycled while the bus is inactive: its RAM, the watchdog with it, is
+    // lost.
+    sim.with_node(nodes[1], |m: &mut SimActuator| m.power_cycle(1));
+    assert_eq!(
+        sim.with_node(nodes[1], |m: &mut SimActuator| m.param(Param::CanTimeout)),
+        Some(ParamValue::U32(0))
+    );
+    control_loop.activate(clock(30)).unwrap();
+    for &node in &nodes {
+        let armed = sim.with_node(node, |m: &mut SimActuator| m.param(Param::CanTimeout));
+        assert_eq!(armed, Some(ParamValue::U32(2000)));
+    }
+    for cycle in 31..=35 {
+        sim.advance(CLOCK.period);
+        control_loop.cycle(clock(cycle)).unwrap();
+    }
+    std::mem::forget(control_loop); // the host dies
+    sim.advance(Duration::from_millis(150));
+    for (enabled, torque, stops) in motors(&sim, &nodes) {
+        assert!(
+            !enabled && torque == 0.0 && stops == 1,
+            "{enabled} {torque} {stops}"
+        );
+    }
+}
+
+/// A motor whose cable can be pulled: unplugged, it hears and answers nothing, and runs on.
+struct Pluggable {
+    motor: SimActuator,
+    unplugged: bool,
+}
+
+impl Node for Pluggable {
+    fn receive(&mut self, now: Duration, frame: &Frame, out: &mut Outbox<'_>) {
+        if !self.unplugged {
+            self.motor.receive(now, frame, out);
+        }
+    }
+
+    fn tick(&mut self, now: Duration, out: &mut Outbox<'_>) {
+        self.motor.tick(now, out);
+    }
+}
+
+#[test]
+fn a_stop_is_confirmed_only_by_a_motor_out_of_run_mode_not_by_a_queued_reply() {
+    let sim = SimBus::new("arm");
+    let nodes = [
+        sim.attach(rs02(1, 0.5)),
+        sim.attach(Pluggable {
+            motor: rs02(2, 0.0),
+            unplugged: false,
+        }),
+    ];
+    let host = sim.clone();
+    let bus = backend_robstride::component::RobstrideBus::<Pair>::new(
+        "arm",
+        None,
+        BusOptions::default(),
+        move || Ok(Box::new(host.host()) as Box<dyn backend_robstride::transport::Transport>),
+    );
+    let components: Vec<Box<dyn Component<Pair>>> = vec![Box::new(bus)];
+    let mut control_loop = ControlLoop::new(System::new(components).unwrap(), Push, None);
+    control_loop.configure().unwrap();
+    control_loop.activate(clock(0)).unwrap();
+    for cycle in 1..=5 {
+        sim.advance(CLOCK.period);
+        control_loop.cycle(clock(cycle)).unwrap();
+    }
+    // The elbow's cable comes off right after it answered the last command: that reply, still
+    // queued and saying "run", must not pass for the stop's.
+    sim.with_node(nodes[1], |p: &mut Pluggable| p.unplugged = true);
+    let failures = control_loop.deactivate().unwrap_err();
+    assert!(
+        failures
+            .iter()
+            .all(|f| f.message.contains("no reply to a stop") && f.message.contains("elbow")),
+        "{failures:?}"
+    );
+    let elbow = |sim: &SimBus| {
+        sim.with_node(nodes[1], |p: &mut Pluggable| p.motor.enabled())
+            .unwrap()
+    };
+    assert!(elbow(&sim), "still live, and reported so");
+    // Its watchdog, which the cable does not cut, switches it off.
+    sim.advance(Duration::from_millis(110));
+    assert!(!elbow(&sim));
+}
+
+#[test]
+fn a_motor_that_drops_out_of_run_mode_mid_run_ends_the_run() {
+    let (sim, nodes, mut control_loop) = running(BusOptions::default());
+    // A brown-out: the elbow restarts disabled, and answers the next command in reset mode.
+    sim.with_node(nodes[1], |m: &mut SimActuator| m.power_cycle(1));
+    sim.advance(CLOCK.period);
+    control_loop.cycle(clock(21)).unwrap(); // the command goes out; its reply is read next
+    sim.advance(CLOCK.period);
+    let Err(Fault::Hardware(error)) = control_loop.cycle(clock(22)) else {
+        panic!("the run ends")
+    };
+    assert_eq!(error.kind, ErrorKind::DeviceFault);
+    assert!(
+        error.message.contains(
+            "joint elbow (bus arm, id 2) dropped out of run mode (Reset): it switched itself off"
+        ),
+        "{error}"
+    );
+    assert!(motors(&sim, &nodes).iter().all(|(enabled, ..)| !enabled));
+}

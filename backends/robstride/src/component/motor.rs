@@ -2,6 +2,7 @@
 //! how its quantities become the motor's (transmission, turn count, servo gains, the guard), and
 //! what it last reported.
 
+use robot_core::actuator::MIT_POSITION_SPAN;
 use robot_core::config::RuntimeConfig;
 use robot_core::model::{Actuator, Joint, JointKind};
 use robot_core::typed::Layout;
@@ -127,8 +128,18 @@ impl Motor {
     /// Takes a feedback as the joint's last state: the angle unwrapped (a continuous joint's),
     /// then through the transmission. A pose the linkage cannot take (a four-bar past its
     /// toggle) keeps the last state and is remembered: the motor is then not switched on.
-    pub fn take(&mut self, feedback: &Feedback) {
-        let position = self.turns.unwrap(f64::from(feedback.position));
+    ///
+    /// Returns the last report and this one when the angle jumped by more than half the ±4π
+    /// window on a motor whose turns are not counted: no joint with limits moves that far in a
+    /// cycle, so the firmware looped its report at the window's edge, and its MIT law now works
+    /// a whole 8π away from where the joint is.
+    pub fn take(&mut self, feedback: &Feedback) -> Option<(f64, f64)> {
+        let reported = f64::from(feedback.position);
+        let looped = self
+            .reported
+            .filter(|last| !self.turns.counting() && (reported - last).abs() > MIT_POSITION_SPAN)
+            .map(|last| (last, reported));
+        let position = self.turns.unwrap(reported);
         self.reported = Some(position);
         match self.transmission.state_to_joint(&Mit {
             position,
@@ -142,6 +153,7 @@ impl Motor {
             }
             Err(_) => self.unmapped = true,
         }
+        looped
     }
 
     /// Why this motor must not be switched on where it last reported, if it must not: its angle

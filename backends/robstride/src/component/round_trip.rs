@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use robot_core::hardware::{ErrorKind, HardwareError};
 use robot_core::typed::RobotTypes;
-use robstride_protocol::{Command, Param, ParamOutcome, ParamValue, ParamWrite, Reply};
+use robstride_protocol::{Command, Mode, Param, ParamOutcome, ParamValue, ParamWrite, Reply};
 
 use super::RobstrideBus;
 
@@ -25,6 +25,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
         command: Command,
         what: &str,
     ) -> Result<Vec<(u8, Reply)>, HardwareError> {
+        // What is queued answers what was sent before (the last cycle's commands): none of it
+        // may pass for an answer to this request.
+        while self
+            .transport()?
+            .try_recv()
+            .map_err(|e| self.bus_error(&e))?
+            .is_some()
+        {}
         let host = self.options.host_id;
         let frames: Vec<_> = self
             .motors
@@ -44,6 +52,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             match received.map_err(|e| self.bus_error(&e))? {
                 Some(frame) => {
                     if let Ok(reply) = Reply::decode(&frame)
+                        && confirms(&reply, &command)
                         && let Some(pos) =
                             waiting.iter().position(|&id| reply.answers(&command, id))
                     {
@@ -51,7 +60,8 @@ impl<R: RobotTypes> RobstrideBus<R> {
                         if let Reply::Feedback(raw) = reply
                             && let Some(motor) = self.motors.iter_mut().find(|m| m.id == id)
                         {
-                            motor.take(&raw.to_physical(motor.model));
+                            // A loop past the window's edge is the start check's to judge.
+                            let _ = motor.take(&raw.to_physical(motor.model));
                         }
                         replies.push((id, reply));
                     }
@@ -121,5 +131,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 unarmed.join(", ")
             ),
         ))
+    }
+}
+
+/// Whether `reply` can confirm `command`: a stop only by a motor no longer in run mode (a reply
+/// in run mode answers a command sent before the stop, arriving late).
+fn confirms(reply: &Reply, command: &Command) -> bool {
+    match (command, reply) {
+        (Command::Stop | Command::StopClearFault, Reply::Feedback(raw)) => raw.mode != Mode::Run,
+        _ => true,
     }
 }

@@ -35,6 +35,13 @@ pub enum Failure {
     Stall,
     /// The next `n` requests get no reply.
     MissingReplies(u32),
+    /// The next `answered` requests are answered, the `missing` after them are not.
+    MissingRepliesAfter {
+        /// Requests still answered.
+        answered: u32,
+        /// Requests then left unanswered.
+        missing: u32,
+    },
     /// Every reply is held back and sent after the next request's (one cycle late).
     LateReplies,
     /// Every reply is a malformed frame (4 data bytes).
@@ -158,8 +165,8 @@ impl SimActuator {
         self
     }
 
-    /// Powers the motor off and on where its shaft is: it comes up disabled, and counts its
-    /// angle again from within one turn, as parameter `zero_sta` (0x7029) says (PROTOCOL.md §6):
+    /// Powers the motor off and on where its shaft is: it comes up disabled, its RAM parameters
+    /// lost (the CAN watchdog among them), and counts its angle again from within one turn, as parameter `zero_sta` (0x7029) says (PROTOCOL.md §6):
     /// 0 gives 0..2π, anything else −π..π. With 0, a shaft resting just below its zero reads
     /// nearly a whole turn up.
     pub fn power_cycle(&mut self, zero_sta: u8) {
@@ -173,6 +180,10 @@ impl SimActuator {
         self.zero += angle - within;
         self.enabled = false;
         self.target = MitTarget::default();
+        // RAM is lost: what was written and not saved (the simulated motor saves nothing).
+        self.params = [None; 32];
+        self.watchdog = None;
+        self.run_mode = RunMode::Operation;
     }
 
     /// The motor's angle from its zero over any number of turns (what `mechPos` reads), rad.
@@ -382,6 +393,19 @@ impl SimActuator {
     fn send(&mut self, reply: Frame, out: &mut Outbox<'_>) {
         let frame = match self.failure {
             Some(Failure::Silent) => return,
+            Some(Failure::MissingRepliesAfter { answered, missing }) => {
+                self.failure = Some(match answered {
+                    0 => Failure::MissingReplies(missing),
+                    _ => Failure::MissingRepliesAfter {
+                        answered: answered - 1,
+                        missing,
+                    },
+                });
+                if answered == 0 {
+                    return self.send(reply, out);
+                }
+                reply
+            }
             Some(Failure::MissingReplies(n)) if n > 0 => {
                 self.failure = (n > 1).then_some(Failure::MissingReplies(n - 1));
                 return;
