@@ -340,6 +340,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
     }
 
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
+        self.live = false;
         self.transport = None;
         Ok(())
     }
