@@ -12,7 +12,7 @@ use backend_robstride::sim::SimActuator;
 use backend_robstride::transport::SimBus;
 use backend_robstride::transport::sim::{Node, NodeId, Outbox};
 use common::pair::{Pair, PairCommand, PairState};
-use common::{CLOCK, rig, rs02};
+use common::{CLOCK, component_on, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, System};
 use robstride_protocol::{
@@ -47,12 +47,8 @@ fn clock(cycle: u32) -> Clock {
 /// The pair on a simulated bus with `options`, configured, activated and run for 20 cycles.
 fn running(options: BusOptions) -> (SimBus, Vec<NodeId>, ControlLoop<Pair, Push>) {
     let (sim, nodes, _) = rig::<Pair>("arm", None, [rs02(1, 0.5), rs02(2, 0.0)]);
-    let host = sim.clone();
-    let bus =
-        backend_robstride::component::RobstrideBus::<Pair>::new("arm", None, options, move || {
-            Ok(Box::new(host.host()) as Box<dyn backend_robstride::transport::Transport>)
-        });
-    let components: Vec<Box<dyn Component<Pair>>> = vec![Box::new(bus)];
+    let components: Vec<Box<dyn Component<Pair>>> =
+        vec![Box::new(component_on::<Pair>(&sim, None, options))];
     let mut control_loop = ControlLoop::new(System::new(components).unwrap(), Push, None);
     control_loop.configure().unwrap();
     control_loop.activate(clock(0)).unwrap();
@@ -197,15 +193,7 @@ fn firmware_without_the_watchdog_fails_configure_naming_the_motor_and_the_way_ou
     let sim = SimBus::new("arm");
     sim.attach(rs02(1, 0.5));
     sim.attach(WithoutWatchdog(rs02(2, 0.0)));
-    let host = sim.clone();
-    let connect =
-        move || Ok(Box::new(host.host()) as Box<dyn backend_robstride::transport::Transport>);
-    let mut bus = backend_robstride::component::RobstrideBus::<Pair>::new(
-        "arm",
-        None,
-        BusOptions::default(),
-        connect.clone(),
-    );
+    let mut bus = component_on::<Pair>(&sim, None, BusOptions::default());
     bus.on_init().unwrap();
     let error = bus.on_configure().unwrap_err();
     assert_eq!(error.kind, ErrorKind::DeviceFault);
@@ -222,8 +210,7 @@ fn firmware_without_the_watchdog_fails_configure_naming_the_motor_and_the_way_ou
         watchdog: None,
         ..BusOptions::default()
     };
-    let mut bus =
-        backend_robstride::component::RobstrideBus::<Pair>::new("arm", None, options, connect);
+    let mut bus = component_on::<Pair>(&sim, None, options);
     bus.on_init().unwrap();
     bus.on_configure().unwrap();
 }
@@ -286,14 +273,11 @@ fn a_stop_is_confirmed_only_by_a_motor_out_of_run_mode_not_by_a_queued_reply() {
             unplugged: false,
         }),
     ];
-    let host = sim.clone();
-    let bus = backend_robstride::component::RobstrideBus::<Pair>::new(
-        "arm",
+    let components: Vec<Box<dyn Component<Pair>>> = vec![Box::new(component_on::<Pair>(
+        &sim,
         None,
         BusOptions::default(),
-        move || Ok(Box::new(host.host()) as Box<dyn backend_robstride::transport::Transport>),
-    );
-    let components: Vec<Box<dyn Component<Pair>>> = vec![Box::new(bus)];
+    ))];
     let mut control_loop = ControlLoop::new(System::new(components).unwrap(), Push, None);
     control_loop.configure().unwrap();
     control_loop.activate(clock(0)).unwrap();

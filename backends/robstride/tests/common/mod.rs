@@ -72,11 +72,20 @@ pub fn rig<R: RobotTypes>(
 ) -> (SimBus, Vec<NodeId>, RobstrideBus<R>) {
     let sim = SimBus::new(bus);
     let nodes = motors.into_iter().map(|m| sim.attach(m)).collect();
-    let host = sim.clone();
-    let component = RobstrideBus::<R>::new(bus, config, BusOptions::default(), move || {
-        Ok(Box::new(host.host()) as Box<dyn Transport>)
-    });
+    let component = component_on(&sim, config, BusOptions::default());
     (sim, nodes, component)
+}
+
+/// The component of robot `R`'s bus named as `sim` is, on `sim`, with `options`.
+pub fn component_on<R: RobotTypes>(
+    sim: &SimBus,
+    config: Option<&RuntimeConfig>,
+    options: BusOptions,
+) -> RobstrideBus<R> {
+    let host = sim.clone();
+    RobstrideBus::<R>::new(&sim.name(), config, options, move || {
+        Ok(Box::new(host.host()) as Box<dyn Transport>)
+    })
 }
 
 /// The operation-control command in the last frame sent to an RS02.
