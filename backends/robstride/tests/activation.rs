@@ -20,6 +20,7 @@ use common::pair::Pair;
 use common::{CLOCK, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
+use robot_core::typed::RobotTypes;
 
 struct Hold;
 
@@ -72,6 +73,25 @@ fn nothing_switched_on(sim: &SimBus) -> bool {
     sim.take_sent()
         .iter()
         .all(|f| matches!((f.extended_id().unwrap() >> 24) as u8, 4 | 17 | 18))
+}
+
+/// Activates `control_loop`, which must be refused for a joint beyond its limits before
+/// anything on the bus was switched on; returns the message.
+fn refused<R: RobotTypes>(
+    control_loop: &mut ControlLoop<R, Hold>,
+    sim: &SimBus,
+    nodes: &[NodeId],
+) -> String {
+    sim.take_sent();
+    let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
+        panic!("enabling is refused")
+    };
+    assert_eq!(error.kind, ErrorKind::OutOfLimits, "{error}");
+    assert!(!error.is_possibly_live(), "nothing was enabled: {error}");
+    assert!(enabled(sim, nodes).iter().all(|on| !on));
+    assert!(nothing_switched_on(sim), "not one enable went out");
+    assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
+    error.message
 }
 
 fn enabled(sim: &SimBus, nodes: &[NodeId]) -> Vec<bool> {
@@ -142,14 +162,8 @@ fn a_motor_a_whole_turn_off_is_not_switched_on_and_neither_is_its_bus() {
     control_loop.cycle(CLOCK).unwrap();
     let read = control_loop.state().elbow.position;
     assert!((read - (TAU - 0.5)).abs() < 1e-3, "{read}");
-    sim.take_sent();
 
-    let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
-        panic!("enabling is refused")
-    };
-    assert_eq!(error.kind, ErrorKind::OutOfLimits);
-    assert!(!error.is_possibly_live(), "nothing was enabled: {error}");
-    let message = &error.message;
+    let message = refused(&mut control_loop, &sim, &nodes);
     assert!(
         message.starts_with(
             "joint elbow (id 2) reports motor angle 5.783 rad (5.783 rad for the joint), 3.783 \
@@ -160,9 +174,6 @@ fn a_motor_a_whole_turn_off_is_not_switched_on_and_neither_is_its_bus() {
     );
     assert!(message.contains("zero_sta 1"), "{message}");
     assert!(message.contains("robot can set-zero"), "{message}");
-    assert_eq!(enabled(&sim, &nodes), [false, false]);
-    assert!(nothing_switched_on(&sim), "not one enable went out");
-    assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
 
     // Powered on with zero_sta 1 (-π..π), the same pose reads -0.5 and is switched on.
     let (sim, nodes, mut control_loop) = configured_with(elbow(-0.5, 1));
@@ -184,18 +195,11 @@ fn a_joint_resting_a_little_past_its_limit_is_switched_on_one_far_past_is_not() 
 
     let (sim, nodes, mut control_loop) = configured_with(rs02(2, 2.5));
     control_loop.cycle(CLOCK).unwrap();
-    sim.take_sent();
-    let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
-        panic!("enabling is refused")
-    };
+    let message = refused(&mut control_loop, &sim, &nodes);
     assert!(
-        error
-            .message
-            .contains("0.500 rad beyond the -2.000..2.000 rad"),
-        "{error}"
+        message.contains("0.500 rad beyond the -2.000..2.000 rad"),
+        "{message}"
     );
-    assert_eq!(enabled(&sim, &nodes), [false, false]);
-    assert!(nothing_switched_on(&sim));
 }
 
 /// One ankle driven through lite_biped's four-bar.
@@ -254,20 +258,11 @@ fn through_a_four_bar_a_motor_a_whole_turn_off_is_refused_though_its_joint_reads
     control_loop.cycle(CLOCK).unwrap();
     let read: &FootState = control_loop.state();
     assert!((read.ankle_pitch.position - q).abs() < 1e-3, "{read:?}");
-    sim.take_sent();
-
-    let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
-        panic!("enabling is refused")
-    };
-    assert_eq!(error.kind, ErrorKind::OutOfLimits);
+    let message = refused(&mut control_loop, &sim, &nodes);
     assert!(
-        error
-            .message
-            .contains("(-0.300 rad for the joint), 5.082 rad beyond the -0.491..0.915 rad"),
-        "{error}"
+        message.contains("(-0.300 rad for the joint), 5.082 rad beyond the -0.491..0.915 rad"),
+        "{message}"
     );
-    assert_eq!(enabled(&sim, &nodes), [false]);
-    assert!(nothing_switched_on(&sim));
 }
 
 #[test]
@@ -279,17 +274,9 @@ fn a_motor_power_cycled_while_the_bus_is_inactive_is_judged_by_its_angle_now() {
     control_loop.cycle(CLOCK).unwrap();
     sim.with_node(nodes[1], |m: &mut SimActuator| m.power_cycle(0));
     control_loop.cycle(CLOCK).unwrap();
-    sim.take_sent();
-    let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
-        panic!("enabling is refused")
-    };
-    assert_eq!(error.kind, ErrorKind::OutOfLimits);
+    let message = refused(&mut control_loop, &sim, &nodes);
     assert!(
-        error
-            .message
-            .starts_with("joint elbow (id 2) reports motor angle 5.783 rad"),
-        "{error}"
+        message.starts_with("joint elbow (id 2) reports motor angle 5.783 rad"),
+        "{message}"
     );
-    assert_eq!(enabled(&sim, &nodes), [false, false]);
-    assert!(nothing_switched_on(&sim));
 }
