@@ -308,6 +308,11 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         );
         let mut started_cycles: u64 = 0;
         loop {
+            // A stop asked for before the first cycle (a handle dropped at once, zero cycles)
+            // is honoured before anything is switched on.
+            if control.stop_requested() || options.stop_after.cycles == Some(stats.cycles()) {
+                break;
+            }
             // Wait for the deadline. Sleeping is coarse (the 1 ns timer slack set above keeps the
             // wake-up close); the optional spin covers the last stretch.
             if paced {
@@ -403,16 +408,23 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     }
 
     /// Carries out a pending lifecycle request. `Some(true)`: it activated (and so just read);
-    /// `None`: a requested deactivation could not switch everything off.
+    /// `None`: a requested deactivation failed, if only at first.
     fn apply_request(
         &mut self,
         control: &LoopControl,
         clock: Clock,
     ) -> Result<Option<bool>, Fault> {
         match (control.take_request(), self.system.lifecycle()) {
-            (Request::Activate, Lifecycle::Inactive) => self.activate(clock).map(|()| Some(true)),
+            (Request::Activate, Lifecycle::Inactive) if !control.stop_requested() => {
+                self.activate(clock).map(|()| Some(true))
+            }
             (Request::Deactivate, Lifecycle::Active) => {
-                Ok(self.deactivate().is_ok().then_some(false))
+                // A torque-off that needed a retry or `on_error` ends the run, even when all is
+                // off in the end: a component failed, and the run must not go on (or be
+                // activated again) as if it had not.
+                let before = self.torque_off_failures.len();
+                let off = self.deactivate().is_ok();
+                Ok((off && self.torque_off_failures.len() == before).then_some(false))
             }
             _ => Ok(Some(false)),
         }

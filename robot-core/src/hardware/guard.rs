@@ -18,12 +18,19 @@ pub(crate) fn guarded<R: RobotTypes, T>(
     match catch_unwind(AssertUnwindSafe(|| f(&mut *component))) {
         Ok(result) => result,
         Err(payload) => Err(HardwareError::new(
-            component.name(),
+            name_of(component),
             ErrorKind::Panicked,
             format!("panicked in `{call}`: {}", panic_message(payload.as_ref())),
         )
         .escalated()),
     }
+}
+
+/// `component`'s name, or a stand-in when `name` itself panics: a name is only ever needed to
+/// report something, and reporting must not fail.
+pub(crate) fn name_of<R: RobotTypes>(component: &dyn Component<R>) -> String {
+    catch_unwind(AssertUnwindSafe(|| component.name().to_owned()))
+        .unwrap_or_else(|_| "(a component whose `name` panics)".to_owned())
 }
 
 /// The message of a panic payload (`panic!` gives a `&str` or a `String`).

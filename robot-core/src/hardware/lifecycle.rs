@@ -9,15 +9,17 @@
 //! A panic in a callback is caught and counts as an escalated error. Upstream's resource manager
 //! catches C++ exceptions too: from `read` and `write` they become `ERROR`, as here; from a
 //! lifecycle transition it logs them and leaves the state as it was, without `on_error`. Ours
-//! escalates there too: a component that panicked half-way through switching torque on or off
-//! is in no state anyone can name, and `on_error` is where it is switched off.
+//! escalates there too: a component that panicked half-way through switching torque off is in
+//! no state anyone can name, and `on_error` is where it is switched off. One that panicked
+//! half-way through switching torque on counts as [possibly live](super::HardwareError::possibly_live):
+//! held active and switched off with the others (`on_error` from inactive would not).
 //!
 //! | call | allowed from | `Ok` | `Err` (FAILURE) | escalated `Err` (ERROR) | upstream's difference |
 //! |---|---|---|---|---|---|
 //! | `init` (`System::new`) | (new) | unconfigured | no system: `System::new` returns the error | as FAILURE | upstream keeps the component, finalized |
 //! | `configure` | unconfigured | inactive | unconfigured | unconfigured, `on_error` not called | none |
 //! | `cleanup` | inactive | unconfigured | `on_error` | `on_error` | none |
-//! | `activate` | inactive | active | inactive; **active** when [possibly live](super::HardwareError::possibly_live), and switched off with the others | `on_error` | upstream has no "possibly live": a component that could not undo its own enabling is called inactive |
+//! | `activate` | inactive | active | inactive; **active** when [possibly live](super::HardwareError::possibly_live), and switched off with the others | `on_error`; a panic: possibly live, as FAILURE | upstream has no "possibly live": a component that could not undo its own enabling is called inactive |
 //! | `deactivate` | active | inactive (finalized after a failed `on_error`) | **active**: still live, retried | `on_error` | none |
 //! | `shutdown` | unconfigured, inactive, active | finalized | `on_error` (no-op from unconfigured) | as FAILURE | none: from active both deactivate first, and a failed deactivate skips `on_shutdown` |
 //! | `on_error` | inactive, active | unconfigured | finalized; from active **held active** (it may be live) until `on_deactivate` succeeds, then finalized | as FAILURE | upstream finalizes at once and never calls it again, torque on or not; it also runs `on_error` from finalized (twice after a read/write `ERROR`), ours never does |

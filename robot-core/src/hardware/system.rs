@@ -2,7 +2,9 @@
 
 use super::component::{Clock, Component, Counter};
 use super::error::{ErrorKind, HardwareError};
-use super::guard::guarded;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use super::guard::{guarded, name_of, panic_message};
 use super::lifecycle::Lifecycle;
 use super::seed::seed_safe_commands;
 use crate::Values;
@@ -25,13 +27,14 @@ pub struct System<R: RobotTypes> {
     unrecoverable: Vec<bool>,
     /// The state slots of the sensors no component claims.
     unclaimed: Vec<usize>,
+    /// The components' names, asked once.
+    names: Vec<String>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<&str> = self.components.iter().map(|c| c.name()).collect();
         f.debug_struct("System")
-            .field("components", &names)
+            .field("components", &self.names)
             .field("states", &self.states)
             .finish()
     }
@@ -46,8 +49,16 @@ impl<R: RobotTypes> System<R> {
         let robot = R::DESCRIPTION;
         let mut joint_owner: Vec<Option<usize>> = vec![None; robot.joints.len()];
         let mut sensor_owner: Vec<Option<usize>> = vec![None; robot.sensors.len()];
+        // Asked once, guarded: every report names its component, and must not panic doing so.
+        let component_names: Vec<String> = components.iter().map(|c| name_of(c.as_ref())).collect();
         for (index, component) in components.iter().enumerate() {
-            let claims = component.claims();
+            let claims = catch_unwind(AssertUnwindSafe(|| component.claims())).map_err(|p| {
+                HardwareError::new(
+                    &component_names[index],
+                    ErrorKind::Panicked,
+                    format!("panicked in `claims`: {}", panic_message(p.as_ref())),
+                )
+            })?;
             for (what, items, owners, names) in [
                 (
                     "joint",
@@ -69,7 +80,7 @@ impl<R: RobotTypes> System<R> {
                 for &item in items {
                     let Some(owner) = owners.get_mut(item) else {
                         return Err(HardwareError::new(
-                            component.name(),
+                            &component_names[index],
                             ErrorKind::Unsupported,
                             format!(
                                 "claims {what} #{item}, but `{}` has only {}",
@@ -80,12 +91,11 @@ impl<R: RobotTypes> System<R> {
                     };
                     if let Some(other) = owner.replace(index) {
                         return Err(HardwareError::new(
-                            component.name(),
+                            &component_names[index],
                             ErrorKind::Unsupported,
                             format!(
                                 "{what} `{}` is already driven by `{}`",
-                                names[item],
-                                components[other].name()
+                                names[item], component_names[other]
                             ),
                         ));
                     }
@@ -107,6 +117,7 @@ impl<R: RobotTypes> System<R> {
             unrecoverable: vec![false; components.len()],
             unclaimed,
             components,
+            names: component_names,
         };
         for component in &mut system.components {
             guarded(component.as_mut(), "on_init", |c| c.on_init())?;
@@ -123,17 +134,22 @@ impl<R: RobotTypes> System<R> {
 
     /// Each component's name and state, in order.
     pub fn states(&self) -> impl Iterator<Item = (&str, Lifecycle)> {
-        self.components
+        self.names
             .iter()
             .zip(&self.states)
-            .map(|(c, s)| (c.name(), *s))
+            .map(|(name, s)| (name.as_str(), *s))
     }
 
     /// Each component's name and what it counted ([`Component::counters`]), in order.
     pub fn counters(&self) -> Vec<(String, Vec<Counter>)> {
+        // Read for the report at the end of a run: a panic here must not lose the report.
         self.components
             .iter()
-            .map(|c| (c.name().to_owned(), c.counters()))
+            .zip(&self.names)
+            .map(|(c, name)| {
+                let counted = catch_unwind(AssertUnwindSafe(|| c.counters()));
+                (name.clone(), counted.unwrap_or_default())
+            })
             .collect()
     }
 
@@ -153,7 +169,7 @@ impl<R: RobotTypes> System<R> {
 
     /// The components' names, in order.
     pub fn component_names(&self) -> impl Iterator<Item = &str> {
-        self.components.iter().map(|c| c.name())
+        self.names.iter().map(String::as_str)
     }
 
     /// Whether any component is active (may have torque on).
@@ -276,8 +292,10 @@ impl<R: RobotTypes> System<R> {
             match activated {
                 Ok(()) => self.states[index] = Lifecycle::Active,
                 Err(error) => {
-                    let mut error = if error.is_possibly_live() {
-                        // It could not undo its own enabling: switch it off with the others.
+                    // A component that could not undo its own enabling, or that panicked
+                    // half-way through it, may be live: switch it off with the others.
+                    let mut error = if error.is_possibly_live() || error.kind == ErrorKind::Panicked
+                    {
                         self.states[index] = Lifecycle::Active;
                         error
                     } else if error.is_escalated() {
