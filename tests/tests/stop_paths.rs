@@ -6,8 +6,7 @@
 mod support;
 
 use robot_core::control_loop::{ControlLoop, LoopControl, LoopError, LoopOptions, StopAfter};
-use robot_core::hardware::{Claims, Clock, Component, Counter, HardwareError, Lifecycle};
-use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
+use robot_core::hardware::{Clock, Lifecycle};
 use std::time::Duration;
 use support::{
     Call, Log, Outcome, Probe, Scripted, by, calls, plain_calls, run_until_error, system,
@@ -71,54 +70,13 @@ fn a_requested_deactivation_whose_torque_off_fails_at_first_ends_the_run() {
 
 /// A component whose `counters` panics, and whose torque-off never succeeds: the loop comes
 /// back with `TorqueOff`, not a panicked thread whose report only reached stderr.
-struct BadCounters(Scripted);
-impl Component<LiteBiped> for BadCounters {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-    fn claims(&self) -> &Claims {
-        self.0.claims()
-    }
-    fn on_init(&mut self) -> Result<(), HardwareError> {
-        self.0.on_init()
-    }
-    fn on_configure(&mut self) -> Result<(), HardwareError> {
-        self.0.on_configure()
-    }
-    fn on_activate(
-        &mut self,
-        s: &LiteBipedState,
-        c: &mut LiteBipedCommand,
-    ) -> Result<(), HardwareError> {
-        self.0.on_activate(s, c)
-    }
-    fn on_deactivate(&mut self) -> Result<(), HardwareError> {
-        self.0.on_deactivate()
-    }
-    fn on_error(&mut self, p: Lifecycle) -> Result<(), HardwareError> {
-        self.0.on_error(p)
-    }
-    fn read(&mut self, k: Clock, s: &mut LiteBipedState) -> Result<(), HardwareError> {
-        self.0.read(k, s)
-    }
-    fn write(&mut self, k: Clock, c: &LiteBipedCommand) -> Result<(), HardwareError> {
-        self.0.write(k, c)
-    }
-    fn counters(&self) -> Vec<Counter> {
-        panic!("counter overflow")
-    }
-}
-
 #[test]
 fn a_panic_in_counters_loses_neither_the_loop_nor_the_still_active_report() {
     let log = Log::default();
     let mut c = Scripted::whole(&log);
     c.deactivate = (usize::MAX, Outcome::Fail);
-    let sys = robot_core::hardware::System::new(vec![
-        Box::new(BadCounters(c)) as Box<dyn Component<LiteBiped>>
-    ])
-    .unwrap();
-    let cl = ControlLoop::new(sys, Probe::default(), Some(1000));
+    c.counters_panic = true;
+    let cl = ControlLoop::new(system(vec![c]), Probe::default(), Some(1000));
     let opts = LoopOptions {
         stop_after: StopAfter {
             cycles: Some(3),

@@ -80,6 +80,8 @@ pub struct Scripted {
     pub read_at: Option<(usize, Outcome)>,
     /// Write number `n` (1-based) ends with this outcome.
     pub write_at: Option<(usize, Outcome)>,
+    /// `counters` panics (a component's report code is code too).
+    pub counters_panic: bool,
     reads: usize,
     writes: usize,
     deactivations: usize,
@@ -103,6 +105,7 @@ impl Scripted {
             shutdown: Outcome::Succeed,
             on_error: Outcome::Succeed,
             on_error_default: false,
+            counters_panic: false,
             read_at: None,
             write_at: None,
             reads: 0,
@@ -207,6 +210,10 @@ impl Component<LiteBiped> for Scripted {
             outcome.apply(&self.name, "write")?;
         }
         Ok(())
+    }
+    fn counters(&self) -> Vec<robot_core::hardware::Counter> {
+        assert!(!self.counters_panic, "counter overflow");
+        Vec::new()
     }
 }
 
