@@ -77,7 +77,7 @@ pub use fault::{Fault, FaultFrame, FaultWord, WarningWord};
 pub use feedback::{Feedback, FeedbackFault, FeedbackFaults, Mode, RawFeedback};
 pub use frame::Frame;
 pub use id::CommType;
-pub use param::{Param, ParamType, ParamValue, ParamWrite, RunMode};
+pub use param::{CAN_TIMEOUT_TICKS_PER_SECOND, Param, ParamType, ParamValue, ParamWrite, RunMode};
 pub use reply::{ParamOutcome, ParamReply, Reply};
 pub use request::Request;
 pub use scaling::{Model, POSITION_SPAN, Range, Scaling};

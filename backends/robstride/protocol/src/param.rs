@@ -131,6 +131,9 @@ macro_rules! params {
     (@ro W) => { false };
 }
 
+/// The unit of [`Param::CanTimeout`]: ticks per second (20000 is 1 s; PROTOCOL.md §8 and §12).
+pub const CAN_TIMEOUT_TICKS_PER_SECOND: u32 = 20_000;
+
 params! {
     /// Run mode, see [`RunMode`].
     RunMode = 0x7005, "run_mode", U8, W;

@@ -5,12 +5,11 @@ use std::time::{Duration, Instant};
 
 use robot_core::hardware::{ErrorKind, HardwareError};
 use robot_core::typed::RobotTypes;
-use robstride_protocol::{Command, Mode, Param, ParamOutcome, ParamValue, ParamWrite, Reply};
+use robstride_protocol::{
+    CAN_TIMEOUT_TICKS_PER_SECOND, Command, Mode, Param, ParamOutcome, ParamValue, ParamWrite, Reply,
+};
 
 use super::RobstrideBus;
-
-/// `canTimeout` counts in 1/20000 s (PROTOCOL.md §8 and §12: 20000 is 1 s).
-const WATCHDOG_TICKS_PER_SECOND: f64 = 20_000.0;
 
 impl<R: RobotTypes> RobstrideBus<R> {
     /// Sends `command` to every enabled motor, then waits up to the reply timeout for each one's
@@ -93,7 +92,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         let Some(watchdog) = self.options.watchdog else {
             return Ok(());
         };
-        let ticks = (watchdog.as_secs_f64() * WATCHDOG_TICKS_PER_SECOND)
+        let ticks = (watchdog.as_secs_f64() * f64::from(CAN_TIMEOUT_TICKS_PER_SECOND))
             .round()
             .clamp(1.0, f64::from(u32::MAX)) as u32;
         let value = ParamValue::U32(ticks);

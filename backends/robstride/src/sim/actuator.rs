@@ -14,8 +14,8 @@
 use std::time::Duration;
 
 use robstride_protocol::{
-    Command, FeedbackFault, FeedbackFaults, Frame, Mode, Model, Param, ParamOutcome, ParamReply,
-    ParamValue, RawFeedback, Reply, Request, RunMode,
+    CAN_TIMEOUT_TICKS_PER_SECOND, Command, FeedbackFault, FeedbackFaults, Frame, Mode, Model,
+    Param, ParamOutcome, ParamReply, ParamValue, RawFeedback, Reply, Request, RunMode,
 };
 
 use super::motor::{MitTarget, MotorModel, Shaft};
@@ -166,9 +166,9 @@ impl SimActuator {
     }
 
     /// Powers the motor off and on where its shaft is: it comes up disabled, its RAM parameters
-    /// lost (the CAN watchdog among them), and counts its angle again from within one turn, as parameter `zero_sta` (0x7029) says (PROTOCOL.md §6):
-    /// 0 gives 0..2π, anything else −π..π. With 0, a shaft resting just below its zero reads
-    /// nearly a whole turn up.
+    /// lost (the CAN watchdog among them), and counts its angle again from within one turn, as
+    /// parameter `zero_sta` (0x7029) says (PROTOCOL.md §6): 0 gives 0..2π, anything else −π..π.
+    /// With 0, a shaft resting just below its zero reads nearly a whole turn up.
     pub fn power_cycle(&mut self, zero_sta: u8) {
         let turn = std::f64::consts::TAU;
         let angle = self.position();
@@ -227,8 +227,8 @@ impl SimActuator {
     }
 
     /// Advances the shaft to `now`. An enabled motor that has heard nothing for its
-    /// `canTimeout` (0x7028, in 1/20000 s; 0 is off) drops to reset at that moment, as a stop
-    /// would: what keeps a robot safe when its host dies without a word.
+    /// `canTimeout` (0x7028; 0 is off) drops to reset at that moment, as a stop would: what
+    /// keeps a robot safe when its host dies without a word.
     fn step_to(&mut self, now: Duration) {
         if let Some(watchdog) = self.watchdog {
             let deadline = self.last_heard + watchdog;
@@ -368,8 +368,11 @@ impl SimActuator {
                     };
                 }
                 if let (Param::CanTimeout, ParamValue::U32(ticks)) = (param, value) {
-                    self.watchdog =
-                        (ticks > 0).then(|| Duration::from_secs_f64(f64::from(ticks) / 20_000.0));
+                    self.watchdog = (ticks > 0).then(|| {
+                        Duration::from_secs_f64(
+                            f64::from(ticks) / f64::from(CAN_TIMEOUT_TICKS_PER_SECOND),
+                        )
+                    });
                 }
                 if let Some(slot) = Param::ALL
                     .iter()
