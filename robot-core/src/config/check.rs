@@ -279,12 +279,10 @@ fn zero_offsets_within_the_position_range(
             continue;
         };
         for (end, limit) in [("lower", limits.lower), ("upper", limits.upper)] {
-            let theta = limit.and_then(|q| match (actuator.four_bar, actuator.lead_ratio()) {
-                (Some(four_bar), _) => four_bar.joint_to_motor(q).ok(),
-                (None, Some(lead)) => Some(q / lead),
-                (None, None) => Some(q),
-            });
-            let Some(motor) = theta.map(|t| offset + actuator.direction.sign() * t) else {
+            let Some(motor) = limit
+                .and_then(|q| actuator.motor_travel(q))
+                .map(|t| offset + t)
+            else {
                 continue;
             };
             if motor.abs() > range * (1.0 + 1e-12) {
