@@ -347,15 +347,15 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
 
     fn on_activate(
         &mut self,
-        state: &R::State,
+        _state: &R::State,
         _command: &mut R::Command,
     ) -> Result<(), HardwareError> {
-        let _ = state; // the angles are asked afresh: an inactive bus reads nothing new
         let robot = R::DESCRIPTION;
-        // A round trip to every motor before anything is switched on: its reply is the angle
-        // now, not when the bus was configured (a motor may have been power-cycled since, and
-        // lost its watchdog with its RAM), so the watchdog is armed again, or without one each
-        // motor is sent a stop, which every motor answers with its feedback.
+        // A round trip to every motor before anything is switched on (not the state read while
+        // inactive: an inactive bus asks nothing): its reply is the angle now, not when the bus
+        // was configured. A motor may have been power-cycled since, losing its watchdog with
+        // its RAM, so the watchdog is armed again; without one, each motor is sent a stop,
+        // which every motor answers with its feedback.
         if self.options.watchdog.is_some() {
             self.arm_watchdog()?;
         } else {

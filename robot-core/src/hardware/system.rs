@@ -1,9 +1,9 @@
 //! Several components driving one robot, each through its own lifecycle ([`super::lifecycle`]).
 
-use super::component::{Clock, Component, Counter};
-use super::error::{ErrorKind, HardwareError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::component::{Clock, Component, Counter};
+use super::error::{ErrorKind, HardwareError};
 use super::guard::{guarded, name_of, panic_message};
 use super::lifecycle::Lifecycle;
 use super::seed::seed_safe_commands;

@@ -75,9 +75,10 @@ pub(super) struct Motor {
 }
 
 /// How far beyond the span its joint's limits take it through a motor may be found when it is
-/// switched on, as a share of that span: a joint resting a little past a limit (on its hard stop, or by the feedback's 16-bit
-/// resolution) is driven back in; one much further out is a motor whose zero or turn is wrong,
-/// and enabling it would drive it towards where it believes the range is.
+/// switched on, as a share of that span: a joint resting a little past a limit (on its hard
+/// stop, or by the feedback's 16-bit resolution) is driven back in; one much further out is a
+/// motor whose zero or turn is wrong, and enabling it would drive it towards where it believes
+/// the range is.
 pub(super) const START_MARGIN: f64 = 0.1;
 
 impl Motor {
