@@ -6,14 +6,15 @@ use std::time::Duration;
 
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::robot::attach_actuators;
-use backend_robstride::sim::wall_clock::WallClock;
 use backend_robstride::transport::{self, Opened, Transport};
 use robot_core::Backend;
 use robot_core::config::RuntimeConfig;
 use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
 use robot_core::typed::RobotTypes;
+use robstride_sim::SimBus;
+use robstride_sim::robot::attach_actuators;
+use robstride_sim::wall_clock::WallClock;
 
 use crate::run::RunError;
 
@@ -169,7 +170,8 @@ fn robstride<R: RobotTypes>(
             move || -> Result<Box<dyn Transport>, transport::TransportError> {
                 match transport::open(&interface)? {
                     Opened::SocketCan(socket) => Ok(Box::new(socket)),
-                    Opened::Sim(sim) => {
+                    Opened::Simulated(name) => {
+                        let sim = SimBus::new(&name);
                         attach_actuators(robot, &bus_name, owned_config.as_ref(), &sim);
                         Ok(Box::new(WallClock::new(sim)))
                     }

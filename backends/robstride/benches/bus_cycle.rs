@@ -13,11 +13,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::robot::attach_actuators;
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use criterion::{Criterion, criterion_group, criterion_main};
 use robot_core::hardware::{Clock, Component};
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
+use robstride_sim::SimBus;
+use robstride_sim::robot::attach_actuators;
 
 fn bench(c: &mut Criterion) {
     let robot = LiteBiped::DESCRIPTION;

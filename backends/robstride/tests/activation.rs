@@ -12,15 +12,15 @@ mod common;
 
 use std::f64::consts::TAU;
 
-use backend_robstride::sim::motor::MotorModel;
-use backend_robstride::sim::{Failure, SimActuator};
-use backend_robstride::transport::SimBus;
-use backend_robstride::transport::sim::NodeId;
 use common::pair::Pair;
 use common::{CLOCK, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
 use robot_core::typed::RobotTypes;
+use robstride_sim::SimBus;
+use robstride_sim::bus::NodeId;
+use robstride_sim::motor::MotorModel;
+use robstride_sim::{Failure, SimActuator};
 
 struct Hold;
 

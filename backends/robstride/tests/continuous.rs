@@ -8,13 +8,13 @@
 mod common;
 
 use backend_robstride::component::RobstrideBus;
-use backend_robstride::sim::{AngleReport, SimActuator};
-use backend_robstride::transport::SimBus;
-use backend_robstride::transport::sim::NodeId;
 use common::{CLOCK, last_mit, rig, rs02};
 use robot_core::actuator::MIT_POSITION_SPAN;
 use robot_core::hardware::Component;
 use robot_macros::robot;
+use robstride_sim::SimBus;
+use robstride_sim::bus::NodeId;
+use robstride_sim::{AngleReport, SimActuator};
 
 robot! {
     robot Spindle { update_rate: 200 Hz }

@@ -6,16 +6,17 @@
 use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::robot::attach_actuators;
-use backend_robstride::sim::{Failure, SimActuator};
-use backend_robstride::transport::sim::NodeId;
-use backend_robstride::transport::sim::SendFailure;
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use robot_core::control_loop::{ControlLoop, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
 use robots::LiteBiped;
 use robots::controllers::Squat;
 use robstride_protocol::{CommType, Frame, Param, ParamValue};
+use robstride_sim::SimBus;
+use robstride_sim::bus::NodeId;
+use robstride_sim::bus::SendFailure;
+use robstride_sim::robot::attach_actuators;
+use robstride_sim::{Failure, SimActuator};
 
 const PERIOD: Duration = Duration::from_millis(5);
 

@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use alloc_counter::allocations;
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::robot::attach_actuators;
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use robot_core::control_loop::ControlLoop;
 use robot_core::hardware::{Clock, Component, System};
 use robots::LiteBiped;
 use robots::controllers::Squat;
+use robstride_sim::SimBus;
+use robstride_sim::robot::attach_actuators;
 
 #[global_allocator]
 static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;

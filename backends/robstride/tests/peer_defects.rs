@@ -13,13 +13,13 @@
 mod common;
 
 use backend_robstride::component::RobstrideBus;
-use backend_robstride::sim::{Failure, SimActuator};
-use backend_robstride::transport::SimBus;
-use backend_robstride::transport::sim::NodeId;
 use common::{CLOCK, last_mit, rig, rs02};
 use robot_core::hardware::{Component, ErrorKind};
 use robot_macros::robot;
 use robstride_protocol::Model;
+use robstride_sim::SimBus;
+use robstride_sim::bus::NodeId;
+use robstride_sim::{Failure, SimActuator};
 
 robot! {
     robot Turntable { update_rate: 200 Hz }

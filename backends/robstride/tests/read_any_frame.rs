@@ -6,13 +6,14 @@
 use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::robot::attach_actuators;
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use embedded_can::Frame as _;
 use proptest::prelude::*;
 use robot_core::hardware::{Clock, Component, ErrorKind};
 use robots::{LiteBiped, LiteBipedState};
 use robstride_protocol::Frame;
+use robstride_sim::SimBus;
+use robstride_sim::robot::attach_actuators;
 
 fn configured() -> (SimBus, RobstrideBus<LiteBiped>) {
     let sim = SimBus::new("left_leg");

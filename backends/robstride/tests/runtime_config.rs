@@ -6,13 +6,13 @@
 mod common;
 
 use backend_robstride::component::RobstrideBus;
-use backend_robstride::transport::SimBus;
 use common::pair::{Pair, PairCommand, PairState};
 use common::{CLOCK, rig, rs02};
 use robot_core::config;
 use robot_core::hardware::Component;
 use robot_macros::robot;
 use robstride_protocol::{Command, Model, Request};
+use robstride_sim::SimBus;
 
 /// Both motors at motor angle 1.2 rad on a simulated bus, and the component configured by
 /// `yaml`.

@@ -8,12 +8,13 @@
 use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::robot::attach_actuators;
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use robot_core::control_loop::ControlLoop;
 use robot_core::hardware::{Clock, Component, System};
 use robots::SixAxisArm;
 use robots::controllers::Wave;
+use robstride_sim::SimBus;
+use robstride_sim::robot::attach_actuators;
 
 const PERIOD: Duration = Duration::from_millis(4);
 

@@ -8,9 +8,6 @@ mod common;
 use std::time::Duration;
 
 use backend_robstride::component::BusOptions;
-use backend_robstride::sim::SimActuator;
-use backend_robstride::transport::SimBus;
-use backend_robstride::transport::sim::{Node, NodeId, Outbox};
 use common::pair::{Pair, PairCommand, PairState};
 use common::{CLOCK, component_on, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
@@ -18,6 +15,9 @@ use robot_core::hardware::{Clock, Component, ErrorKind, System};
 use robstride_protocol::{
     Command, Frame, Model, Param, ParamOutcome, ParamReply, ParamValue, Reply, Request,
 };
+use robstride_sim::SimActuator;
+use robstride_sim::SimBus;
+use robstride_sim::bus::{Node, NodeId, Outbox};
 
 /// Pushes both joints with 1 N·m and nothing else: that torque on both motors every cycle.
 struct Push;

@@ -6,10 +6,10 @@
 
 mod common;
 
-use backend_robstride::sim::SimActuator;
 use common::{CLOCK, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, System};
+use robstride_sim::SimActuator;
 
 mod edge {
     use robot_macros::robot;

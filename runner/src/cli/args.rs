@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use backend_robstride::{commission, inspect};
 use clap::{Parser, Subcommand, ValueEnum};
 use robot_core::Backend;
 use robstride_protocol::{BaudRate, Model, Protocol};
+use robstride_tools::{commission, inspect};
 
 /// Highest loop rate `run` accepts, Hz: a 100 µs period, about the shortest a Linux thread keeps
 /// with SCHED_FIFO; the real robot's buses refuse far lower rates (the bus-load check).

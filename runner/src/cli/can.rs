@@ -1,10 +1,10 @@
-//! `robot can`: `encode` and `decode`, the plumbing around `backend_robstride::inspect`, where the
+//! `robot can`: `encode` and `decode`, the plumbing around `robstride_tools::inspect`, where the
 //! formats are defined and documented; the commissioning commands are in `commission.rs`.
 
 use std::io::{BufRead, Write};
 
-use backend_robstride::inspect;
 use robstride_protocol::Command;
+use robstride_tools::inspect;
 
 use super::args::{CanCommand, OnOff, RequestArg};
 use super::commission::{self, FindRobot};

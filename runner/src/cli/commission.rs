@@ -1,15 +1,16 @@
 //! `can scan`, `can set-id`, `can set-zero` and `can param`: the plumbing around
-//! `backend_robstride::commission`, which does the talking, and the lines they print.
+//! `robstride_tools::commission`, which does the talking, and the lines they print.
 
 use std::io::Write;
 use std::time::Duration;
 
-use backend_robstride::commission::{Commissioner, Found};
-use backend_robstride::inspect;
-use backend_robstride::sim::robot::attach_actuators;
 use backend_robstride::transport::{self, Opened, Transport, TransportKind};
 use robot_core::Robot;
 use robstride_protocol::{Param, ParamOutcome};
+use robstride_sim::SimBus;
+use robstride_sim::robot::attach_actuators;
+use robstride_tools::commission::{Commissioner, Found};
+use robstride_tools::inspect;
 
 use super::args::{BusArgs, MotorArgs, ParamCommand, ScanArgs, SetIdArgs};
 use super::can::CanError;
@@ -38,7 +39,8 @@ impl Bus {
         let opened = transport::open(interface).map_err(|e| CanError::Failed(e.to_string()))?;
         let transport = match opened {
             Opened::SocketCan(socket) => Box::new(socket) as Box<dyn Transport>,
-            Opened::Sim(sim) => {
+            Opened::Simulated(name) => {
+                let sim = SimBus::new(&name);
                 eprintln!(
                     "note: `{interface}` is an in-process bus of simulated actuators that lives for this one command; nothing written to them is kept"
                 );
@@ -213,7 +215,7 @@ fn param_name(index: u16) -> String {
     }
 }
 
-fn failed(error: backend_robstride::commission::CommissionError) -> CanError {
+fn failed(error: robstride_tools::commission::CommissionError) -> CanError {
     CanError::Failed(error.to_string())
 }
 

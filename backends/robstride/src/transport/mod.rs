@@ -1,11 +1,12 @@
 //! Transports: how frames reach a bus. One small trait, so the component never knows whether it
-//! talks to SocketCAN or to simulated actuators on an in-process bus.
+//! talks to SocketCAN or to simulated actuators on an in-process bus (crate `robstride-sim`,
+//! which implements [`Transport`] for its host end).
 //!
 //! The runtime configuration picks the transport per bus by its interface name ([`open`],
 //! [`TransportKind::of`]):
 //!
 //! * `sim` or `sim:<name>` (`sim:left`; the name is at least one character, no whitespace) is
-//!   the in-process bus ([`SimBus`]), one per bus, with simulated actuators attached to it. The
+//!   the in-process bus, one per bus, with simulated actuators attached to it. The
 //!   `:` cannot occur in a Linux interface name, so `sim:<name>` never shadows a real one; plain
 //!   `sim` would shadow a Linux interface of that name, which therefore cannot be used.
 //! * Any other name is a SocketCAN interface (`can0`, `vcan0`, `simcan0`).
@@ -16,10 +17,8 @@
 
 use robstride_protocol::Frame;
 
-pub mod sim;
 pub mod socketcan;
 
-pub use self::sim::{SimBus, SimHost};
 pub use self::socketcan::SocketCan;
 
 /// The reserved interface name of the in-process bus, alone or as the `sim:` prefix: the
@@ -60,20 +59,9 @@ impl<'a> TransportKind<'a> {
 pub enum Opened {
     /// A SocketCAN interface, ready to use.
     SocketCan(SocketCan),
-    /// A new, empty in-process bus: attach the simulated actuators, then take its
-    /// [`SimBus::host`].
-    Sim(SimBus),
-}
-
-impl Opened {
-    /// The host's transport. For the in-process bus, attach the nodes first (or keep a clone
-    /// of the [`SimBus`] to attach them later).
-    pub fn into_transport(self) -> Box<dyn Transport> {
-        match self {
-            Opened::SocketCan(socket) => Box::new(socket),
-            Opened::Sim(bus) => Box::new(bus.host()),
-        }
-    }
+    /// The reserved name of the in-process bus (`sim`, `sim:left`): the caller makes it, with
+    /// its simulated actuators (crate `robstride-sim`); this crate never simulates.
+    Simulated(String),
 }
 
 /// Opens the bus the runtime configuration names `interface`: see the [module docs](self) for
@@ -81,7 +69,7 @@ impl Opened {
 pub fn open(interface: &str) -> Result<Opened, TransportError> {
     match TransportKind::of(interface) {
         TransportKind::SocketCan(interface) => SocketCan::open(interface).map(Opened::SocketCan),
-        TransportKind::Sim(name) => Ok(Opened::Sim(SimBus::new(name))),
+        TransportKind::Sim(name) => Ok(Opened::Simulated(name.to_owned())),
         TransportKind::InvalidSim(interface) => Err(TransportError::Open {
             interface: interface.to_owned(),
             kind: OpenErrorKind::InvalidName,

@@ -6,15 +6,16 @@
 use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
-use backend_robstride::sim::SimActuator;
-use backend_robstride::sim::motor::MotorModel;
-use backend_robstride::transport::sim::NodeId;
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use robot_core::RobstrideModel;
 use robot_core::config::RuntimeConfig;
 use robot_core::hardware::Clock;
 use robot_core::typed::RobotTypes;
 use robstride_protocol::{Command, MitCommand, Model, Request};
+use robstride_sim::SimActuator;
+use robstride_sim::SimBus;
+use robstride_sim::bus::NodeId;
+use robstride_sim::motor::MotorModel;
 
 /// Two joints on one bus, the shoulder's zero offset 0.5 rad in the definition.
 pub mod pair {

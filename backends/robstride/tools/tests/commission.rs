@@ -4,16 +4,17 @@
 
 use std::time::{Duration, Instant};
 
-use backend_robstride::commission::{CommissionError, Commissioner, motor_id};
-use backend_robstride::sim::motor::MotorModel;
-use backend_robstride::sim::{Failure, SimActuator};
-use backend_robstride::transport::sim::{NodeId, Outbox};
-use backend_robstride::transport::{SimBus, SimHost, sim::Node};
 use robot_core::RobstrideModel;
 use robstride_protocol::{
     Command, FeedbackFaults, Frame, Mode, Model, Param, ParamOutcome, ParamValue, ParamWrite,
     RawFeedback, Reply, Request,
 };
+use robstride_sim::bus::Node;
+use robstride_sim::bus::{NodeId, Outbox};
+use robstride_sim::motor::MotorModel;
+use robstride_sim::{Failure, SimActuator};
+use robstride_sim::{SimBus, SimHost};
+use robstride_tools::commission::{CommissionError, Commissioner, motor_id};
 
 const HOST: u8 = 0xFD;
 

@@ -5,15 +5,16 @@
 
 use std::time::Duration;
 
-use backend_robstride::sim::motor::MotorModel;
-use backend_robstride::sim::{Failure, SimActuator};
-use backend_robstride::transport::sim::NodeId;
-use backend_robstride::transport::{SimBus, SimHost, Transport};
+use backend_robstride::transport::Transport;
 use robot_core::RobstrideModel;
 use robstride_protocol::{
     Command, DecodeError, Feedback, FeedbackFault, Frame, MitCommand, Mode, Model, ParamOutcome,
     ParamValue, ParamWrite, Reply, RunMode,
 };
+use robstride_sim::bus::NodeId;
+use robstride_sim::motor::MotorModel;
+use robstride_sim::{Failure, SimActuator};
+use robstride_sim::{SimBus, SimHost};
 
 const HOST: u8 = 0xFD;
 const MOTOR: u8 = 0x21;

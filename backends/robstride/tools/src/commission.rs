@@ -19,7 +19,7 @@ use robstride_protocol::{
     Command, Frame, Model, Param, ParamOutcome, ParamValue, ParamWrite, Reply,
 };
 
-use crate::transport::{Transport, TransportError};
+use backend_robstride::transport::{Transport, TransportError};
 
 /// How long a request waits for its reply by default: a reply takes well under 1 ms on a
 /// 1 Mbit/s bus; 20 ms leaves room for a busy host without making a scan of 127 ids slow

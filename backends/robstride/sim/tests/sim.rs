@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use backend_robstride::transport::sim::{Node, Outbox, SendFailure, SimCapacity, SimStats};
-use backend_robstride::transport::{SimBus, Transport, TransportError};
+use backend_robstride::transport::{Transport, TransportError};
 use robstride_protocol::Frame;
+use robstride_sim::SimBus;
+use robstride_sim::bus::{Node, Outbox, SendFailure, SimCapacity, SimStats};
 
 /// Answers every frame whose low byte is its address with `reply_id | address`, data echoed;
 /// remembers everything it saw.
@@ -56,7 +57,7 @@ fn drain(host: &mut impl Transport) -> Vec<Frame> {
     frames
 }
 
-fn seen(bus: &SimBus, id: backend_robstride::transport::sim::NodeId) -> Vec<Frame> {
+fn seen(bus: &SimBus, id: robstride_sim::bus::NodeId) -> Vec<Frame> {
     bus.with_node(id, |n: &mut Responder| n.seen.clone())
         .unwrap()
 }

@@ -5,12 +5,11 @@ use robot_core::Robot;
 use robot_core::config::RuntimeConfig;
 use robot_core::model::Dynamics;
 
-use super::actuator::SimActuator;
-use super::motor::MotorModel;
-use crate::component::wire;
-use crate::transmission::Transmission;
-use crate::transport::SimBus;
-use crate::transport::sim::NodeId;
+use crate::actuator::SimActuator;
+use crate::bus::{NodeId, SimBus};
+use crate::motor::MotorModel;
+use backend_robstride::component::wire;
+use backend_robstride::transmission::Transmission;
 
 /// Attaches to `sim` a simulated actuator for every actuated joint of `robot` on bus `bus`,
 /// calibrated as `config` says (or as the definition does); returns `(joint index, node)` of each.

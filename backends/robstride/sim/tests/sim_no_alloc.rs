@@ -6,9 +6,10 @@
 use std::time::Duration;
 
 use alloc_counter::allocations;
-use backend_robstride::transport::sim::{Node, Outbox};
-use backend_robstride::transport::{SimBus, Transport};
+use backend_robstride::transport::Transport;
 use robstride_protocol::Frame;
+use robstride_sim::SimBus;
+use robstride_sim::bus::{Node, Outbox};
 
 #[global_allocator]
 static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;

@@ -18,9 +18,9 @@ use robstride_protocol::{
     Param, ParamOutcome, ParamReply, ParamValue, RawFeedback, Reply, Request, RunMode,
 };
 
-use super::motor::{MitTarget, MotorModel, Shaft};
-use crate::transport::sim::{Node, Outbox};
-use crate::turns::wrap;
+use crate::bus::{Node, Outbox};
+use crate::motor::{MitTarget, MotorModel, Shaft};
+use backend_robstride::turns::wrap;
 
 /// A way the simulated motor fails, as real ones do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use robstride_protocol::Frame;
 
-use crate::transport::{SimBus, SimHost, Transport, TransportError};
+use backend_robstride::transport::{Transport, TransportError};
+
+use crate::bus::{SimBus, SimHost};
 
 /// A host end of a [`SimBus`] whose clock follows the wall clock.
 #[derive(Debug)]
