@@ -1,6 +1,6 @@
 //! Which plant a robot runs on, and how the emitted xacro selects it.
 //!
-//! The `.urdf.xacro` declares two booleans (seed `000`): real hardware is the fallback and
+//! The `.urdf.xacro` declares two booleans (`docs/backend-selection.md`): real hardware is the fallback and
 //! `sim_mujoco` wins over `use_mock_hardware`.
 //!
 //! | `sim_mujoco` | `use_mock_hardware` | backend |

@@ -1,5 +1,5 @@
 //! The runtime configuration: which backend, which OS interface each bus is on, per-joint
-//! calibration and enable. None of this is part of the definition (seed `004`: device names are
+//! calibration and enable. None of this is part of the definition (`docs/runtime-configuration.md`: device names are
 //! launch-time, not committed hardware truth). Its JSON Schema is `schema/config.schema.json`.
 //!
 //! ```yaml

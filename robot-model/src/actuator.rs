@@ -1,7 +1,7 @@
 //! RobStride actuator models and what each can do.
 //!
 //! One row per model, from the official user manuals (the "manual family" of
-//! `shared/robstride/PROTOCOL.md` §9: M-RSxx §4.1.2 text and §4.4 `#define`s, confirmed on hardware by
+//! `docs/robstride-protocol.md` §9: M-RSxx §4.1.2 text and §4.4 `#define`s, confirmed on hardware by
 //! K-Scale's drivers and motorbridge PR #11). These ranges are both the private protocol's type-1 and
 //! type-2 scaling and the ceiling a joint limit may not exceed: `robot_core::validate` checks a
 //! joint's velocity and effort limits, its whole position range (through direction, zero offset
@@ -11,7 +11,7 @@
 //! # Continuous joints and the ±4π window
 //!
 //! The type-1 command and the type-2 feedback carry the motor angle as 16 bits over ±4π, and newer
-//! firmware reports it looping within that window (PROTOCOL.md §6). A continuous joint turns
+//! firmware reports it looping within that window (docs/robstride-protocol.md §6). A continuous joint turns
 //! without end, so it has no range to check and is not an error. What the RobStride backend does
 //! with it (`backend_robstride::turns`):
 //! * **state**: it counts the turns of a report that loops at the window's edge, so `position`
@@ -27,7 +27,7 @@
 //!
 //! # Current
 //!
-//! No current is checked against the model. The manuals, as PROTOCOL.md cites them, state no peak
+//! No current is checked against the model. The manuals, as docs/robstride-protocol.md cites them, state no peak
 //! current; the only per-model currents are the ranges of the current-mode target `iq_ref`
 //! (0x7006: RS00 ±16 A, RS01 ±23, RS03 ±43, RS04 ±90, RS05 ±11, RS06 ±57; the RS02 row of that
 //! table looks copied from RS00), and lite_biped's published limits exceed two of them (RS05 14 A,
@@ -84,7 +84,7 @@ impl RobstrideModel {
         RobstrideModel::RS06,
     ];
 
-    /// The model's scaling ranges (manual family, PROTOCOL.md §9).
+    /// The model's scaling ranges (manual family, docs/robstride-protocol.md §9).
     pub const fn spec(self) -> ModelSpec {
         let (velocity, torque, stiffness, damping) = match self {
             RobstrideModel::RS00 => (33.0, 14.0, 500.0, 5.0),

@@ -1,7 +1,7 @@
 //! Worst-case CAN bus load of one control cycle, and the ceiling it must stay under.
 //!
 //! Every cycle sends one RobStride type-1 (MIT) command to each actuator on the bus, and each is
-//! answered by exactly one type-2 feedback frame (PROTOCOL.md §12), so a bus carries two 8-byte
+//! answered by exactly one type-2 feedback frame (docs/robstride-protocol.md §12), so a bus carries two 8-byte
 //! extended frames per actuator per cycle. The worst-case length of a CAN frame with `s` data bytes
 //! and worst-case bit stuffing is `g + 8s + 13 + ⌊(g + 8s − 1) / 4⌋` bits, `g = 54` for 29-bit ids
 //! (Davis, Burns, Bril, Lukkien, "Controller Area Network (CAN) schedulability analysis: refuted,

@@ -1,6 +1,6 @@
 //! `lite_biped`: a legs-only floating-base biped, 14 actuated joints, 7 per leg, on two CAN buses.
 //!
-//! Transcribed from the public lite_description data (MIT licence; `shared/reference/lite_biped/`):
+//! Transcribed from the public lite_description data (MIT licence; `berkeley-humanoids/lite_description`, `lite_description/robots/lite_biped/`):
 //! links, inertias, joint origins, axes and position limits from `lite_biped.urdf`; CAN ids,
 //! models, directions, torque and current limits from `ros2_control.json`; armature and friction
 //! from `lite_biped.xml`. The meshes are not ours: geometry is the reference's collision primitives
@@ -8,7 +8,7 @@
 //!
 //! Where this definition departs from the reference, on purpose:
 //! * **Velocity limits.** The URDF says 100 rad/s everywhere, more than any RobStride model can
-//!   turn; `robot!` rejects that. Each joint gets its model's ceiling (PROTOCOL.md §9, manual
+//!   turn; `robot!` rejects that. Each joint gets its model's ceiling (docs/robstride-protocol.md §9, manual
 //!   family): RS06 50, RS02 44, RS00 33, RS05 50 rad/s; the four-bar ankle pitch 30 rad/s (33 rad/s
 //!   × the smallest ratio J = 0.916 over its range).
 //! * **Ankle pitch torque.** 12.8 N·m, not 14: the RS00 gives 14 N·m at the motor, and through

@@ -10,7 +10,7 @@
 //!   with zero gains, so enabling never moves a joint; `on_deactivate` stops every motor and
 //!   confirms;
 //! * `write` sends one operation-control frame per enabled joint; `read` takes the replies that
-//!   have arrived, without waiting (seed 003: the reply to cycle k's write is read at k + 1);
+//!   have arrived, without waiting (`docs/hardware-lifecycle.md`: the reply to cycle k's write is read at k + 1);
 //! * a continuous joint's motor angle, which the firmware reports looping within ±4π, is unwrapped
 //!   over any number of turns and its targets sent relative to the report ([`crate::turns`]);
 //! * the mimic joints that follow the bus's joints are in its block, so `read` fills their

@@ -1,5 +1,5 @@
 //! Turn counting for continuous joints: the MIT frame carries the motor angle as 16 bits over
-//! ±4π, and the firmware reports an angle that loops within that window (PROTOCOL.md §6, "Angle
+//! ±4π, and the firmware reports an angle that loops within that window (docs/robstride-protocol.md §6, "Angle
 //! wrap"), so a joint that turns without end is seen jumping by 8π at the window's edge.
 //!
 //! * **state**: a jump of more than half the window (4π) between two reports is a pass over the

@@ -214,7 +214,7 @@ fn joints_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldE
     }
 }
 
-/// A zero offset calibrates a unit, and disabling means not driving a unit (seed `004`): a joint
+/// A zero offset calibrates a unit, and disabling means not driving a unit (`docs/runtime-configuration.md`): a joint
 /// without an actuator (fixed, or following another) has neither, so either setting is a mistake.
 fn unit_settings_need_an_actuator(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
     for (name, settings) in &config.joints {

@@ -1,4 +1,4 @@
-//! The `<ros2_control>` blocks of the URDF, as tree nodes (seed `000`).
+//! The `<ros2_control>` blocks of the URDF, as tree nodes (`docs/backend-selection.md`).
 //!
 //! Each `<joint>` and IMU `<sensor>` element is written once, in a parameterless macro: one macro
 //! per bus holding that bus's joints, one per IMU. Both layouts call them:

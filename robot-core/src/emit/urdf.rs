@@ -43,7 +43,7 @@ pub(crate) fn render(tree: &Document, target: Target) -> Result<String, EmitErro
 pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
     let root = Element::new("robot")
         .attr("name", robot.name.as_ref())
-        // Real hardware is the fallback: both switches default to off (seed `000`).
+        // Real hardware is the fallback: both switches default to off (`docs/backend-selection.md`).
         .child(Node::Arg {
             name: SIM_MUJOCO_ARG,
             default: false,

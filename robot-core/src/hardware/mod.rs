@@ -12,7 +12,7 @@
 //! Each component has its own state; [`lifecycle`] has the transition table with upstream's
 //! behaviour beside ours.
 //!
-//! What is legal where (seeds `001` and `003`):
+//! What is legal where (`docs/hardware-lifecycle.md`):
 //! * [`Component::on_init`] checks the definition against what the backend supports and fails
 //!   loudly; nothing is opened yet.
 //! * [`Component::on_configure`] opens the bus or loads the model; it may block.

@@ -416,7 +416,7 @@ impl<R: RobotTypes> System<R> {
         Ok(())
     }
 
-    /// `write` of every active component; nothing at all while inactive (seed `003`: see the
+    /// `write` of every active component; nothing at all while inactive (`docs/hardware-lifecycle.md`: see the
     /// real state before enabling anything). A failing component goes through `on_error`.
     pub fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
         if !self.states.iter().any(|s| s.reads()) {

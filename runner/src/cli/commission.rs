@@ -124,7 +124,7 @@ fn found_line(found: &Found) -> String {
     line
 }
 
-/// The run modes of parameter 0x7005 (PROTOCOL.md §8).
+/// The run modes of parameter 0x7005 (docs/robstride-protocol.md §8).
 fn run_mode_name(mode: u8) -> &'static str {
     match mode {
         0 => "operation control",

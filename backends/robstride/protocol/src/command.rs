@@ -1,4 +1,4 @@
-//! Host→motor requests (PROTOCOL.md §4, §5): one [`Command`] per communication type, encoded
+//! Host→motor requests (docs/robstride-protocol.md §4, §5): one [`Command`] per communication type, encoded
 //! into one [`Frame`] of 8 data bytes (every official sample pads to 8).
 //!
 //! Area 2 of the id (bits 23–8) holds the host id in bits 15–8 for every type but 1 (the torque)

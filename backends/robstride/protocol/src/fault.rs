@@ -1,4 +1,4 @@
-//! The type-21 fault frame (PROTOCOL.md §7).
+//! The type-21 fault frame (docs/robstride-protocol.md §7).
 //!
 //! ```text
 //! id   bits 15..8 motor, 7..0 host (assumed as for type 2; §3 does not list type 21)

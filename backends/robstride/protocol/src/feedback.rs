@@ -1,4 +1,4 @@
-//! The type-2 feedback frame, also the layout of type-24 active reports (PROTOCOL.md §6).
+//! The type-2 feedback frame, also the layout of type-24 active reports (docs/robstride-protocol.md §6).
 //!
 //! ```text
 //! id   bits 23..22 mode (0 reset, 1 calibration, 2 run), 21..16 faults, 15..8 motor, 7..0 host

@@ -1,4 +1,4 @@
-//! The 29-bit extended id of the private protocol (PROTOCOL.md §3).
+//! The 29-bit extended id of the private protocol (docs/robstride-protocol.md §3).
 //!
 //! ```text
 //! bit 28..24  communication type

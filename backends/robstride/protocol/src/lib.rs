@@ -1,4 +1,4 @@
-//! The RobStride private CAN protocol (29-bit extended frames), as `shared/robstride/PROTOCOL.md`
+//! The RobStride private CAN protocol (29-bit extended frames), as `docs/robstride-protocol.md`
 //! describes it: no_std, allocation-free and independent of any transport.
 //!
 //! A [`Frame`] is what goes on the wire: a 29-bit id and up to 8 data bytes. It implements
@@ -37,7 +37,7 @@
 //!
 //! # Decisions
 //!
-//! * **Scaling** is the manual family of PROTOCOL.md §9, one row per model in [`Model::scaling`]
+//! * **Scaling** is the manual family of docs/robstride-protocol.md §9, one row per model in [`Model::scaling`]
 //!   with its source, and the manual's formulas (truncating encode, `u·span/65535 + min`
 //!   decode). The numbers for RS00–RS06 are those of `robot_model::RobstrideModel::spec`.
 //! * **Out-of-range** setpoints are clamped to the model's range, as the manual's code does.

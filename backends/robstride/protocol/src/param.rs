@@ -1,4 +1,4 @@
-//! The parameters read and written with types 17 and 18 (PROTOCOL.md §8, from M §4.1.13).
+//! The parameters read and written with types 17 and 18 (docs/robstride-protocol.md §8, from M §4.1.13).
 //!
 //! ```text
 //! data [0..2] index, u16 little-endian   [2..4] 00 00
@@ -131,7 +131,7 @@ macro_rules! params {
     (@ro W) => { false };
 }
 
-/// The unit of [`Param::CanTimeout`]: ticks per second (20000 is 1 s; PROTOCOL.md §8 and §12).
+/// The unit of [`Param::CanTimeout`]: ticks per second (20000 is 1 s; docs/robstride-protocol.md §8 and §12).
 pub const CAN_TIMEOUT_TICKS_PER_SECOND: u32 = 20_000;
 
 params! {

@@ -1,4 +1,4 @@
-//! Motor→host frames: the decoder (PROTOCOL.md §3, §4, §6–§8).
+//! Motor→host frames: the decoder (docs/robstride-protocol.md §3, §4, §6–§8).
 //!
 //! [`Reply::decode`] takes any frame a transport hands over and returns a [`Reply`] or a typed
 //! [`DecodeError`]; it never panics. Feedback stays in codes ([`RawFeedback`]) until the caller,

@@ -1,4 +1,4 @@
-//! Per-model scaling of the type-1 command and the type-2/24 feedback (PROTOCOL.md §9, column
+//! Per-model scaling of the type-1 command and the type-2/24 feedback (docs/robstride-protocol.md §9, column
 //! "manual"), with the manual's formulas (M §4.4 `float_to_uint` / `uint_to_float`):
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! The manual's worked examples and the frame layouts of PROTOCOL.md §4–§8, byte for byte.
+//! The manual's worked examples and the frame layouts of docs/robstride-protocol.md §4–§8, byte for byte.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use embedded_can::{ExtendedId, Frame as _, StandardId};

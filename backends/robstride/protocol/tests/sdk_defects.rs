@@ -1,4 +1,4 @@
-//! Every known defect of the public SDKs (PROTOCOL.md §13, and the disagreements of §7 and §9
+//! Every known defect of the public SDKs (docs/robstride-protocol.md §13, and the disagreements of §7 and §9
 //! that §13 points at), each shown not to be reproduced here.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 

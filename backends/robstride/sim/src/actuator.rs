@@ -1,4 +1,4 @@
-//! A simulated RobStride actuator on the in-process bus: it answers every request as PROTOCOL.md
+//! A simulated RobStride actuator on the in-process bus: it answers every request as docs/robstride-protocol.md
 //! says (one type-2 reply to types 1, 3, 4, 6, 18 and 22; type 17 to a parameter read; type 0 to
 //! get-id, set-id, baud rate and protocol switch), runs the MIT law on a [`MotorModel`] while
 //! enabled in operation mode, keeps its parameters as firmware does (RAM until saved), and can be
@@ -57,7 +57,7 @@ pub enum Failure {
 /// How the firmware reports an angle beyond the MIT frame's ±4π.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AngleReport {
-    /// Looping within `[-4π, 4π)` (PROTOCOL.md §6 "Angle wrap", newer firmware), the MIT law
+    /// Looping within `[-4π, 4π)` (docs/robstride-protocol.md §6 "Angle wrap", newer firmware), the MIT law
     /// comparing its target with that looped angle.
     #[default]
     Looping,
@@ -167,7 +167,7 @@ impl SimActuator {
 
     /// Powers the motor off and on where its shaft is: it comes up disabled, its RAM parameters
     /// lost (the CAN watchdog among them), and counts its angle again from within one turn, as
-    /// parameter `zero_sta` (0x7029) says (PROTOCOL.md §6): 0 gives 0..2π, anything else −π..π.
+    /// parameter `zero_sta` (0x7029) says (docs/robstride-protocol.md §6): 0 gives 0..2π, anything else −π..π.
     /// With 0, a shaft resting just below its zero reads nearly a whole turn up.
     pub fn power_cycle(&mut self, zero_sta: u8) {
         let turn = std::f64::consts::TAU;

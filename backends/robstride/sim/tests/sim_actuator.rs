@@ -1,5 +1,5 @@
 //! The simulated RobStride actuator on the in-process bus, as a host sees it: every request gets
-//! the reply PROTOCOL.md says, the MIT law moves the shaft while enabled, parameters are kept,
+//! the reply docs/robstride-protocol.md says, the MIT law moves the shaft while enabled, parameters are kept,
 //! and each injected failure looks on the bus as it does with a real motor.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 

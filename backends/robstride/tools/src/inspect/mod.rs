@@ -22,7 +22,7 @@
 //! * `"direction"`: `"request"` (host→motor), `"reply"` (motor→host) or `"ambiguous"`.
 //!
 //! Which direction a frame goes is not in the frame. Types 0, 17 and 24 are used both ways
-//! (PROTOCOL.md §4: type 0 answers types 0, 7, 23 and 25; type 17 is the read and its reply; type
+//! (docs/robstride-protocol.md §4: type 0 answers types 0, 7, 23 and 25; type 17 is the read and its reply; type
 //! 24 switches active reports and is the report). The frame is decoded both ways, with
 //! `Request::decode` and `Reply::decode`: if one succeeds that is the direction and its fields are
 //! at the top level of the object; if both do (a type-0 or type-17 frame whose bytes fit both
