@@ -25,10 +25,10 @@ pub mod hardware;
 
 pub use robot_model::{
     actuator, bus_load, controller_plan, fourbar, interface, kinematics, model, number, schema,
-    typed, validate,
+    transmission, typed, validate,
 };
 
-pub use actuator::RobstrideModel;
+pub use actuator::{Mit, RobstrideModel};
 pub use backend::Backend;
 pub use interface::InterfaceKind;
 pub use model::Robot;

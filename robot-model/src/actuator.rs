@@ -1,6 +1,7 @@
 //! RobStride actuator models and what each can do.
 //!
-//! One row per model, from the official user manuals (the "manual family" of
+//! The models and their ranges are the RobStride protocol crate's (`robstride-protocol`), one
+//! table re-exported here: one row per model, from the official user manuals (the "manual family" of
 //! `docs/robstride-protocol.md` §9: M-RSxx §4.1.2 text and §4.4 `#define`s, confirmed on hardware by
 //! K-Scale's drivers and motorbridge PR #11). These ranges are both the private protocol's type-1 and
 //! type-2 scaling and the ceiling a joint limit may not exceed: `robot_core::validate` checks a
@@ -34,106 +35,4 @@
 //! RS02 27 A), so they are no ceiling a limit must stay under. A joint's `current` limit is only
 //! checked to be positive and is emitted as its `current_limit` param.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-/// A RobStride actuator model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[allow(missing_docs)]
-pub enum RobstrideModel {
-    RS00,
-    RS01,
-    RS02,
-    RS03,
-    RS04,
-    RS05,
-    RS06,
-}
-
-/// The scaling ranges of one model: symmetric for position, velocity and torque, from zero for the
-/// gains.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ModelSpec {
-    /// Position span ±, rad, of the motor's own angle from its mechanical zero (±4π on every
-    /// model).
-    pub position: f64,
-    /// Velocity span ±, rad/s.
-    pub velocity: f64,
-    /// Torque span ±, N·m.
-    pub torque: f64,
-    /// Largest stiffness (Kp), N·m/rad.
-    pub stiffness: f64,
-    /// Largest damping (Kd), N·m·s/rad.
-    pub damping: f64,
-}
-
-const FOUR_PI: f64 = 4.0 * std::f64::consts::PI;
-
-/// The position span ± of the MIT frame, rad: 4π on every model.
-pub const MIT_POSITION_SPAN: f64 = FOUR_PI;
-
-impl RobstrideModel {
-    /// Every model, in order.
-    pub const ALL: [RobstrideModel; 7] = [
-        RobstrideModel::RS00,
-        RobstrideModel::RS01,
-        RobstrideModel::RS02,
-        RobstrideModel::RS03,
-        RobstrideModel::RS04,
-        RobstrideModel::RS05,
-        RobstrideModel::RS06,
-    ];
-
-    /// The model's scaling ranges (manual family, docs/robstride-protocol.md §9).
-    pub const fn spec(self) -> ModelSpec {
-        let (velocity, torque, stiffness, damping) = match self {
-            RobstrideModel::RS00 => (33.0, 14.0, 500.0, 5.0),
-            RobstrideModel::RS01 => (44.0, 17.0, 500.0, 5.0),
-            RobstrideModel::RS02 => (44.0, 17.0, 500.0, 5.0),
-            RobstrideModel::RS03 => (20.0, 60.0, 5000.0, 100.0),
-            RobstrideModel::RS04 => (15.0, 120.0, 5000.0, 100.0),
-            RobstrideModel::RS05 => (50.0, 5.5, 500.0, 5.0),
-            RobstrideModel::RS06 => (50.0, 36.0, 5000.0, 100.0),
-        };
-        ModelSpec {
-            position: FOUR_PI,
-            velocity,
-            torque,
-            stiffness,
-            damping,
-        }
-    }
-
-    /// The model's name as written in a definition, `RS06`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RobstrideModel::RS00 => "RS00",
-            RobstrideModel::RS01 => "RS01",
-            RobstrideModel::RS02 => "RS02",
-            RobstrideModel::RS03 => "RS03",
-            RobstrideModel::RS04 => "RS04",
-            RobstrideModel::RS05 => "RS05",
-            RobstrideModel::RS06 => "RS06",
-        }
-    }
-
-    /// The model as the RobstrideSystem plugin's `model` param spells it, `rs-06`.
-    pub const fn plugin_name(self) -> &'static str {
-        match self {
-            RobstrideModel::RS00 => "rs-00",
-            RobstrideModel::RS01 => "rs-01",
-            RobstrideModel::RS02 => "rs-02",
-            RobstrideModel::RS03 => "rs-03",
-            RobstrideModel::RS04 => "rs-04",
-            RobstrideModel::RS05 => "rs-05",
-            RobstrideModel::RS06 => "rs-06",
-        }
-    }
-
-    /// The model named `RS06` (as in a definition) or `rs-06` (as in a plugin param).
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == name || m.plugin_name() == name)
-    }
-}
+pub use robstride_protocol::{Mit, ModelSpec, POSITION_SPAN, RobstrideModel};

@@ -26,10 +26,11 @@ pub mod kinematics;
 pub mod model;
 mod number;
 pub mod schema;
+pub mod transmission;
 pub mod typed;
 pub mod validate;
 
-pub use actuator::RobstrideModel;
+pub use actuator::{Mit, RobstrideModel};
 pub use interface::InterfaceKind;
 pub use model::Robot;
 pub use number::number;

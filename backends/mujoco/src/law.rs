@@ -1,67 +1,36 @@
-//! The MIT law, `τ = stiffness·(q* − q) + damping·(v* − v) + τ_ff`, clamped to the effort limit,
-//! and the targets it works from.
+//! The MIT law, `τ = stiffness·(q* − q) + damping·(v* − v) + τ_ff` ([`Mit`], the one type of its
+//! five values), clamped to the effort limit, and the targets it works from.
+
+use robot_core::Mit;
 
 use crate::plan::Drive;
 
-/// One joint's targets, as `write` stores them. A term whose target is missing (NaN: no command
-/// yet, or an interface the joint does not declare) contributes nothing.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Target {
-    pub position: f64,
-    pub velocity: f64,
-    pub effort: f64,
-    pub stiffness: f64,
-    pub damping: f64,
-}
-
-impl Target {
-    /// No command: zero torque.
-    pub const NONE: Target = Target {
-        position: f64::NAN,
-        velocity: f64::NAN,
-        effort: 0.0,
-        stiffness: 0.0,
-        damping: 0.0,
-    };
-
-    /// The targets in `command` (the flat command struct) for a joint driven by `drive`.
-    ///
-    /// A position-commanded joint without a velocity command is damped towards rest (v* = 0);
-    /// gains the definition does not declare are the drive's defaults.
-    pub fn from_command(command: &[f64], drive: &Drive) -> Target {
-        let get = |slot: Option<usize>| slot.map(|s| command[s]);
-        let position = get(drive.position).unwrap_or(f64::NAN);
-        let velocity = get(drive.velocity).unwrap_or(if drive.position.is_some() {
-            0.0
-        } else {
-            f64::NAN
-        });
-        Target {
-            position,
-            velocity,
-            effort: get(drive.effort).unwrap_or(0.0),
-            stiffness: get(drive.stiffness).unwrap_or(drive.default_stiffness),
-            damping: get(drive.damping).unwrap_or(drive.default_damping),
-        }
+/// The targets of a joint driven by `drive` in `command` (the flat command struct), as `write`
+/// stores them. A term whose target is missing (an interface the joint does not declare, or NaN:
+/// no command yet) contributes nothing to [`torque`].
+///
+/// A position-commanded joint without a velocity command is damped towards rest (v* = 0);
+/// gains the definition does not declare are the drive's defaults.
+pub(crate) fn targets(command: &[f64], drive: &Drive) -> Mit {
+    let get = |slot: Option<usize>| slot.map(|s| command[s]);
+    let velocity = get(drive.velocity).unwrap_or(if drive.position.is_some() {
+        0.0
+    } else {
+        f64::NAN
+    });
+    Mit {
+        position: get(drive.position).unwrap_or(f64::NAN),
+        velocity,
+        effort: get(drive.effort).unwrap_or(0.0),
+        stiffness: get(drive.stiffness).unwrap_or(drive.default_stiffness),
+        damping: get(drive.damping).unwrap_or(drive.default_damping),
     }
 }
 
-/// The torque for joint state `(q, v)`, clamped to `±limit`. Never NaN: a term with a missing
-/// target or gain is left out.
-pub(crate) fn torque(target: &Target, q: f64, v: f64, limit: f64) -> f64 {
-    let term = |gain: f64, error: f64| {
-        let t = gain * error;
-        if t.is_nan() { 0.0 } else { t }
-    };
-    let effort = if target.effort.is_nan() {
-        0.0
-    } else {
-        target.effort
-    };
-    let tau = term(target.stiffness, target.position - q)
-        + term(target.damping, target.velocity - v)
-        + effort;
-    tau.clamp(-limit, limit)
+/// The torque of the MIT law ([`Mit::torque`]) for joint state `(q, v)`, clamped to `±limit`.
+/// Never NaN: a term with a missing target or gain is left out.
+pub(crate) fn torque(target: &Mit, q: f64, v: f64, limit: f64) -> f64 {
+    target.torque(q, v).clamp(-limit, limit)
 }
 
 #[cfg(test)]
@@ -83,7 +52,7 @@ mod tests {
 
     #[test]
     fn the_mit_law_adds_its_three_terms_and_clamps() {
-        let target = Target::from_command(&[0.5, 1.0, 0.25, 4.0, 0.5], &drive());
+        let target = targets(&[0.5, 1.0, 0.25, 4.0, 0.5], &drive());
         // 4·(0.5 − 0.1) + 0.5·(1 − (−1)) + 0.25 = 1.6 + 1 + 0.25
         assert!((torque(&target, 0.1, -1.0, 10.0) - 2.85).abs() < 1e-12);
         assert_eq!(torque(&target, -100.0, 0.0, 10.0), 10.0);
@@ -92,8 +61,8 @@ mod tests {
 
     #[test]
     fn missing_targets_and_nan_commands_contribute_nothing() {
-        assert_eq!(torque(&Target::NONE, 1.0, 1.0, 10.0), 0.0);
-        let target = Target::from_command(&[f64::NAN, 0.0, 0.0, 40.0, 0.0], &drive());
+        assert_eq!(torque(&Mit::NONE, 1.0, 1.0, 10.0), 0.0);
+        let target = targets(&[f64::NAN, 0.0, 0.0, 40.0, 0.0], &drive());
         assert_eq!(
             torque(&target, 0.3, 0.0, 10.0),
             0.0,
@@ -112,7 +81,7 @@ mod tests {
             default_damping: 1.0,
             ..drive()
         };
-        let target = Target::from_command(&[0.1], &position_only);
+        let target = targets(&[0.1], &position_only);
         // 20·0.1 + 1·(0 − 0.5): the velocity target of a position servo is rest.
         assert!((torque(&target, 0.0, 0.5, 10.0) - 1.5).abs() < 1e-12);
     }

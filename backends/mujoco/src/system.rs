@@ -6,9 +6,9 @@ use std::time::Duration;
 use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase, MjtState};
 use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
 use robot_core::typed::Slot;
-use robot_core::{InterfaceKind, RobotTypes, Values};
+use robot_core::{InterfaceKind, Mit, RobotTypes, Values};
 
-use crate::law::{self, Target};
+use crate::law;
 use crate::model;
 use crate::options::{ModelSource, MujocoOptions};
 use crate::plan::{self, Plan};
@@ -31,7 +31,7 @@ pub struct MujocoSystem<R: RobotTypes> {
     sim: Option<Sim>,
     plan: Plan,
     /// Per planned joint, what `write` last stored (zero torque until then).
-    targets: Vec<Target>,
+    targets: Vec<Mit>,
     /// Per planned joint, the torque of the current physics step (a buffer, so no step allocates).
     torques: Vec<f64>,
     active: bool,
@@ -52,7 +52,7 @@ pub struct MujocoSystem<R: RobotTypes> {
 pub struct Snapshot {
     state: Box<[f64]>,
     steps: u64,
-    targets: Vec<Target>,
+    targets: Vec<Mit>,
     active: bool,
 }
 
@@ -203,7 +203,7 @@ impl<R: RobotTypes> MujocoSystem<R> {
     }
 
     /// One physics step: the law from the state as it is now, then `mj_step`.
-    fn step(sim: &mut Sim, plan: &Plan, targets: &[Target], torques: &mut [f64], active: bool) {
+    fn step(sim: &mut Sim, plan: &Plan, targets: &[Mit], torques: &mut [f64], active: bool) {
         let (qpos, qvel) = (sim.data.qpos(), sim.data.qvel());
         for ((joint, target), torque) in plan.joints.iter().zip(targets).zip(torques.iter_mut()) {
             *torque = match (active, joint.drive) {
@@ -342,7 +342,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
                 return Err(self.error(ErrorKind::Unsupported, e));
             }
         }
-        self.targets = vec![Target::NONE; self.plan.joints.len()];
+        self.targets = vec![Mit::NONE; self.plan.joints.len()];
         self.torques = vec![0.0; self.plan.joints.len()];
         self.sim = Some(Sim {
             data,
@@ -376,7 +376,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
     /// No torque from here on: the targets are forgotten and every motor's control is zero.
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
         self.active = false;
-        self.targets.fill(Target::NONE);
+        self.targets.fill(Mit::NONE);
         self.release();
         Ok(())
     }
@@ -482,8 +482,8 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         }
         for (joint, target) in self.plan.joints.iter().zip(self.targets.iter_mut()) {
             *target = match joint.drive {
-                Some(drive) => Target::from_command(values, &drive),
-                None => Target::NONE,
+                Some(drive) => law::targets(values, &drive),
+                None => Mit::NONE,
             };
         }
         Ok(())

@@ -32,13 +32,11 @@ use robot_core::hardware::{
 };
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
-use robot_core::{InterfaceKind, Values};
-use robstride_protocol::{Command, Feedback, Mode, Model, Reply};
+use robot_core::{InterfaceKind, Mit, Values};
+use robstride_protocol::{Command, Feedback, Mode, Reply, RobstrideModel};
 
-pub use self::motor::wire;
 use self::motor::{Motor, Unsendable};
 use crate::guard::CommandGuard;
-use crate::transmission::Mit;
 use crate::transport::{Transport, TransportError};
 
 /// What the component may tolerate and how long it waits.
@@ -433,7 +431,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                         .motors
                         .iter()
                         .find(|m| m.id == raw.motor)
-                        .map_or(Model::RS00, |m| m.model);
+                        .map_or(RobstrideModel::RS00, |m| m.model);
                     self.take_reply(&raw.to_physical(model))?;
                 }
                 Ok(Reply::Fault(fault)) => {

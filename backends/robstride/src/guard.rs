@@ -6,10 +6,8 @@
 //! The peer `robstride` crate encodes a NaN field as `0x0000`, the bottom of the range: on the
 //! torque field that is a full negative torque command. Here a NaN never reaches the encoder.
 
-use robot_core::RobstrideModel;
 use robot_core::model::Joint;
-
-use crate::transmission::Mit;
+use robot_core::{Mit, RobstrideModel};
 
 /// The command guard of one joint.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,14 +52,14 @@ impl CommandGuard {
         let mut command = Mit {
             position: pick(wanted.position, self.last.position),
             velocity: pick(wanted.velocity, self.last.velocity),
-            torque: pick(wanted.torque, self.last.torque),
+            effort: pick(wanted.effort, self.last.effort),
             stiffness: pick(wanted.stiffness, self.last.stiffness),
             damping: pick(wanted.damping, self.last.damping),
         };
         let (lower, upper) = self.position;
         self.clamp(&mut command.position, lower, upper);
         self.clamp(&mut command.velocity, -self.velocity, self.velocity);
-        self.clamp(&mut command.torque, -self.torque, self.torque);
+        self.clamp(&mut command.effort, -self.torque, self.torque);
         self.clamp(&mut command.stiffness, 0.0, f64::INFINITY);
         self.clamp(&mut command.damping, 0.0, f64::INFINITY);
         self.last = command;
@@ -74,7 +72,7 @@ impl CommandGuard {
         let mut command = *motor;
         self.clamp(&mut command.position, -spec.position, spec.position);
         self.clamp(&mut command.velocity, -spec.velocity, spec.velocity);
-        self.clamp(&mut command.torque, -spec.torque, spec.torque);
+        self.clamp(&mut command.effort, -spec.torque, spec.torque);
         self.clamp(&mut command.stiffness, 0.0, spec.stiffness);
         self.clamp(&mut command.damping, 0.0, spec.damping);
         command
@@ -126,7 +124,7 @@ mod tests {
         let first = g.joint_command(&Mit {
             position: f64::NAN,
             velocity: f64::NAN,
-            torque: f64::NAN,
+            effort: f64::NAN,
             stiffness: f64::NAN,
             damping: f64::NAN,
         });
@@ -140,15 +138,15 @@ mod tests {
         );
         g.joint_command(&Mit {
             position: 0.2,
-            torque: 1.5,
+            effort: 1.5,
             stiffness: 20.0,
             ..Mit::default()
         });
         let held = g.joint_command(&Mit {
-            torque: f64::NAN,
+            effort: f64::NAN,
             ..Mit::default()
         });
-        assert_eq!(held.torque, 1.5, "the last torque, not a full negative one");
+        assert_eq!(held.effort, 1.5, "the last torque, not a full negative one");
         assert_eq!(g.clamps(), 0);
     }
 
@@ -159,13 +157,13 @@ mod tests {
         let command = g.joint_command(&Mit {
             position: 100.0,
             velocity: -1e9,
-            torque: f64::INFINITY,
+            effort: f64::INFINITY,
             stiffness: -1.0,
             damping: 0.5,
         });
         assert_eq!(command.position, limits.upper.unwrap());
         assert_eq!(command.velocity, -limits.velocity);
-        assert_eq!(command.torque, limits.effort);
+        assert_eq!(command.effort, limits.effort);
         assert_eq!(command.stiffness, 0.0);
         assert_eq!(g.clamps(), 4);
         let spec = RobstrideModel::RS00.spec();

@@ -10,6 +10,5 @@
 
 pub mod component;
 pub mod guard;
-pub mod transmission;
 pub mod transport;
 pub mod turns;

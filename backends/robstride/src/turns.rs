@@ -22,10 +22,10 @@
 //! zero offset and linkage), so they are not counted: a jump there means the motor was pushed
 //! past the window's edge, and the component fails naming it.
 
-use robot_core::actuator::MIT_POSITION_SPAN;
+use robot_core::actuator::POSITION_SPAN;
 
 /// One whole loop of the reported angle, rad: the window's width, 8π.
-pub const LOOP: f64 = 2.0 * MIT_POSITION_SPAN;
+pub const LOOP: f64 = 2.0 * POSITION_SPAN;
 
 /// The turn count of one motor.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -53,9 +53,9 @@ impl Turns {
         }
         if let Some(last) = self.reported {
             let jump = reported - last;
-            if jump > MIT_POSITION_SPAN {
+            if jump > POSITION_SPAN {
                 self.turns -= 1;
-            } else if jump < -MIT_POSITION_SPAN {
+            } else if jump < -POSITION_SPAN {
                 self.turns += 1;
             }
         }
@@ -69,7 +69,7 @@ impl Turns {
     pub fn target(&self, target: f64) -> f64 {
         match self.reported {
             Some(reported) if self.counting => (reported + (target - self.unwrapped(reported)))
-                .clamp(-MIT_POSITION_SPAN, MIT_POSITION_SPAN),
+                .clamp(-POSITION_SPAN, POSITION_SPAN),
             _ => target,
         }
     }
@@ -92,7 +92,7 @@ impl Turns {
 /// `angle` brought into the window `[-4π, 4π)` by whole loops: what looping firmware reports for
 /// an angle of `angle` from its zero.
 pub fn wrap(angle: f64) -> f64 {
-    (angle + MIT_POSITION_SPAN).rem_euclid(LOOP) - MIT_POSITION_SPAN
+    (angle + POSITION_SPAN).rem_euclid(LOOP) - POSITION_SPAN
 }
 
 #[cfg(test)]
@@ -125,8 +125,8 @@ mod tests {
         assert_eq!(turns.turns(), 1);
         assert!((turns.target(6.0 * PI + 0.5) - (-2.0 * PI + 0.5)).abs() < 1e-9);
         // Further ahead than the window reaches: sent as the edge.
-        assert_eq!(turns.target(6.0 * PI + 20.0), MIT_POSITION_SPAN);
-        assert_eq!(turns.target(-20.0), -MIT_POSITION_SPAN);
+        assert_eq!(turns.target(6.0 * PI + 20.0), POSITION_SPAN);
+        assert_eq!(turns.target(-20.0), -POSITION_SPAN);
     }
 
     #[test]
@@ -152,6 +152,6 @@ mod tests {
         assert_eq!(wrap(0.0), 0.0);
         assert!((wrap(5.0 * PI) - (-3.0 * PI)).abs() < 1e-12);
         assert!((wrap(-5.0 * PI) - 3.0 * PI).abs() < 1e-12);
-        assert_eq!(wrap(-MIT_POSITION_SPAN), -MIT_POSITION_SPAN);
+        assert_eq!(wrap(-POSITION_SPAN), -POSITION_SPAN);
     }
 }

@@ -246,7 +246,7 @@ fn through_a_four_bar_a_motor_a_whole_turn_off_is_refused_though_its_joint_reads
     let theta = four_bar.joint_to_motor(q).unwrap();
     // The crank at the same pose, counted a turn up: the linkage gives the joint the same angle.
     let motor = SimActuator::new(
-        robstride_protocol::Model::RS00,
+        robstride_protocol::RobstrideModel::RS00,
         36,
         MotorModel::new(robot_core::RobstrideModel::RS00, None),
         theta + TAU,

@@ -59,12 +59,12 @@ fn every_field_out_of_range_is_clamped_and_counted() {
     command.tilt.damping = 10.0;
     bus.write(CLOCK, &command).unwrap();
     let mit = last_mit(&sim);
-    let near = |sent: f32, want: f64| (f64::from(sent) - want).abs() < 0.01 * want.abs().max(1.0);
-    assert!(near(mit.position(), 1.0), "{}", mit.position());
-    assert!(near(mit.velocity(), 5.0), "{}", mit.velocity());
-    assert!(near(mit.torque(), -10.0), "{}", mit.torque());
-    assert!(near(mit.kp(), 500.0), "{}", mit.kp());
-    assert!(near(mit.kd(), 5.0), "{}", mit.kd());
+    let near = |sent: f64, want: f64| (sent - want).abs() < 0.01 * want.abs().max(1.0);
+    assert!(near(mit.position, 1.0), "{}", mit.position);
+    assert!(near(mit.velocity, 5.0), "{}", mit.velocity);
+    assert!(near(mit.effort, -10.0), "{}", mit.effort);
+    assert!(near(mit.stiffness, 500.0), "{}", mit.stiffness);
+    assert!(near(mit.damping, 5.0), "{}", mit.damping);
     assert_eq!(clamped(&bus), 5);
 
     // Counted per field per cycle: the same command again is five more.

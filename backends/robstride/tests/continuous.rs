@@ -9,7 +9,7 @@ mod common;
 
 use backend_robstride::component::RobstrideBus;
 use common::{CLOCK, last_mit, rig, rs02};
-use robot_core::actuator::MIT_POSITION_SPAN;
+use robot_core::actuator::POSITION_SPAN;
 use robot_core::hardware::Component;
 use robot_macros::robot;
 use robstride_sim::SimBus;
@@ -124,8 +124,8 @@ fn a_position_target_turns_on_is_reached_with_the_torque_of_its_error() {
     // The ramp to 30 rad, then the hold: the motor's report loops at its −4π.
     for k in 0..=800 {
         rig.ramp_cycle(k);
-        let sent = f64::from(last_mit(&rig.sim).position());
-        assert!(sent.abs() <= MIT_POSITION_SPAN + 1e-3, "{sent}");
+        let sent = last_mit(&rig.sim).position;
+        assert!(sent.abs() <= POSITION_SPAN + 1e-3, "{sent}");
         // Kp·error is the torque the firmware applies: never a loop's worth of error.
         let error = rig.command.spin.position - rig.state.spin.position;
         assert!(error.abs() < 0.5, "cycle {k}: error {error} rad");
@@ -154,7 +154,7 @@ fn firmware_that_saturates_holds_the_joint_at_the_windows_edge() {
         rig.ramp_cycle(k);
     }
     // The joint is −(motor − 0.5): the motor's −4π edge is the joint's 4π + 0.5.
-    let edge = MIT_POSITION_SPAN + 0.5;
+    let edge = POSITION_SPAN + 0.5;
     assert!(
         (rig.state.spin.position - edge).abs() < 0.01,
         "{}",

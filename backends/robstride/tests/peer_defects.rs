@@ -16,7 +16,7 @@ use backend_robstride::component::RobstrideBus;
 use common::{CLOCK, last_mit, rig, rs02};
 use robot_core::hardware::{Component, ErrorKind};
 use robot_macros::robot;
-use robstride_protocol::Model;
+use robstride_protocol::RobstrideModel;
 use robstride_sim::SimBus;
 use robstride_sim::bus::NodeId;
 use robstride_sim::{Failure, SimActuator};
@@ -71,9 +71,12 @@ fn a_nan_torque_is_the_last_torque_never_a_full_negative_one() {
     bus.read(CLOCK, &mut state).unwrap();
     command.turn.effort = f64::NAN;
     bus.write(CLOCK, &command).unwrap();
-    let torque = last_mit(&sim).torque();
-    let lsb = Model::RS02.scaling().torque.lsb();
-    assert!((torque - 1.5).abs() <= lsb, "sent {torque} N·m, not -17");
+    let torque = last_mit(&sim).effort;
+    let lsb = RobstrideModel::RS02.scaling().torque.lsb();
+    assert!(
+        (torque - 1.5).abs() <= f64::from(lsb),
+        "sent {torque} N·m, not -17"
+    );
 }
 
 #[test]
@@ -95,7 +98,7 @@ fn a_position_beyond_half_a_turn_is_reported_as_it_is_not_wrapped() {
     // Commanding the reported value sends that value: no jump of a turn.
     command.turn.position = state.turn.position;
     bus.write(CLOCK, &command).unwrap();
-    assert!((f64::from(last_mit(&sim).position()) - 4.0).abs() < 1e-3);
+    assert!((last_mit(&sim).position - 4.0).abs() < 1e-3);
 }
 
 #[test]
@@ -129,8 +132,8 @@ fn a_command_with_no_value_yet_holds_the_measured_position_with_zero_gains() {
     assert!(command.turn.position.is_nan(), "no command yet");
     bus.write(CLOCK, &command).unwrap();
     let sent = last_mit(&sim);
-    assert!((sent.position() - 0.3).abs() < 1e-3, "{sent:?}");
-    assert_eq!((sent.kp(), sent.kd()), (0.0, 0.0));
+    assert!((sent.position - 0.3).abs() < 1e-3, "{sent:?}");
+    assert_eq!((sent.stiffness, sent.damping), (0.0, 0.0));
     // Zero torque is code 0x7FFF, which the manual's formula reads back half an LSB below 0.
-    assert!(sent.torque().abs() <= Model::RS02.scaling().torque.lsb());
+    assert!(sent.effort.abs() <= f64::from(RobstrideModel::RS02.scaling().torque.lsb()));
 }

@@ -11,7 +11,7 @@ use common::{CLOCK, rig, rs02};
 use robot_core::config;
 use robot_core::hardware::Component;
 use robot_macros::robot;
-use robstride_protocol::{Command, Model, Request};
+use robstride_protocol::{Command, Request, RobstrideModel};
 use robstride_sim::SimBus;
 
 /// Both motors at motor angle 1.2 rad on a simulated bus, and the component configured by
@@ -72,11 +72,14 @@ fn the_configured_zero_offset_replaces_the_definitions() {
     bus.write(CLOCK, &command).unwrap();
     let sent = sim.take_sent();
     let to_shoulder = sent.iter().find(|f| motor_of(f) == 1).unwrap();
-    let Command::Mit(mit) = Request::decode(to_shoulder, Model::RS02).unwrap().command else {
+    let Command::Mit(mit) = Request::decode(to_shoulder, RobstrideModel::RS02)
+        .unwrap()
+        .command
+    else {
         panic!("{to_shoulder:?}")
     };
     // Joint 0 is motor angle 0.2.
-    assert!((f64::from(mit.position()) - 0.2).abs() < 1e-3, "{mit:?}");
+    assert!((mit.mit().position - 0.2).abs() < 1e-3, "{mit:?}");
 }
 
 mod linear {
@@ -120,12 +123,11 @@ mod linear {
         bus.write(CLOCK, &command).unwrap();
         let mit = last_mit(&sim);
         let r = 0.1 / turn;
-        let near =
-            |sent: f32, want: f64| (f64::from(sent) - want).abs() < 0.01 * want.abs().max(0.1);
-        assert!(near(mit.position(), -0.1 / r), "{mit:?}");
-        assert!(near(mit.velocity(), 0.1 / r), "{mit:?}");
-        assert!(near(mit.torque(), 20.0 * r), "{mit:?}");
-        assert!(near(mit.kp(), 2000.0 * r * r), "{mit:?}");
-        assert!(near(mit.kd(), 50.0 * r * r), "{mit:?}");
+        let near = |sent: f64, want: f64| (sent - want).abs() < 0.01 * want.abs().max(0.1);
+        assert!(near(mit.position, -0.1 / r), "{mit:?}");
+        assert!(near(mit.velocity, 0.1 / r), "{mit:?}");
+        assert!(near(mit.effort, 20.0 * r), "{mit:?}");
+        assert!(near(mit.stiffness, 2000.0 * r * r), "{mit:?}");
+        assert!(near(mit.damping, 50.0 * r * r), "{mit:?}");
     }
 }

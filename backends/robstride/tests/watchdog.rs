@@ -13,7 +13,7 @@ use common::{CLOCK, component_on, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, System};
 use robstride_protocol::{
-    Command, Frame, Model, Param, ParamOutcome, ParamReply, ParamValue, Reply, Request,
+    Command, Frame, Param, ParamOutcome, ParamReply, ParamValue, Reply, Request, RobstrideModel,
 };
 use robstride_sim::SimActuator;
 use robstride_sim::SimBus;
@@ -158,7 +158,7 @@ struct WithoutWatchdog(SimActuator);
 
 impl Node for WithoutWatchdog {
     fn receive(&mut self, now: Duration, frame: &Frame, out: &mut Outbox<'_>) {
-        if let Ok(request) = Request::decode(frame, Model::RS02)
+        if let Ok(request) = Request::decode(frame, RobstrideModel::RS02)
             && request.motor == self.0.motor_id()
         {
             match request.command {
@@ -174,7 +174,8 @@ impl Node for WithoutWatchdog {
                 }
                 Command::WriteParam(write) if write.param() == Param::CanTimeout => {
                     // Acknowledged with feedback, as any write, and kept nowhere.
-                    let stop = Command::Stop.encode(Model::RS02, request.host, request.motor);
+                    let stop =
+                        Command::Stop.encode(RobstrideModel::RS02, request.host, request.motor);
                     return self.0.receive(now, &stop, out);
                 }
                 _ => {}

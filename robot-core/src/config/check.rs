@@ -9,6 +9,7 @@ use serde_json::Value as Json;
 
 use crate::backend::Backend;
 use crate::model::{JointKind, Robot};
+use crate::transmission::Transmission;
 
 use super::load::{FieldError, field_path, found};
 
@@ -278,11 +279,9 @@ fn zero_offsets_within_the_position_range(
         let Some(limits) = joint.limits.filter(|_| joint.kind != JointKind::Continuous) else {
             continue;
         };
+        let transmission = Transmission::of(actuator).with_zero_offset(offset);
         for (end, limit) in [("lower", limits.lower), ("upper", limits.upper)] {
-            let Some(motor) = limit
-                .and_then(|q| actuator.motor_travel(q))
-                .map(|t| offset + t)
-            else {
+            let Some(motor) = limit.and_then(|q| transmission.motor_position(q).ok()) else {
                 continue;
             };
             if motor.abs() > range * (1.0 + 1e-12) {

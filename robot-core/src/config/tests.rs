@@ -451,7 +451,7 @@ fn a_zero_offset_stays_within_the_actuators_position_range() {
     );
     // The window itself is allowed: whole for a continuous joint (no range), and for a joint
     // whose range fits.
-    let span = crate::actuator::MIT_POSITION_SPAN;
+    let span = crate::actuator::POSITION_SPAN;
     ok(&format!(
         "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: 11 }}\n  wheel: {{ zero_offset: -{span} }}\n"
     ));

@@ -35,21 +35,10 @@ pub struct Actuator {
 }
 
 impl Actuator {
-    /// `dq/dθ` of a lead (travel per motor radian, m/rad): `lead / 2π`.
+    /// `dq/dθ` of a lead (travel per motor radian, m/rad): `lead / 2π`. The whole mapping
+    /// between joint and motor is [`crate::transmission::Transmission`].
     pub fn lead_ratio(&self) -> Option<f64> {
         self.lead.map(|lead| lead / std::f64::consts::TAU)
-    }
-
-    /// How far the motor turns from its zero offset to put the joint at `q`, rad: the
-    /// direction's sign times the angle through the four-bar, the lead, or neither. `None` where
-    /// the four-bar cannot take `q`. The motor's own angle is `zero_offset` plus this.
-    pub fn motor_travel(&self, q: f64) -> Option<f64> {
-        let theta = match (&self.four_bar, self.lead_ratio()) {
-            (Some(four_bar), _) => four_bar.joint_to_motor(q).ok()?,
-            (None, Some(lead)) => q / lead,
-            (None, None) => q,
-        };
-        Some(self.direction.sign() * theta)
     }
 }
 

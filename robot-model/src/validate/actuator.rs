@@ -8,16 +8,11 @@ use super::{Problems, suggest};
 use crate::actuator::{ModelSpec, RobstrideModel};
 use crate::interface::InterfaceKind;
 use crate::model::{Actuator, Joint, JointKind, Limits, Robot};
+use crate::transmission::{Transmission, motor_gain};
 
-/// What the linkage between motor and joint does to the model's ranges.
-struct Transmission {
-    /// Smallest and largest |J| = |dq/dθ| over the joint range; 1 without a linkage, `lead / 2π`
-    /// through a lead.
-    ratio: (f64, f64),
-    /// Motor angle θ (from the linkage's zero) at the lower and the upper joint limit, where the
-    /// joint has both; without a linkage θ = q.
-    motor_at_limits: Option<(f64, f64)>,
-}
+/// Smallest and largest |J| = |dq/dθ| over the joint range: 1 without a linkage, `lead / 2π`
+/// through a lead, the four-bar's extremes through one.
+type RatioRange = (f64, f64);
 
 /// The units of a joint's quantities: rotary, or prismatic.
 struct Units {
@@ -69,10 +64,10 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
         );
     }
     let range = joint.limits.and_then(|l| l.lower.zip(l.upper));
-    let mut transmission = Transmission {
-        ratio: (1.0, 1.0),
-        motor_at_limits: range,
-    };
+    let mut ratio: RatioRange = (1.0, 1.0);
+    // Whether joint and motor are related as the definition says: not with a lead on a rotary
+    // joint (reported below), whose range then says nothing about the motor's.
+    let mut mapped = true;
     match (joint.kind, actuator.lead) {
         (JointKind::Prismatic, None) => {
             // Travel and rotation cannot be compared without it: no model check is meaningful.
@@ -95,18 +90,18 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
         }
         (JointKind::Prismatic, Some(_)) => {
             let r = actuator.lead_ratio().unwrap_or(1.0);
-            transmission = Transmission {
-                ratio: (r, r),
-                motor_at_limits: range.map(|(lower, upper)| (lower / r, upper / r)),
-            };
+            ratio = (r, r);
         }
-        (kind, Some(_)) => out.push(
-            Site::Joint(index, JointField::Lead),
-            ProblemKind::LeadOnRotaryJoint {
-                joint: name(),
-                kind: kind.urdf_name(),
-            },
-        ),
+        (kind, Some(_)) => {
+            mapped = false;
+            out.push(
+                Site::Joint(index, JointField::Lead),
+                ProblemKind::LeadOnRotaryJoint {
+                    joint: name(),
+                    kind: kind.urdf_name(),
+                },
+            );
+        }
         (_, None) => {}
     }
     if let Some(four_bar) = &actuator.four_bar {
@@ -118,10 +113,7 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
             Some((lower, upper)) => match four_bar.check_range(lower, upper) {
                 Ok(report) => {
                     let (a, b) = (report.min_ratio.abs(), report.max_ratio.abs());
-                    transmission = Transmission {
-                        ratio: (a.min(b), a.max(b)),
-                        motor_at_limits: Some(report.motor_range),
-                    };
+                    ratio = (a.min(b), a.max(b));
                 }
                 Err(source) => {
                     out.push(
@@ -138,10 +130,12 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
     }
     let spec = actuator.model.spec();
     if let Some(limits) = &joint.limits {
-        velocity_and_effort(index, joint, actuator.model, limits, &transmission, out);
+        velocity_and_effort(index, joint, actuator.model, limits, ratio, out);
     }
-    position_range(index, joint, actuator, &transmission, out);
-    gains(index, joint, actuator.model, spec, &transmission, out);
+    if mapped {
+        position_range(index, joint, actuator, out);
+    }
+    gains(index, joint, actuator.model, spec, ratio, out);
 }
 
 /// The joint's velocity and effort limits must be reachable everywhere in the range: velocity at
@@ -152,12 +146,11 @@ fn velocity_and_effort(
     joint: &Joint,
     model: RobstrideModel,
     limits: &Limits,
-    transmission: &Transmission,
+    (min_ratio, max_ratio): RatioRange,
     out: &mut Problems,
 ) {
     let spec = model.spec();
     let units = Units::of(joint.kind);
-    let (min_ratio, max_ratio) = transmission.ratio;
     let checks = [
         (
             "velocity limit",
@@ -195,26 +188,25 @@ fn velocity_and_effort(
 /// through direction, zero offset and four-bar or lead, must map inside it, or a target near a
 /// limit would reach the wire clamped, as another angle. A continuous joint has no range to
 /// check: the backend counts its turns (see [`crate::actuator`]).
-fn position_range(
-    index: usize,
-    joint: &Joint,
-    actuator: &Actuator,
-    transmission: &Transmission,
-    out: &mut Problems,
-) {
-    let (Some(limits), Some((motor_lower, motor_upper))) =
-        (&joint.limits, transmission.motor_at_limits)
-    else {
+fn position_range(index: usize, joint: &Joint, actuator: &Actuator, out: &mut Problems) {
+    let Some(limits) = &joint.limits else {
         return;
     };
+    if limits.lower.zip(limits.upper).is_none() {
+        return;
+    }
+    let transmission = Transmission::of(actuator);
     let range = actuator.model.spec().position;
     let ends = [
-        ("lower", limits.lower, motor_lower, JointField::Lower),
-        ("upper", limits.upper, motor_upper, JointField::Upper),
+        ("lower", limits.lower, JointField::Lower),
+        ("upper", limits.upper, JointField::Upper),
     ];
-    for (end, limit, theta, field) in ends {
+    for (end, limit, field) in ends {
         let Some(limit) = limit else { continue };
-        let motor = actuator.zero_offset + actuator.direction.sign() * theta;
+        // The four-bar was checked to take the whole range; were it not to, that is its rule's.
+        let Ok(motor) = transmission.motor_position(limit) else {
+            continue;
+        };
         // A non-finite limit or offset is the finite-numbers rule's.
         if motor.is_finite() && motor.abs() > range * (1.0 + 1e-12) {
             out.push(
@@ -241,10 +233,11 @@ fn gains(
     joint: &Joint,
     model: RobstrideModel,
     spec: ModelSpec,
-    transmission: &Transmission,
+    (_, max_ratio): RatioRange,
     out: &mut Problems,
 ) {
-    let referred = transmission.ratio.1 * transmission.ratio.1;
+    // The largest motor gain a joint gain K asks for over the range.
+    let referred = motor_gain(1.0, max_ratio);
     let units = Units::of(joint.kind);
     for (i, interface) in joint.command_interfaces.iter().enumerate() {
         let (what, max, unit) = match interface.kind {

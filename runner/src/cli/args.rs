@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use robot_core::Backend;
-use robstride_protocol::{BaudRate, Model, Protocol};
+use robstride_protocol::{BaudRate, Protocol, RobstrideModel};
 use robstride_tools::{commission, inspect};
 
 /// Highest loop rate `run` accepts, Hz: a 100 µs period, about the shortest a Linux thread keeps
@@ -196,7 +196,7 @@ fn motor_id(text: &str) -> Result<u8, String> {
 pub struct EncodeArgs {
     /// The actuator model (RS00..RS06, EL05), which scales `mit` setpoints.
     #[arg(long, value_parser = inspect::parse_model)]
-    pub model: Model,
+    pub model: RobstrideModel,
     /// The motor's CAN id (0 to 255).
     #[arg(long)]
     pub motor: u8,
@@ -211,7 +211,7 @@ pub struct EncodeArgs {
 pub struct DecodeArgs {
     /// The actuator model (RS00..RS06, EL05), which scales setpoints and feedback.
     #[arg(long, value_parser = inspect::parse_model)]
-    pub model: Model,
+    pub model: RobstrideModel,
     /// Frame lines; stdin, one frame a line, when none are given.
     pub lines: Vec<String>,
 }

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use robstride_protocol::{Feedback, Frame, MitCommand, Model, Reply};
+use robstride_protocol::{Feedback, Frame, Mit, MitCommand, Reply, RobstrideModel};
 
 const FEEDBACK: Frame = Frame::extended(
     0x0280_7FFD,
@@ -17,11 +17,18 @@ fn codec(c: &mut Criterion) {
     c.bench_function("encode_mit", |b| {
         b.iter(|| {
             let (p, v, kp, kd, t) = black_box((1.25f32, -0.5f32, 120.0f32, 2.5f32, 3.0f32));
-            MitCommand::new(p, v, kp, kd, t).map(|m| m.encode(Model::RS04, black_box(0x7F)))
+            MitCommand::new(Mit {
+                position: f64::from(p),
+                velocity: f64::from(v),
+                stiffness: f64::from(kp),
+                damping: f64::from(kd),
+                effort: f64::from(t),
+            })
+            .map(|m| m.encode(RobstrideModel::RS04, black_box(0x7F)))
         })
     });
     c.bench_function("decode_feedback", |b| {
-        b.iter(|| Feedback::decode(black_box(&FEEDBACK), Model::RS04))
+        b.iter(|| Feedback::decode(black_box(&FEEDBACK), RobstrideModel::RS04))
     });
     c.bench_function("decode_reply", |b| {
         b.iter(|| Reply::decode(black_box(&FEEDBACK)))
@@ -29,8 +36,18 @@ fn codec(c: &mut Criterion) {
     c.bench_function("encode_and_decode", |b| {
         b.iter(|| {
             let (p, v, kp, kd, t) = black_box((1.25f32, -0.5f32, 120.0f32, 2.5f32, 3.0f32));
-            let sent = MitCommand::new(p, v, kp, kd, t).map(|m| m.encode(Model::RS04, 0x7F));
-            (sent, Feedback::decode(black_box(&FEEDBACK), Model::RS04))
+            let sent = MitCommand::new(Mit {
+                position: f64::from(p),
+                velocity: f64::from(v),
+                stiffness: f64::from(kp),
+                damping: f64::from(kd),
+                effort: f64::from(t),
+            })
+            .map(|m| m.encode(RobstrideModel::RS04, 0x7F));
+            (
+                sent,
+                Feedback::decode(black_box(&FEEDBACK), RobstrideModel::RS04),
+            )
         })
     });
 }

@@ -7,105 +7,56 @@
 use crate::error::{EncodeError, Field};
 use crate::frame::Frame;
 use crate::id::{CommType, pack};
+use crate::mit::Mit;
+use crate::model::RobstrideModel;
 use crate::param::ParamWrite;
-use crate::scaling::Model;
 
-/// An operation-control (type 1) setpoint, with finite values.
+/// An operation-control (type 1) setpoint: a [`Mit`] whose values are all finite.
 ///
-/// The MIT-style law is `t_ref = Kd·(v_set − v) + Kp·(p_set − p) + t_ff` (M §4.3.1). Values
-/// outside the model's ranges are clamped when encoded (§9); NaN and ±∞ are refused here, so
-/// none can become 0x0000 (for the torque, a full negative command).
+/// The firmware's law is `t_ref = Kd·(v_set − v) + Kp·(p_set − p) + t_ff` (M §4.3.1), the
+/// [`Mit`] law with Kp the stiffness and Kd the damping. Values outside the model's ranges are
+/// clamped when encoded (§9); NaN and ±∞ are refused here, so none can become 0x0000 (for the
+/// torque, a full negative command).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MitCommand {
-    position: f32,
-    velocity: f32,
-    kp: f32,
-    kd: f32,
-    torque: f32,
-}
+pub struct MitCommand(Mit);
 
 impl MitCommand {
-    /// A setpoint: target position (rad), target velocity (rad/s), stiffness Kp, damping Kd and
-    /// feed-forward torque (N·m). An error names the first value that is NaN or infinite.
+    /// The setpoint `mit`, in motor space. An error names the first value that is NaN or
+    /// infinite.
     #[inline]
-    pub fn new(
-        position: f32,
-        velocity: f32,
-        kp: f32,
-        kd: f32,
-        torque: f32,
-    ) -> Result<MitCommand, EncodeError> {
-        let finite = position.is_finite()
-            & velocity.is_finite()
-            & kp.is_finite()
-            & kd.is_finite()
-            & torque.is_finite();
-        if !finite {
-            return Err(first_non_finite(position, velocity, kp, kd, torque));
+    pub fn new(mit: Mit) -> Result<MitCommand, EncodeError> {
+        if mit.is_finite() {
+            Ok(MitCommand(mit))
+        } else {
+            Err(first_non_finite(&mit))
         }
-        Ok(MitCommand {
-            position,
-            velocity,
-            kp,
-            kd,
-            torque,
-        })
     }
 
     /// A setpoint from decoded codes, which are finite by construction.
-    pub(crate) const fn from_decoded(
-        position: f32,
-        velocity: f32,
-        kp: f32,
-        kd: f32,
-        torque: f32,
-    ) -> MitCommand {
-        MitCommand {
-            position,
-            velocity,
-            kp,
-            kd,
-            torque,
-        }
+    pub(crate) fn from_decoded(mit: Mit) -> MitCommand {
+        MitCommand(mit)
     }
 
-    /// Target position, rad.
-    pub const fn position(&self) -> f32 {
-        self.position
-    }
-
-    /// Target velocity, rad/s.
-    pub const fn velocity(&self) -> f32 {
-        self.velocity
-    }
-
-    /// Stiffness.
-    pub const fn kp(&self) -> f32 {
-        self.kp
-    }
-
-    /// Damping.
-    pub const fn kd(&self) -> f32 {
-        self.kd
-    }
-
-    /// Feed-forward torque, N·m.
-    pub const fn torque(&self) -> f32 {
-        self.torque
-    }
-
-    /// The type-1 frame to `motor`, scaled with `model`'s ranges.
+    /// The setpoint's values.
     #[inline]
-    pub fn encode(&self, model: Model, motor: u8) -> Frame {
+    pub const fn mit(&self) -> Mit {
+        self.0
+    }
+
+    /// The type-1 frame to `motor`, scaled with `model`'s ranges (in f32, the manual's
+    /// arithmetic).
+    #[inline]
+    pub fn encode(&self, model: RobstrideModel, motor: u8) -> Frame {
         let s = model.scaling();
+        let m = &self.0;
         let [position, velocity, kp, kd, torque] = [
-            (self.position, s.position),
-            (self.velocity, s.velocity),
-            (self.kp, s.kp),
-            (self.kd, s.kd),
-            (self.torque, s.torque),
+            (m.position, s.position),
+            (m.velocity, s.velocity),
+            (m.stiffness, s.kp),
+            (m.damping, s.kd),
+            (m.effort, s.torque),
         ]
-        .map(|(x, range)| range.encode_finite(x));
+        .map(|(x, range)| range.encode_finite(x as f32));
         let [p0, p1] = position.to_be_bytes();
         let [v0, v1] = velocity.to_be_bytes();
         let [kp0, kp1] = kp.to_be_bytes();
@@ -119,13 +70,13 @@ impl MitCommand {
 
 /// The error naming the first of the values that is not finite.
 #[cold]
-fn first_non_finite(position: f32, velocity: f32, kp: f32, kd: f32, torque: f32) -> EncodeError {
+fn first_non_finite(mit: &Mit) -> EncodeError {
     let field = [
-        (Field::Position, position),
-        (Field::Velocity, velocity),
-        (Field::Kp, kp),
-        (Field::Kd, kd),
-        (Field::Torque, torque),
+        (Field::Position, mit.position),
+        (Field::Velocity, mit.velocity),
+        (Field::Stiffness, mit.stiffness),
+        (Field::Damping, mit.damping),
+        (Field::Effort, mit.effort),
     ]
     .into_iter()
     .find(|(_, x)| !x.is_finite())
@@ -256,7 +207,7 @@ impl Command {
     /// The frame from `host` to `motor`. `model` scales [`Command::Mit`] and is ignored by the
     /// other commands.
     #[inline]
-    pub fn encode(&self, model: Model, host: u8, motor: u8) -> Frame {
+    pub fn encode(&self, model: RobstrideModel, host: u8, motor: u8) -> Frame {
         let area2 = u16::from_be_bytes([0, host]);
         let (area2, data) = match self {
             Command::Mit(mit) => return mit.encode(model, motor),

@@ -128,25 +128,25 @@ pub enum Field {
     Position,
     /// An MIT target velocity.
     Velocity,
-    /// An MIT stiffness.
-    Kp,
-    /// An MIT damping.
-    Kd,
+    /// An MIT stiffness (Kp).
+    Stiffness,
+    /// An MIT damping (Kd).
+    Damping,
     /// An MIT feed-forward torque.
-    Torque,
+    Effort,
     /// A scaled value or a parameter value.
     Value,
 }
 
 impl Field {
-    /// The value's name, `torque`.
+    /// The value's name, `effort`.
     pub const fn name(self) -> &'static str {
         match self {
             Field::Position => "position",
             Field::Velocity => "velocity",
-            Field::Kp => "kp",
-            Field::Kd => "kd",
-            Field::Torque => "torque",
+            Field::Stiffness => "stiffness",
+            Field::Damping => "damping",
+            Field::Effort => "effort",
             Field::Value => "value",
         }
     }

@@ -7,7 +7,7 @@
 //! ```
 
 use crate::id::IdFields;
-use crate::scaling::Model;
+use crate::model::RobstrideModel;
 
 /// The motor's state, ID bits 23–22.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -156,7 +156,7 @@ impl RawFeedback {
 
     /// The feedback in physical units, scaled with `model`'s ranges.
     #[inline]
-    pub fn to_physical(&self, model: Model) -> Feedback {
+    pub fn to_physical(&self, model: RobstrideModel) -> Feedback {
         let s = model.scaling();
         // Range::decode's `u · (max − min) / 65535 + min` for the three ranges and `u / 10` for
         // the temperature, written as four lanes of one formula so that the four divisions can
@@ -189,7 +189,7 @@ mod tests {
 
     #[test]
     fn to_physical_is_bit_exact_with_range_decode_for_every_code() {
-        for model in Model::ALL {
+        for model in RobstrideModel::ALL {
             let s = model.scaling();
             for u in 0..=u16::MAX {
                 let raw = RawFeedback {

@@ -14,32 +14,34 @@
 //! * [`Command`]: every host→motor request of §4, encoded with [`Command::encode`];
 //! * [`Reply`]: every motor→host frame, decoded with [`Reply::decode`], which never panics and
 //!   rejects what is malformed with a [`DecodeError`];
-//! * [`Model`] and [`Scaling`]: the per-model ranges of §9 (manual family) and the manual's
+//! * [`Mit`]: the MIT law's five values, which a type-1 [`MitCommand`] carries;
+//! * [`RobstrideModel`] and [`Scaling`]: the per-model ranges of §9 (manual family) and the manual's
 //!   formulas;
 //! * [`Param`]: the parameter table of §8 with each parameter's type;
 //! * the motor's side, for simulated actuators and traffic tools: [`Request::decode`] and
 //!   [`Reply::encode`].
 //!
 //! ```
-//! use robstride_protocol::{Command, Feedback, MitCommand, Model, Reply};
+//! use robstride_protocol::{Command, Feedback, Mit, MitCommand, Reply, RobstrideModel};
 //!
-//! let hold = MitCommand::new(0.0, 0.0, 20.0, 1.0, 0.0)?;
-//! let frame = Command::Mit(hold).encode(Model::RS03, 0xFD, 0x7F);
+//! let hold = MitCommand::new(Mit { stiffness: 20.0, damping: 1.0, ..Mit::default() })?;
+//! let frame = Command::Mit(hold).encode(RobstrideModel::RS03, 0xFD, 0x7F);
 //! assert_eq!(frame.extended_id(), Some(0x017F_FF7F)); // zero torque is 0x7FFF
 //!
 //! // A feedback frame from motor 0x7F, in run mode, at rest.
 //! let reply = robstride_protocol::Frame::extended(0x0280_7FFD, [0x7F, 0xFF, 0x7F, 0xFF, 0x7F, 0xFF, 0x01, 0x2C]);
 //! assert!(Reply::decode(&reply)?.answers(&Command::Mit(hold), 0x7F));
-//! let feedback = Feedback::decode(&reply, Model::RS03)?;
+//! let feedback = Feedback::decode(&reply, RobstrideModel::RS03)?;
 //! assert_eq!(feedback.temperature, 30.0);
 //! # Ok::<(), Box<dyn core::error::Error>>(())
 //! ```
 //!
 //! # Decisions
 //!
-//! * **Scaling** is the manual family of docs/robstride-protocol.md §9, one row per model in [`Model::scaling`]
-//!   with its source, and the manual's formulas (truncating encode, `u·span/65535 + min`
-//!   decode). The numbers for RS00–RS06 are those of `robot_model::RobstrideModel::spec`.
+//! * **Scaling** is the manual family of docs/robstride-protocol.md §9, one row per model in
+//!   [`RobstrideModel::scaling`] with its source, and the manual's formulas (truncating encode,
+//!   `u·span/65535 + min` decode). The same rows, as f64, are [`RobstrideModel::spec`], what the
+//!   definition's rules hold a joint's limits to: one table.
 //! * **Out-of-range** setpoints are clamped to the model's range, as the manual's code does.
 //! * **NaN and ±∞** are refused with [`EncodeError::NonFinite`] by [`MitCommand::new`],
 //!   [`Range::encode`] and [`ParamWrite::new`]; none reaches the wire as 0x0000.
@@ -66,6 +68,8 @@ mod fault;
 mod feedback;
 mod frame;
 pub mod id;
+mod mit;
+mod model;
 mod param;
 mod reply;
 mod request;
@@ -77,7 +81,9 @@ pub use fault::{Fault, FaultFrame, FaultWord, WarningWord};
 pub use feedback::{Feedback, FeedbackFault, FeedbackFaults, Mode, RawFeedback};
 pub use frame::Frame;
 pub use id::CommType;
+pub use mit::Mit;
+pub use model::{ModelSpec, POSITION_SPAN, RobstrideModel};
 pub use param::{CAN_TIMEOUT_TICKS_PER_SECOND, Param, ParamType, ParamValue, ParamWrite, RunMode};
 pub use reply::{ParamOutcome, ParamReply, Reply};
 pub use request::Request;
-pub use scaling::{Model, POSITION_SPAN, Range, Scaling};
+pub use scaling::{Range, Scaling};

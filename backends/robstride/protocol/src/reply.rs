@@ -10,8 +10,8 @@ use crate::fault::FaultFrame;
 use crate::feedback::{Feedback, RawFeedback};
 use crate::frame::Frame;
 use crate::id::{CommType, IdFields};
+use crate::model::RobstrideModel;
 use crate::param::{Param, ParamValue};
-use crate::scaling::Model;
 
 /// The outcome of a parameter read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,7 +162,7 @@ impl Feedback {
     /// [`DecodeError::UnknownType`] as [`Reply::decode`] would say, a reply of another kind
     /// [`DecodeError::NotAReply`] too.
     #[inline]
-    pub fn decode(frame: &Frame, model: Model) -> Result<Feedback, DecodeError> {
+    pub fn decode(frame: &Frame, model: RobstrideModel) -> Result<Feedback, DecodeError> {
         let (id, data) = parts(frame)?;
         match id.comm_type {
             2 | 24 => RawFeedback::from_parts(id, &data)

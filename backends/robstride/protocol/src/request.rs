@@ -7,9 +7,10 @@ use crate::error::DecodeError;
 use crate::feedback::RawFeedback;
 use crate::frame::Frame;
 use crate::id::{CommType, IdFields, pack};
+use crate::mit::Mit;
+use crate::model::RobstrideModel;
 use crate::param::{Param, ParamValue, ParamWrite};
 use crate::reply::{ParamOutcome, Reply, parts};
-use crate::scaling::Model;
 
 /// A host→motor frame, as the motor receives it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,7 +30,7 @@ fn keyed(data: &[u8; 8]) -> Option<u8> {
 
 impl Request {
     /// The request `frame` carries; `model` scales an operation-control setpoint. Never panics.
-    pub fn decode(frame: &Frame, model: Model) -> Result<Request, DecodeError> {
+    pub fn decode(frame: &Frame, model: RobstrideModel) -> Result<Request, DecodeError> {
         let (id, data) = parts(frame)?;
         let comm_type = id.comm_type;
         let ty = CommType::from_u8(comm_type).ok_or(DecodeError::UnknownType { comm_type })?;
@@ -91,18 +92,18 @@ impl Request {
     }
 }
 
-fn decode_mit(id: IdFields, data: &[u8; 8], model: Model) -> Request {
+fn decode_mit(id: IdFields, data: &[u8; 8], model: RobstrideModel) -> Request {
     let s = model.scaling();
     let code = |i: usize| u16::from_be_bytes([data[i], data[i + 1]]);
     Request {
         // A decoded code is finite and in range: no check to fail.
-        command: Command::Mit(MitCommand::from_decoded(
-            s.position.decode(code(0)),
-            s.velocity.decode(code(2)),
-            s.kp.decode(code(4)),
-            s.kd.decode(code(6)),
-            s.torque.decode(id.data2),
-        )),
+        command: Command::Mit(MitCommand::from_decoded(Mit {
+            position: f64::from(s.position.decode(code(0))),
+            velocity: f64::from(s.velocity.decode(code(2))),
+            stiffness: f64::from(s.kp.decode(code(4))),
+            damping: f64::from(s.kd.decode(code(6))),
+            effort: f64::from(s.torque.decode(id.data2)),
+        })),
         host: 0,
         motor: id.low,
     }

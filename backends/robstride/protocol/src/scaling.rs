@@ -10,13 +10,11 @@
 //! encodes to 0x7FFF on a symmetric range, and 0x7FFF decodes to −LSB/2, not to 0 (the
 //! `(x/max + 1)·0x7FFF` formula of some SDKs differs by up to 1 LSB; §13).
 //!
-//! The ranges agree with `robot_model::RobstrideModel::spec` (RS00–RS06, the same manual family):
-//! its f64 `position`, `velocity`, `torque`, `stiffness` and `damping` are, cast to f32, this
-//! table's `max()` of `position`, `velocity`, `torque`, `kp` and `kd`, and every `min()` is the
-//! negated max (0 for the gains). EL05 is here only. This crate does not depend on robot-core,
-//! so the cross-check test lives on that side.
+//! The table is the one statement of what each model can do: the definition's rules
+//! (`robot-model`) read the same rows as f64 through [`RobstrideModel::spec`](crate::RobstrideModel::spec).
 
 use crate::error::{EncodeError, Field};
+use crate::model::POSITION_SPAN;
 
 /// A closed interval that 16 bits span, 0x0000 at `min` and 0xFFFF at `max`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,20 +89,6 @@ impl Range {
     }
 }
 
-/// A RobStride actuator model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum Model {
-    RS00,
-    RS01,
-    RS02,
-    RS03,
-    RS04,
-    RS05,
-    RS06,
-    EL05,
-}
-
 /// The ranges of one model for the type-1 command and the type-2/24 feedback.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scaling {
@@ -122,12 +106,9 @@ pub struct Scaling {
     pub source: &'static str,
 }
 
-/// ±4π, the position span of every model (the manual's text; its sample code writes 12.57).
-pub const POSITION_SPAN: f32 = 4.0 * core::f32::consts::PI;
-
 const fn row(velocity: f32, torque: f32, kp: f32, kd: f32, source: &'static str) -> Scaling {
     Scaling {
-        position: Range::symmetric(POSITION_SPAN),
+        position: Range::symmetric(POSITION_SPAN as f32),
         velocity: Range::symmetric(velocity),
         torque: Range::symmetric(torque),
         kp: Range::from_zero(kp),
@@ -136,8 +117,9 @@ const fn row(velocity: f32, torque: f32, kp: f32, kd: f32, source: &'static str)
     }
 }
 
-/// One row per model, in [`Model::ALL`] order.
-const TABLE: [Scaling; 8] = [
+/// One row per model, in [`RobstrideModel::ALL`](crate::RobstrideModel::ALL) order: the one table of what each model can
+/// do ([`RobstrideModel::scaling`](crate::RobstrideModel::scaling), [`RobstrideModel::spec`](crate::RobstrideModel::spec)).
+pub(crate) const TABLE: [Scaling; 8] = [
     row(
         33.0,
         14.0,
@@ -196,47 +178,14 @@ const TABLE: [Scaling; 8] = [
     ),
 ];
 
-impl Model {
-    /// Every model, in order.
-    pub const ALL: [Model; 8] = [
-        Model::RS00,
-        Model::RS01,
-        Model::RS02,
-        Model::RS03,
-        Model::RS04,
-        Model::RS05,
-        Model::RS06,
-        Model::EL05,
-    ];
-
-    /// The model's ranges.
-    #[inline]
-    pub const fn scaling(self) -> Scaling {
-        TABLE[self as usize]
-    }
-
-    /// The model's name, `RS06`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Model::RS00 => "RS00",
-            Model::RS01 => "RS01",
-            Model::RS02 => "RS02",
-            Model::RS03 => "RS03",
-            Model::RS04 => "RS04",
-            Model::RS05 => "RS05",
-            Model::RS06 => "RS06",
-            Model::EL05 => "EL05",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::RobstrideModel;
 
     #[test]
     fn zero_encodes_to_0x7fff_and_the_ends_to_the_ends() {
-        for model in Model::ALL {
+        for model in RobstrideModel::ALL {
             let s = model.scaling();
             for r in [s.position, s.velocity, s.torque] {
                 assert_eq!(r.encode(0.0), Ok(0x7FFF), "{}", model.name());
@@ -254,15 +203,15 @@ mod tests {
 
     #[test]
     fn out_of_range_values_are_clamped() {
-        let t = Model::RS03.scaling().torque;
+        let t = RobstrideModel::RS03.scaling().torque;
         assert_eq!(t.encode(1e9), Ok(0xFFFF));
         assert_eq!(t.encode(-1e9), Ok(0));
-        assert_eq!(Model::RS03.scaling().kp.encode(-1.0), Ok(0));
+        assert_eq!(RobstrideModel::RS03.scaling().kp.encode(-1.0), Ok(0));
     }
 
     #[test]
     fn nan_and_infinity_are_refused_not_encoded_as_0x0000() {
-        let t = Model::RS06.scaling().torque;
+        let t = RobstrideModel::RS06.scaling().torque;
         for x in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             assert_eq!(
                 t.encode(x),

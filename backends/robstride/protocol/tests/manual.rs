@@ -4,15 +4,15 @@
 use embedded_can::{ExtendedId, Frame as _, StandardId};
 use robstride_protocol::{
     BaudRate, CommType, Command, DecodeError, EncodeError, Fault, FaultWord, Feedback,
-    FeedbackFault, Field, Frame, MitCommand, Mode, Model, Param, ParamOutcome, ParamValue,
-    ParamWrite, Protocol, Reply, RunMode,
+    FeedbackFault, Field, Frame, Mit, MitCommand, Mode, Param, ParamOutcome, ParamValue,
+    ParamWrite, Protocol, Reply, RobstrideModel, RunMode,
 };
 
 const HOST: u8 = 0xFD;
 const MOTOR: u8 = 0x7F;
 
 fn encode(command: Command) -> (u32, [u8; 8]) {
-    let frame = command.encode(Model::RS03, HOST, MOTOR);
+    let frame = command.encode(RobstrideModel::RS03, HOST, MOTOR);
     let data: [u8; 8] = frame.data().try_into().unwrap();
     (frame.extended_id().unwrap(), data)
 }
@@ -134,7 +134,14 @@ fn parameter_writes_are_little_endian_in_bytes_4_to_7() {
 #[test]
 fn mit_zero_command_is_0x7fff_everywhere_but_the_gains() {
     // §5: zero torque, position and velocity give 0x7FFF; gains start at 0.
-    let zero = MitCommand::new(0.0, 0.0, 0.0, 0.0, 0.0).unwrap();
+    let zero = MitCommand::new(Mit {
+        position: 0.0,
+        velocity: 0.0,
+        stiffness: 0.0,
+        damping: 0.0,
+        effort: 0.0,
+    })
+    .unwrap();
     assert_eq!(
         encode(Command::Mit(zero)),
         (0x017F_FF7F, [0x7F, 0xFF, 0x7F, 0xFF, 0, 0, 0, 0])
@@ -143,24 +150,38 @@ fn mit_zero_command_is_0x7fff_everywhere_but_the_gains() {
 
 #[test]
 fn mit_full_scale_command_is_0xffff_and_clamps_beyond() {
-    for model in Model::ALL {
+    for model in RobstrideModel::ALL {
         let s = model.scaling();
         let top = |r: robstride_protocol::Range| r.max();
-        let full = MitCommand::new(
-            top(s.position),
-            top(s.velocity),
-            top(s.kp),
-            top(s.kd),
-            top(s.torque),
-        )
+        let full = MitCommand::new(Mit {
+            position: f64::from(top(s.position)),
+            velocity: f64::from(top(s.velocity)),
+            stiffness: f64::from(top(s.kp)),
+            damping: f64::from(top(s.kd)),
+            effort: f64::from(top(s.torque)),
+        })
         .unwrap();
-        let beyond = MitCommand::new(1e6, 1e6, 1e6, 1e6, 1e6).unwrap();
+        let beyond = MitCommand::new(Mit {
+            position: 1e6,
+            velocity: 1e6,
+            stiffness: 1e6,
+            damping: 1e6,
+            effort: 1e6,
+        })
+        .unwrap();
         for c in [full, beyond] {
             let frame = c.encode(model, MOTOR);
             assert_eq!(frame.extended_id(), Some(0x01FF_FF7F), "{}", model.name());
             assert_eq!(frame.data(), [0xFF; 8], "{}", model.name());
         }
-        let below = MitCommand::new(-1e6, -1e6, -1e6, -1e6, -1e6).unwrap();
+        let below = MitCommand::new(Mit {
+            position: -1e6,
+            velocity: -1e6,
+            stiffness: -1e6,
+            damping: -1e6,
+            effort: -1e6,
+        })
+        .unwrap();
         let frame = below.encode(model, MOTOR);
         assert_eq!(frame.extended_id(), Some(0x0100_007F));
         assert_eq!(frame.data(), [0; 8]);
@@ -170,15 +191,29 @@ fn mit_full_scale_command_is_0xffff_and_clamps_beyond() {
 #[test]
 fn mit_torque_is_scaled_per_model() {
     // RS03 ±60 N·m: 30 N·m is (30 + 60)·65535/120 = 49151.25 → 49151 = 0xBFFF.
-    let c = MitCommand::new(0.0, 0.0, 0.0, 0.0, 30.0).unwrap();
+    let c = MitCommand::new(Mit {
+        position: 0.0,
+        velocity: 0.0,
+        stiffness: 0.0,
+        damping: 0.0,
+        effort: 30.0,
+    })
+    .unwrap();
     assert_eq!(
-        c.encode(Model::RS03, MOTOR).extended_id(),
+        c.encode(RobstrideModel::RS03, MOTOR).extended_id(),
         Some(0x01BF_FF7F)
     );
     // RS05 ±5.5 N·m: 5.5 N·m is full scale.
-    let c = MitCommand::new(0.0, 0.0, 0.0, 0.0, 5.5).unwrap();
+    let c = MitCommand::new(Mit {
+        position: 0.0,
+        velocity: 0.0,
+        stiffness: 0.0,
+        damping: 0.0,
+        effort: 5.5,
+    })
+    .unwrap();
     assert_eq!(
-        c.encode(Model::RS05, MOTOR).extended_id(),
+        c.encode(RobstrideModel::RS05, MOTOR).extended_id(),
         Some(0x01FF_FF7F)
     );
 }
@@ -188,16 +223,22 @@ fn nan_or_infinite_setpoints_are_refused() {
     let fields = [
         Field::Position,
         Field::Velocity,
-        Field::Kp,
-        Field::Kd,
-        Field::Torque,
+        Field::Stiffness,
+        Field::Damping,
+        Field::Effort,
     ];
     for (i, field) in fields.into_iter().enumerate() {
-        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             let mut v = [0.0; 5];
             v[i] = bad;
             assert_eq!(
-                MitCommand::new(v[0], v[1], v[2], v[3], v[4]),
+                MitCommand::new(Mit {
+                    position: v[0],
+                    velocity: v[1],
+                    stiffness: v[2],
+                    damping: v[3],
+                    effort: v[4]
+                }),
                 Err(EncodeError::NonFinite { field })
             );
         }
@@ -210,7 +251,7 @@ fn feedback_decodes_every_field() {
     // velocity bottom, torque 0x7FFF, 31.4 °C.
     let id = (2 << 24) | (2 << 22) | (0b10_0001 << 16) | (0x7F << 8) | 0xFD;
     let frame = Frame::extended(id, [0xFF, 0xFF, 0x00, 0x00, 0x7F, 0xFF, 0x01, 0x3A]);
-    let f = Feedback::decode(&frame, Model::RS06).unwrap();
+    let f = Feedback::decode(&frame, RobstrideModel::RS06).unwrap();
     assert_eq!((f.motor, f.host, f.mode), (0x7F, 0xFD, Mode::Run));
     assert!(f.faults.contains(FeedbackFault::Undervoltage));
     assert!(f.faults.contains(FeedbackFault::Uncalibrated));
@@ -254,7 +295,9 @@ fn active_reports_decode_like_feedback() {
     };
     assert_eq!((r.motor, r.mode, r.temperature), (0x7F, Mode::Run, 250));
     assert_eq!(
-        Feedback::decode(&frame, Model::RS00).unwrap().temperature,
+        Feedback::decode(&frame, RobstrideModel::RS00)
+            .unwrap()
+            .temperature,
         25.0
     );
 }
@@ -305,7 +348,16 @@ fn device_id_reply_carries_the_uid() {
 
 #[test]
 fn replies_match_on_type_and_motor_never_the_host_byte() {
-    let mit = Command::Mit(MitCommand::new(0.0, 0.0, 1.0, 1.0, 0.0).unwrap());
+    let mit = Command::Mit(
+        MitCommand::new(Mit {
+            position: 0.0,
+            velocity: 0.0,
+            stiffness: 1.0,
+            damping: 1.0,
+            effort: 0.0,
+        })
+        .unwrap(),
+    );
     for host in [0x00, 0xFD, 0xFE, 0xFF] {
         let frame = Frame::extended(0x0280_7F00 | host, [0; 8]);
         let reply = Reply::decode(&frame).unwrap();
@@ -340,7 +392,7 @@ fn malformed_frames_are_rejected_with_a_typed_error() {
         let short = Frame::new(ext, &[0; 8][..len]).unwrap();
         assert_eq!(Reply::decode(&short), Err(DecodeError::Length { len }));
         assert_eq!(
-            Feedback::decode(&short, Model::RS00),
+            Feedback::decode(&short, RobstrideModel::RS00),
             Err(DecodeError::Length { len })
         );
     }
@@ -358,13 +410,13 @@ fn malformed_frames_are_rejected_with_a_typed_error() {
             Err(DecodeError::NotAReply { comm_type })
         );
         assert_eq!(
-            Feedback::decode(&frame, Model::RS00),
+            Feedback::decode(&frame, RobstrideModel::RS00),
             Err(DecodeError::NotAReply { comm_type })
         );
     }
     let param = Frame::extended(0x1100_7FFD, [0; 8]);
     assert_eq!(
-        Feedback::decode(&param, Model::RS00),
+        Feedback::decode(&param, RobstrideModel::RS00),
         Err(DecodeError::NotAReply { comm_type: 17 })
     );
 }
@@ -377,9 +429,9 @@ fn errors_read_as_lowercase_sentences() {
     );
     assert_eq!(
         EncodeError::NonFinite {
-            field: Field::Torque
+            field: Field::Effort
         }
         .to_string(),
-        "`torque` is not finite"
+        "`effort` is not finite"
     );
 }

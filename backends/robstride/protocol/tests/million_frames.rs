@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use embedded_can::{ExtendedId, Frame as _, StandardId};
-use robstride_protocol::{CommType, DecodeError, Feedback, Frame, Model, Reply};
+use robstride_protocol::{CommType, DecodeError, Feedback, Frame, Reply, RobstrideModel};
 
 const FRAMES: u32 = 1_000_000;
 
@@ -43,7 +43,7 @@ fn a_million_random_frames_decode_or_are_rejected_consistently() {
             .unwrap(),
             _ => Frame::extended(id, data),
         };
-        let model = Model::ALL[i as usize % Model::ALL.len()];
+        let model = RobstrideModel::ALL[i as usize % RobstrideModel::ALL.len()];
         let comm_type = (id >> 24) as u8;
         match Reply::decode(&frame) {
             Ok(reply) => {

@@ -5,9 +5,9 @@
 
 use proptest::prelude::*;
 use robstride_protocol::{
-    BaudRate, Command, DecodeError, FaultFrame, FaultWord, FeedbackFaults, Frame, MitCommand, Mode,
-    Model, Param, ParamOutcome, ParamReply, ParamValue, ParamWrite, Protocol, RawFeedback, Reply,
-    Request, RunMode, WarningWord,
+    BaudRate, Command, DecodeError, FaultFrame, FaultWord, FeedbackFaults, Frame, Mit, MitCommand,
+    Mode, Param, ParamOutcome, ParamReply, ParamValue, ParamWrite, Protocol, RawFeedback, Reply,
+    Request, RobstrideModel, RunMode, WarningWord,
 };
 
 fn every_plain_command() -> Vec<Command> {
@@ -34,8 +34,8 @@ fn every_plain_command() -> Vec<Command> {
 #[test]
 fn every_command_a_host_encodes_is_the_request_a_motor_decodes() {
     for command in every_plain_command() {
-        let frame = command.encode(Model::RS03, 0xFD, 0x21);
-        let request = Request::decode(&frame, Model::RS03).unwrap();
+        let frame = command.encode(RobstrideModel::RS03, 0xFD, 0x21);
+        let request = Request::decode(&frame, RobstrideModel::RS03).unwrap();
         assert_eq!(
             request,
             Request {
@@ -50,25 +50,36 @@ fn every_command_a_host_encodes_is_the_request_a_motor_decodes() {
 
 #[test]
 fn an_operation_control_setpoint_decodes_within_one_lsb() {
-    let mit = MitCommand::new(1.0, -2.0, 30.0, 1.5, 3.25).unwrap();
-    let frame = Command::Mit(mit).encode(Model::RS02, 0xFD, 7);
+    let mit = MitCommand::new(Mit {
+        position: 1.0,
+        velocity: -2.0,
+        stiffness: 30.0,
+        damping: 1.5,
+        effort: 3.25,
+    })
+    .unwrap();
+    let frame = Command::Mit(mit).encode(RobstrideModel::RS02, 0xFD, 7);
     let Request {
         command: Command::Mit(back),
         motor: 7,
         ..
-    } = Request::decode(&frame, Model::RS02).unwrap()
+    } = Request::decode(&frame, RobstrideModel::RS02).unwrap()
     else {
         panic!("not an operation-control request to motor 7");
     };
-    let s = Model::RS02.scaling();
+    let s = RobstrideModel::RS02.scaling();
+    let (sent, got) = (mit.mit(), back.mit());
     for (what, sent, got, range) in [
-        ("position", mit.position(), back.position(), s.position),
-        ("velocity", mit.velocity(), back.velocity(), s.velocity),
-        ("kp", mit.kp(), back.kp(), s.kp),
-        ("kd", mit.kd(), back.kd(), s.kd),
-        ("torque", mit.torque(), back.torque(), s.torque),
+        ("position", sent.position, got.position, s.position),
+        ("velocity", sent.velocity, got.velocity, s.velocity),
+        ("stiffness", sent.stiffness, got.stiffness, s.kp),
+        ("damping", sent.damping, got.damping, s.kd),
+        ("effort", sent.effort, got.effort, s.torque),
     ] {
-        assert!((sent - got).abs() <= range.lsb(), "{what}: {sent} → {got}");
+        assert!(
+            (sent - got).abs() <= f64::from(range.lsb()),
+            "{what}: {sent} → {got}"
+        );
     }
 }
 
@@ -130,7 +141,7 @@ fn a_reply_is_not_a_request_and_undefined_data_is_refused() {
     })
     .encode();
     assert_eq!(
-        Request::decode(&feedback, Model::RS00),
+        Request::decode(&feedback, RobstrideModel::RS00),
         Err(DecodeError::NotARequest { comm_type: 2 })
     );
     // Type 4 with byte 0 = 7; type 24 without its key; a write to an unlisted parameter.
@@ -139,7 +150,7 @@ fn a_reply_is_not_a_request_and_undefined_data_is_refused() {
         (0x1800_FD01, [0, 0, 0, 0, 0, 0, 1, 0]),
         (0x1200_FD01, [0x00, 0x30, 0, 0, 0, 0, 0, 0]),
     ] {
-        let error = Request::decode(&Frame::extended(id, data), Model::RS00).unwrap_err();
+        let error = Request::decode(&Frame::extended(id, data), RobstrideModel::RS00).unwrap_err();
         assert!(
             matches!(error, DecodeError::BadRequest { .. }),
             "{id:#x}: {error}"
@@ -155,6 +166,6 @@ proptest! {
             &data[..len],
         )
         .unwrap();
-        let _ = Request::decode(&frame, Model::RS04);
+        let _ = Request::decode(&frame, RobstrideModel::RS04);
     }
 }

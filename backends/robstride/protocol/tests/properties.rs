@@ -4,10 +4,10 @@
 
 use embedded_can::{ExtendedId, Frame as _, Id, StandardId};
 use proptest::prelude::*;
-use robstride_protocol::{Feedback, Frame, MitCommand, Model, Range, Reply};
+use robstride_protocol::{Feedback, Frame, Mit, MitCommand, Range, Reply, RobstrideModel};
 
-fn model() -> impl Strategy<Value = Model> {
-    proptest::sample::select(Model::ALL.to_vec())
+fn model() -> impl Strategy<Value = RobstrideModel> {
+    proptest::sample::select(RobstrideModel::ALL.to_vec())
 }
 
 /// A value in `r`, or somewhat beyond it to exercise the clamp.
@@ -63,7 +63,7 @@ proptest! {
         motor: u8,
     ) {
         // The type-1 codes, carried back in a type-2 frame, decode to the setpoint within 1 LSB.
-        let frame = MitCommand::new(p, v, 1.0, 1.0, t).unwrap().encode(m, motor);
+        let frame = MitCommand::new(Mit { position: f64::from(p), velocity: f64::from(v), stiffness: 1.0, damping: 1.0, effort: f64::from(t) }).unwrap().encode(m, motor);
         let id = frame.extended_id().unwrap();
         let torque = ((id >> 8) as u16).to_be_bytes();
         let d = frame.data();

@@ -14,12 +14,12 @@
 use std::time::Duration;
 
 use robstride_protocol::{
-    CAN_TIMEOUT_TICKS_PER_SECOND, Command, FeedbackFault, FeedbackFaults, Frame, Mode, Model,
-    Param, ParamOutcome, ParamReply, ParamValue, RawFeedback, Reply, Request, RunMode,
+    CAN_TIMEOUT_TICKS_PER_SECOND, Command, FeedbackFault, FeedbackFaults, Frame, Mit, Mode, Param,
+    ParamOutcome, ParamReply, ParamValue, RawFeedback, Reply, Request, RobstrideModel, RunMode,
 };
 
 use crate::bus::{Node, Outbox};
-use crate::motor::{MitTarget, MotorModel, Shaft};
+use crate::motor::{MotorModel, Shaft};
 use backend_robstride::turns::wrap;
 
 /// A way the simulated motor fails, as real ones do.
@@ -73,7 +73,7 @@ const REPORT_PERIOD: Duration = Duration::from_millis(10);
 /// One simulated actuator.
 #[derive(Debug, Clone)]
 pub struct SimActuator {
-    model: Model,
+    model: RobstrideModel,
     motor_id: u8,
     uid: [u8; 8],
     mechanics: MotorModel,
@@ -84,7 +84,7 @@ pub struct SimActuator {
     run_mode: RunMode,
     angle_report: AngleReport,
     /// The last MIT command, its position in the firmware's angle (see [`AngleReport`]).
-    target: MitTarget,
+    target: Mit,
     faults: FeedbackFaults,
     failure: Option<Failure>,
     held: Option<Frame>,
@@ -121,7 +121,12 @@ pub struct SimLog {
 impl SimActuator {
     /// A motor of `model` with CAN id `motor_id`, at rest at angle `position` (rad, its own
     /// reported angle), carrying `mechanics`.
-    pub fn new(model: Model, motor_id: u8, mechanics: MotorModel, position: f64) -> SimActuator {
+    pub fn new(
+        model: RobstrideModel,
+        motor_id: u8,
+        mechanics: MotorModel,
+        position: f64,
+    ) -> SimActuator {
         SimActuator {
             model,
             motor_id,
@@ -135,7 +140,7 @@ impl SimActuator {
             enabled: false,
             run_mode: RunMode::Operation,
             angle_report: AngleReport::Looping,
-            target: MitTarget::default(),
+            target: Mit::default(),
             faults: FeedbackFaults::default(),
             failure: None,
             held: None,
@@ -179,7 +184,7 @@ impl SimActuator {
         };
         self.zero += angle - within;
         self.enabled = false;
-        self.target = MitTarget::default();
+        self.target = Mit::default();
         // RAM is lost: what was written and not saved (the simulated motor saves nothing).
         self.params = [None; 32];
         self.watchdog = None;
@@ -249,7 +254,7 @@ impl SimActuator {
         }
         let driving = self.enabled && self.run_mode == RunMode::Operation;
         // The law's error is the target less the firmware's angle, in shaft angles.
-        let target = MitTarget {
+        let target = Mit {
             position: self.shaft.position + (self.target.position - self.firmware_angle()),
             ..self.target
         };
@@ -311,13 +316,7 @@ impl SimActuator {
                 } else {
                     self.log.mit_disabled += 1;
                 }
-                self.target = MitTarget {
-                    position: f64::from(mit.position()),
-                    velocity: f64::from(mit.velocity()),
-                    kp: f64::from(mit.kp()),
-                    kd: f64::from(mit.kd()),
-                    torque: f64::from(mit.torque()),
-                };
+                self.target = mit.mit();
                 feedback(self)
             }
             Command::Enable => {

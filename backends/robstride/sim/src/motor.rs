@@ -10,21 +10,7 @@
 
 use robot_core::RobstrideModel;
 use robot_core::model::Dynamics;
-
-/// What drives the shaft: one operation-control (type 1) command, in motor space.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct MitTarget {
-    /// Position target, rad.
-    pub position: f64,
-    /// Velocity target, rad/s.
-    pub velocity: f64,
-    /// Stiffness Kp, N·m/rad.
-    pub kp: f64,
-    /// Damping Kd, N·m·s/rad.
-    pub kd: f64,
-    /// Feed-forward torque, N·m.
-    pub torque: f64,
-}
+use robstride_protocol::Mit;
 
 /// The shaft's state.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -69,7 +55,7 @@ impl MotorModel {
 
     /// Advances `shaft` by `dt` seconds under `target` (`None`: the motor is not enabled and
     /// applies no torque; only friction acts).
-    pub fn step(&self, shaft: &mut Shaft, target: Option<&MitTarget>, dt: f64) {
+    pub fn step(&self, shaft: &mut Shaft, target: Option<&Mit>, dt: f64) {
         if !dt.is_finite() || dt <= 0.0 {
             return;
         }
@@ -86,12 +72,12 @@ impl MotorModel {
             Some(t) => {
                 // Backward Euler on the unsaturated law: with p' = p + dt·v',
                 // J(v' − v)/dt = Kp(p* − p − dt·v') + Kd(v* − v') + τ_ff − b·v' − friction.
-                let (kp, kd) = (t.kp.max(0.0), t.kd.max(0.0));
+                let (kp, kd) = (t.stiffness.max(0.0), t.damping.max(0.0));
                 let rhs =
-                    j * v / dt + kp * (t.position - p) + kd * t.velocity + t.torque - friction;
+                    j * v / dt + kp * (t.position - p) + kd * t.velocity + t.effort - friction;
                 let v_next = rhs / (j / dt + kp * dt + kd + b);
                 let p_next = p + dt * v_next;
-                let law = kp * (t.position - p_next) + kd * (t.velocity - v_next) + t.torque;
+                let law = kp * (t.position - p_next) + kd * (t.velocity - v_next) + t.effort;
                 if law.abs() <= self.torque_limit {
                     shaft.position = p_next;
                     shaft.velocity = v_next;
@@ -126,11 +112,11 @@ mod tests {
     fn a_stiff_gain_settles_on_the_target_at_a_coarse_step() {
         let motor = rs02();
         let mut shaft = Shaft::default();
-        let target = MitTarget {
+        let target = Mit {
             position: 0.5,
-            kp: 500.0,
-            kd: 5.0,
-            ..MitTarget::default()
+            stiffness: 500.0,
+            damping: 5.0,
+            ..Mit::default()
         };
         for _ in 0..400 {
             motor.step(&mut shaft, Some(&target), 0.005);
@@ -144,10 +130,10 @@ mod tests {
     fn the_torque_is_clamped_to_the_models_range() {
         let motor = rs02();
         let mut shaft = Shaft::default();
-        let target = MitTarget {
+        let target = Mit {
             position: 10.0,
-            kp: 500.0,
-            ..MitTarget::default()
+            stiffness: 500.0,
+            ..Mit::default()
         };
         motor.step(&mut shaft, Some(&target), 0.001);
         assert_eq!(shaft.torque, 17.0);
@@ -173,7 +159,7 @@ mod tests {
             ..Shaft::default()
         };
         // Zero gains, no feed-forward: only friction acts, the motor applies nothing.
-        motor.step(&mut shaft, Some(&MitTarget::default()), 0.001);
+        motor.step(&mut shaft, Some(&Mit::default()), 0.001);
         assert_eq!(shaft.torque, 0.0);
         assert!(shaft.velocity < 1.0);
         for _ in 0..1000 {
@@ -189,9 +175,9 @@ mod tests {
     fn feed_forward_torque_accelerates_a_free_shaft() {
         let motor = rs02();
         let mut shaft = Shaft::default();
-        let target = MitTarget {
-            torque: 1.0,
-            ..MitTarget::default()
+        let target = Mit {
+            effort: 1.0,
+            ..Mit::default()
         };
         motor.step(&mut shaft, Some(&target), 0.01);
         assert!((shaft.velocity - 1.0 / motor.inertia * 0.01).abs() < 1e-9);
@@ -206,7 +192,7 @@ mod tests {
             ..Shaft::default()
         };
         for dt in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            motor.step(&mut shaft, Some(&MitTarget::default()), dt);
+            motor.step(&mut shaft, Some(&Mit::default()), dt);
         }
         assert_eq!(shaft.position, 0.3);
     }

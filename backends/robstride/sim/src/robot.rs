@@ -4,12 +4,11 @@
 use robot_core::Robot;
 use robot_core::config::RuntimeConfig;
 use robot_core::model::Dynamics;
+use robot_core::transmission::{Transmission, motor_gain};
 
 use crate::actuator::SimActuator;
 use crate::bus::{NodeId, SimBus};
 use crate::motor::MotorModel;
-use backend_robstride::component::wire;
-use backend_robstride::transmission::Transmission;
 
 /// Attaches to `sim` a simulated actuator for every actuated joint of `robot` on bus `bus`,
 /// calibrated as `config` says (or as the definition does); returns `(joint index, node)` of each.
@@ -29,19 +28,20 @@ pub fn attach_actuators(
         let rest = joint.limits.as_ref().map_or(0.0, |l| {
             0.0_f64.clamp(l.lower.unwrap_or(f64::MIN), l.upper.unwrap_or(f64::MAX))
         });
-        let motor_angle = Transmission::new(joint, zero, true)
+        let motor_angle = Transmission::of(actuator)
+            .with_zero_offset(zero)
             .motor_position(rest)
             .unwrap_or(zero);
         // The joint's dynamics as the motor feels them: through a lead, a mass of m kg is
         // m·r² kg·m², damping likewise, friction r·F N·m (r = lead / 2π).
         let r = actuator.lead_ratio().unwrap_or(1.0);
         let dynamics = joint.dynamics.map(|d| Dynamics {
-            damping: d.damping * r * r,
+            damping: motor_gain(d.damping, r),
             friction: d.friction * r,
-            armature: d.armature * r * r,
+            armature: motor_gain(d.armature, r),
         });
         let node = sim.attach(SimActuator::new(
-            wire(actuator.model),
+            actuator.model,
             u16::from(actuator.can_id) as u8,
             MotorModel::new(actuator.model, dynamics.as_ref()),
             motor_angle,

@@ -6,10 +6,9 @@
 use std::time::Duration;
 
 use backend_robstride::transport::Transport;
-use robot_core::RobstrideModel;
 use robstride_protocol::{
-    Command, DecodeError, Feedback, FeedbackFault, Frame, MitCommand, Mode, Model, ParamOutcome,
-    ParamValue, ParamWrite, Reply, RunMode,
+    Command, DecodeError, Feedback, FeedbackFault, Frame, Mit, MitCommand, Mode, ParamOutcome,
+    ParamValue, ParamWrite, Reply, RobstrideModel, RunMode,
 };
 use robstride_sim::bus::NodeId;
 use robstride_sim::motor::MotorModel;
@@ -22,7 +21,7 @@ const MOTOR: u8 = 0x21;
 fn bus() -> (SimBus, SimHost, NodeId) {
     let bus = SimBus::new("sim");
     let node = bus.attach(SimActuator::new(
-        Model::RS02,
+        RobstrideModel::RS02,
         MOTOR,
         MotorModel::new(RobstrideModel::RS02, None),
         0.25,
@@ -33,7 +32,7 @@ fn bus() -> (SimBus, SimHost, NodeId) {
 
 /// Sends `command` and returns every frame that came back.
 fn ask(host: &mut SimHost, command: Command) -> Vec<Frame> {
-    host.send(&command.encode(Model::RS02, HOST, MOTOR))
+    host.send(&command.encode(RobstrideModel::RS02, HOST, MOTOR))
         .unwrap();
     let mut replies = Vec::new();
     while let Some(frame) = host.try_recv().unwrap() {
@@ -44,11 +43,20 @@ fn ask(host: &mut SimHost, command: Command) -> Vec<Frame> {
 
 fn feedback(frames: &[Frame]) -> Feedback {
     assert_eq!(frames.len(), 1, "one reply: {frames:?}");
-    Feedback::decode(&frames[0], Model::RS02).unwrap()
+    Feedback::decode(&frames[0], RobstrideModel::RS02).unwrap()
 }
 
-fn mit(position: f32, kp: f32, kd: f32) -> Command {
-    Command::Mit(MitCommand::new(position, 0.0, kp, kd, 0.0).unwrap())
+fn mit(position: f64, kp: f64, kd: f64) -> Command {
+    Command::Mit(
+        MitCommand::new(Mit {
+            position,
+            velocity: 0.0,
+            stiffness: kp,
+            damping: kd,
+            effort: 0.0,
+        })
+        .unwrap(),
+    )
 }
 
 #[test]
@@ -90,7 +98,7 @@ fn every_request_gets_the_reply_the_protocol_says() {
     };
     assert_eq!(reply.outcome, ParamOutcome::Failed);
     // Another motor's requests draw nothing.
-    host.send(&Command::GetId.encode(Model::RS02, HOST, MOTOR + 1))
+    host.send(&Command::GetId.encode(RobstrideModel::RS02, HOST, MOTOR + 1))
         .unwrap();
     assert_eq!(host.try_recv().unwrap(), None);
 }

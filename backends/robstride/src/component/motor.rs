@@ -2,16 +2,16 @@
 //! how its quantities become the motor's (transmission, turn count, servo gains, the guard), and
 //! what it last reported.
 
-use robot_core::actuator::MIT_POSITION_SPAN;
+use robot_core::actuator::POSITION_SPAN;
 use robot_core::config::RuntimeConfig;
 use robot_core::model::{Actuator, Joint, JointKind};
+use robot_core::transmission::{Transmission, motor_gain};
 use robot_core::typed::Layout;
-use robot_core::{InterfaceKind, RobstrideModel};
-use robstride_protocol::{Feedback, MitCommand, Model};
+use robot_core::{InterfaceKind, Mit, RobstrideModel};
+use robstride_protocol::{Feedback, MitCommand};
 
 use super::BusOptions;
 use crate::guard::CommandGuard;
-use crate::transmission::{Mit, Transmission};
 use crate::turns::Turns;
 
 /// The slot of each interface a motor serves, in the state or the command struct.
@@ -50,7 +50,7 @@ pub(super) struct Motor {
     pub joint: usize,
     pub name: String,
     pub id: u8,
-    pub model: Model,
+    pub model: RobstrideModel,
     pub transmission: Transmission,
     /// The turns a continuous joint's motor has looped through the ±4π window.
     turns: Turns,
@@ -92,7 +92,10 @@ impl Motor {
         (state, command): (&Layout, &Layout),
     ) -> Motor {
         let zero = config.map_or(actuator.zero_offset, |c| c.zero_offset(joint));
-        let transmission = Transmission::new(joint, zero, options.use_linkage);
+        let mut transmission = Transmission::of(actuator).with_zero_offset(zero);
+        if !options.use_linkage {
+            transmission = transmission.without_linkage();
+        }
         // Referred to the motor at mid-range, within what the model can encode.
         let gains = options.servo.for_joint(joint);
         let middle = joint
@@ -105,15 +108,15 @@ impl Motor {
             joint: index,
             name: joint.name.to_string(),
             id: u16::from(actuator.can_id) as u8,
-            model: wire(actuator.model),
+            model: actuator.model,
             transmission,
             turns: Turns::new(joint.kind == JointKind::Continuous),
             guard: CommandGuard::new(joint, actuator.model, Mit::default()),
             state: Slots::of(state, index),
             command: Slots::of(command, index),
             servo: Mit {
-                stiffness: (gains.stiffness * j * j).min(spec.stiffness),
-                damping: (gains.damping * j * j).min(spec.damping),
+                stiffness: motor_gain(gains.stiffness, j).min(spec.stiffness),
+                damping: motor_gain(gains.damping, j).min(spec.damping),
                 ..Mit::default()
             },
             enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
@@ -138,14 +141,14 @@ impl Motor {
         let reported = f64::from(feedback.position);
         let looped = self
             .reported
-            .filter(|last| !self.turns.counting() && (reported - last).abs() > MIT_POSITION_SPAN)
+            .filter(|last| !self.turns.counting() && (reported - last).abs() > POSITION_SPAN)
             .map(|last| (last, reported));
         let position = self.turns.unwrap(reported);
         self.reported = Some(position);
         match self.transmission.state_to_joint(&Mit {
             position,
             velocity: f64::from(feedback.velocity),
-            torque: f64::from(feedback.torque),
+            effort: f64::from(feedback.torque),
             ..Mit::default()
         }) {
             Ok(joint) => {
@@ -198,7 +201,7 @@ impl Motor {
         for (slot, value) in [
             (self.state.position, self.last.position),
             (self.state.velocity, self.last.velocity),
-            (self.state.effort, self.last.torque),
+            (self.state.effort, self.last.effort),
         ] {
             if let Some(value_slot) = slot.and_then(|s| state.get_mut(s)) {
                 *value_slot = value;
@@ -219,7 +222,7 @@ impl Motor {
         let wanted = Mit {
             position: get(self.command.position),
             velocity: get(self.command.velocity),
-            torque: get(self.command.effort),
+            effort: get(self.command.effort),
             stiffness: get(self.command.stiffness),
             damping: get(self.command.damping),
         };
@@ -235,27 +238,6 @@ impl Motor {
         if self.command.damping.is_none() {
             at_motor.damping = self.servo.damping;
         }
-        let m = self.guard.motor_command(&at_motor);
-        MitCommand::new(
-            m.position as f32,
-            m.velocity as f32,
-            m.stiffness as f32,
-            m.damping as f32,
-            m.torque as f32,
-        )
-        .map_err(|_| Unsendable::NotANumber)
-    }
-}
-
-/// The protocol's model (its scaling row) of a definition model.
-pub fn wire(model: RobstrideModel) -> Model {
-    match model {
-        RobstrideModel::RS00 => Model::RS00,
-        RobstrideModel::RS01 => Model::RS01,
-        RobstrideModel::RS02 => Model::RS02,
-        RobstrideModel::RS03 => Model::RS03,
-        RobstrideModel::RS04 => Model::RS04,
-        RobstrideModel::RS05 => Model::RS05,
-        RobstrideModel::RS06 => Model::RS06,
+        MitCommand::new(self.guard.motor_command(&at_motor)).map_err(|_| Unsendable::NotANumber)
     }
 }

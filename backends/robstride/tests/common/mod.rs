@@ -11,7 +11,7 @@ use robot_core::RobstrideModel;
 use robot_core::config::RuntimeConfig;
 use robot_core::hardware::Clock;
 use robot_core::typed::RobotTypes;
-use robstride_protocol::{Command, MitCommand, Model, Request};
+use robstride_protocol::{Command, Mit, Request};
 use robstride_sim::SimActuator;
 use robstride_sim::SimBus;
 use robstride_sim::bus::NodeId;
@@ -57,7 +57,7 @@ pub const CLOCK: Clock = Clock {
 /// An RS02 with CAN id `id`, at rest at motor angle `angle` rad.
 pub fn rs02(id: u8, angle: f64) -> SimActuator {
     SimActuator::new(
-        Model::RS02,
+        RobstrideModel::RS02,
         id,
         MotorModel::new(RobstrideModel::RS02, None),
         angle,
@@ -90,10 +90,13 @@ pub fn component_on<R: RobotTypes>(
 }
 
 /// The operation-control command in the last frame sent to an RS02.
-pub fn last_mit(sim: &SimBus) -> MitCommand {
+pub fn last_mit(sim: &SimBus) -> Mit {
     let frame = *sim.sent().last().expect("a frame");
-    match Request::decode(&frame, Model::RS02).unwrap().command {
-        Command::Mit(mit) => mit,
+    match Request::decode(&frame, RobstrideModel::RS02)
+        .unwrap()
+        .command
+    {
+        Command::Mit(mit) => mit.mit(),
         other => panic!("not an operation-control frame: {other:?}"),
     }
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use robot_core::model::CanId;
 use robstride_protocol::{
-    Command, Frame, Model, Param, ParamOutcome, ParamValue, ParamWrite, Reply,
+    Command, Frame, Param, ParamOutcome, ParamValue, ParamWrite, Reply, RobstrideModel,
 };
 
 use backend_robstride::transport::{Transport, TransportError};
@@ -32,7 +32,7 @@ const POLL: Duration = Duration::from_micros(200);
 
 /// The model the codec is given for requests whose encoding does not depend on it (every one
 /// sent here: no operation-control frame is).
-const ANY_MODEL: Model = Model::RS03;
+const ANY_MODEL: RobstrideModel = RobstrideModel::RS03;
 
 /// A motor that answered a scan.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,10 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use robot_core::RobstrideModel;
 use robstride_protocol::{
-    Command, FeedbackFaults, Frame, Mode, Model, Param, ParamOutcome, ParamValue, ParamWrite,
-    RawFeedback, Reply, Request,
+    Command, FeedbackFaults, Frame, Mode, Param, ParamOutcome, ParamValue, ParamWrite, RawFeedback,
+    Reply, Request, RobstrideModel,
 };
 use robstride_sim::bus::Node;
 use robstride_sim::bus::{NodeId, Outbox};
@@ -25,7 +24,7 @@ fn bus(ids: &[u8]) -> (SimBus, SimHost, Vec<NodeId>) {
         .iter()
         .map(|&id| {
             bus.attach(SimActuator::new(
-                Model::RS03,
+                RobstrideModel::RS03,
                 id,
                 MotorModel::new(RobstrideModel::RS03, None),
                 0.5,
@@ -52,7 +51,10 @@ fn scan_finds_every_motor_that_answers_with_its_uid_mode_angle_and_voltage() {
     let ids: Vec<u8> = found.iter().map(|f| f.motor).collect();
     assert_eq!(ids, [31, 127], "the silent motor 33 is not found");
     let first = found[0];
-    assert_eq!(first.uid, [0x52, 0x53, Model::RS03 as u8, 31, 0, 0, 0, 1]);
+    assert_eq!(
+        first.uid,
+        [0x52, 0x53, RobstrideModel::RS03 as u8, 31, 0, 0, 0, 1]
+    );
     assert_eq!(first.run_mode, Some(0), "operation control");
     assert!((first.position.unwrap() - 0.5).abs() < 1e-6);
     assert_eq!(first.vbus, Some(48.0));
@@ -63,7 +65,7 @@ fn scan_changes_nothing_on_any_motor() {
     let (bus, mut host, _) = bus(&[31, 32]);
     tool(&mut host).scan(30..=33).unwrap();
     for frame in bus.sent() {
-        let request = Request::decode(&frame, Model::RS03).unwrap();
+        let request = Request::decode(&frame, RobstrideModel::RS03).unwrap();
         assert!(
             matches!(request.command, Command::GetId | Command::ReadParam { .. }),
             "a scan sent {:?}",
@@ -78,7 +80,7 @@ fn set_id_moves_the_motor_to_its_new_id_and_the_old_one_answers_no_more() {
     let uid = tool(&mut host).set_id(127, 31).unwrap();
     assert_eq!(
         uid,
-        [0x52, 0x53, Model::RS03 as u8, 127, 0, 0, 0, 1],
+        [0x52, 0x53, RobstrideModel::RS03 as u8, 127, 0, 0, 0, 1],
         "same unit"
     );
     assert_eq!(
@@ -104,7 +106,7 @@ fn set_zero_stops_the_motor_first_and_reads_back_a_zero_angle() {
     let sent: Vec<Command> = bus
         .sent()
         .iter()
-        .map(|f| Request::decode(f, Model::RS03).unwrap().command)
+        .map(|f| Request::decode(f, RobstrideModel::RS03).unwrap().command)
         .collect();
     assert_eq!(sent[..2], [Command::Stop, Command::SetZero]);
 }
@@ -122,7 +124,9 @@ fn a_written_parameter_reads_back_and_saves() {
     tool.save(31).unwrap();
     let last = *bus.sent().last().unwrap();
     assert_eq!(
-        Request::decode(&last, Model::RS03).unwrap().command,
+        Request::decode(&last, RobstrideModel::RS03)
+            .unwrap()
+            .command,
         Command::Save
     );
 }
@@ -133,7 +137,7 @@ struct Forgetful;
 
 impl Node for Forgetful {
     fn receive(&mut self, _: Duration, frame: &Frame, out: &mut Outbox<'_>) {
-        let Ok(request) = Request::decode(frame, Model::RS03) else {
+        let Ok(request) = Request::decode(frame, RobstrideModel::RS03) else {
             return;
         };
         let reply = match request.command {

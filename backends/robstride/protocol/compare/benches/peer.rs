@@ -14,7 +14,7 @@ use robstride::robstride04::RobStride04Command;
 use robstride::{
     Command, CommandData, ControlCommand, FeedbackFrame, Frame as PeerFrame, TypedCommandData,
 };
-use robstride_protocol::{Feedback, Frame, MitCommand, Model};
+use robstride_protocol::{Feedback, Frame, Mit, MitCommand, RobstrideModel};
 
 const MOTOR: u8 = 0x7F;
 const FEEDBACK_ID: u32 = 0x0280_7FFD;
@@ -45,19 +45,19 @@ fn ours(c: &mut Criterion) {
     c.bench_function("ours/encode_mit", |b| {
         b.iter(|| {
             let (p, v, kp, kd, t) = black_box(SETPOINT);
-            MitCommand::new(p, v, kp, kd, t).map(|m| m.encode(Model::RS04, black_box(MOTOR)))
+            MitCommand::new(Mit { position: f64::from(p), velocity: f64::from(v), stiffness: f64::from(kp), damping: f64::from(kd), effort: f64::from(t) }).map(|m| m.encode(RobstrideModel::RS04, black_box(MOTOR)))
         })
     });
     c.bench_function("ours/decode_feedback", |b| {
-        b.iter(|| Feedback::decode(black_box(&OUR_FEEDBACK), Model::RS04))
+        b.iter(|| Feedback::decode(black_box(&OUR_FEEDBACK), RobstrideModel::RS04))
     });
     c.bench_function("ours/encode_and_decode", |b| {
         b.iter(|| {
             let (p, v, kp, kd, t) = black_box(SETPOINT);
-            let sent = MitCommand::new(p, v, kp, kd, t).map(|m| m.encode(Model::RS04, MOTOR));
+            let sent = MitCommand::new(Mit { position: f64::from(p), velocity: f64::from(v), stiffness: f64::from(kp), damping: f64::from(kd), effort: f64::from(t) }).map(|m| m.encode(RobstrideModel::RS04, MOTOR));
             (
                 sent,
-                Feedback::decode(black_box(&OUR_FEEDBACK), Model::RS04),
+                Feedback::decode(black_box(&OUR_FEEDBACK), RobstrideModel::RS04),
             )
         })
     });

@@ -1,16 +1,16 @@
 //! The values `robot can encode` takes, parsed with a reason when they are not values.
 
 use robstride_protocol::{
-    BaudRate, Command, MitCommand, Model, Param, ParamValue, ParamWrite, Protocol,
+    BaudRate, Command, Mit, MitCommand, Param, ParamValue, ParamWrite, Protocol, RobstrideModel,
 };
 
 /// The model named `text` (`RS03`, any case).
-pub fn parse_model(text: &str) -> Result<Model, String> {
-    Model::ALL
+pub fn parse_model(text: &str) -> Result<RobstrideModel, String> {
+    RobstrideModel::ALL
         .into_iter()
         .find(|m| m.name().eq_ignore_ascii_case(text))
         .ok_or_else(|| {
-            let names: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
+            let names: Vec<&str> = RobstrideModel::ALL.iter().map(|m| m.name()).collect();
             format!(
                 "unknown model `{text}`; the models are {}",
                 names.join(", ")
@@ -113,7 +113,13 @@ pub fn parse_param_write(param: &str, value: &str) -> Result<ParamWrite, String>
 
 /// An operation-control setpoint from finite values.
 pub fn mit(position: f32, velocity: f32, kp: f32, kd: f32, torque: f32) -> Result<Command, String> {
-    MitCommand::new(position, velocity, kp, kd, torque)
-        .map(Command::Mit)
-        .map_err(|e| e.to_string())
+    MitCommand::new(Mit {
+        position: f64::from(position),
+        velocity: f64::from(velocity),
+        stiffness: f64::from(kp),
+        damping: f64::from(kd),
+        effort: f64::from(torque),
+    })
+    .map(Command::Mit)
+    .map_err(|e| e.to_string())
 }

@@ -2,16 +2,16 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
-use robstride_protocol::{Command, Model};
+use robstride_protocol::{Command, RobstrideModel};
 use serde_json::{Value, json};
 
 fn decode(line: &str) -> Value {
-    decode_line(line, Model::RS03)
+    decode_line(line, RobstrideModel::RS03)
 }
 
 #[test]
 fn a_frame_line_is_cansend_form_and_parses_back() {
-    let frame = Command::Enable.encode(Model::RS03, 0xFD, 1);
+    let frame = Command::Enable.encode(RobstrideModel::RS03, 0xFD, 1);
     assert_eq!(frame_line(&frame), "0300FD01#0000000000000000");
     assert_eq!(
         parse_line("0300fd01#00.00.00.00.00.00.00.00").unwrap(),
@@ -67,7 +67,7 @@ fn a_fault_frame_names_its_faults() {
 #[test]
 fn a_mit_request_reads_back_its_setpoint() {
     let cmd = mit(0.0, 0.0, 0.0, 0.0, 0.0).unwrap();
-    let v = decode(&frame_line(&cmd.encode(Model::RS03, 0xFD, 1)));
+    let v = decode(&frame_line(&cmd.encode(RobstrideModel::RS03, 0xFD, 1)));
     assert_eq!(v["kind"], "mit");
     assert!(v.get("host").is_none());
     assert!(v["position_rad"].as_f64().unwrap().abs() < 1e-3);

@@ -1,15 +1,15 @@
 //! A decoded frame as JSON: the field names the module docs list, one reading per direction.
 
 use robstride_protocol::{
-    BaudRate, Command, DecodeError, Fault, FaultFrame, FeedbackFault, Frame, Mode, Model, Param,
-    ParamOutcome, ParamValue, Protocol, RawFeedback, Reply, Request, id::CommType,
+    BaudRate, Command, DecodeError, Fault, FaultFrame, FeedbackFault, Frame, Mode, Param,
+    ParamOutcome, ParamValue, Protocol, RawFeedback, Reply, Request, RobstrideModel, id::CommType,
 };
 use serde_json::{Map, Value, json};
 
 use super::{frame_line, parse_line};
 
 /// One line of `robot can decode`'s output for input `line` (see the module docs).
-pub fn decode_line(line: &str, model: Model) -> Value {
+pub fn decode_line(line: &str, model: RobstrideModel) -> Value {
     let error = |e: String| json!({ "line": line.trim(), "error": e });
     let frame = match parse_line(line) {
         Ok(frame) => frame,
@@ -23,7 +23,7 @@ pub fn decode_line(line: &str, model: Model) -> Value {
 
 /// The JSON of `frame`, in both directions (see the module docs); the reply's error when
 /// neither decodes.
-pub fn decode_frame(frame: &Frame, model: Model) -> Result<Value, DecodeError> {
+pub fn decode_frame(frame: &Frame, model: RobstrideModel) -> Result<Value, DecodeError> {
     let request = Request::decode(frame, model);
     let reply = Reply::decode(frame);
     let comm_type = frame.extended_id().map_or(0, |id| (id >> 24) as u8);
@@ -121,11 +121,13 @@ fn request_fields(request: &Request) -> Map<String, Value> {
         Command::Mit(mit) => (
             "mit",
             vec![
-                ("position_rad", number(mit.position())),
-                ("velocity_rad_s", number(mit.velocity())),
-                ("kp", number(mit.kp())),
-                ("kd", number(mit.kd())),
-                ("torque_nm", number(mit.torque())),
+                // Decoded from 16-bit codes in f32, so each value is an f32 widened: printed
+                // as that f32. The keys are the manual's names (Kp, Kd).
+                ("position_rad", number(mit.mit().position as f32)),
+                ("velocity_rad_s", number(mit.mit().velocity as f32)),
+                ("kp", number(mit.mit().stiffness as f32)),
+                ("kd", number(mit.mit().damping as f32)),
+                ("torque_nm", number(mit.mit().effort as f32)),
             ],
         ),
         Command::Enable => ("enable", vec![]),
@@ -152,7 +154,7 @@ fn request_fields(request: &Request) -> Map<String, Value> {
     out
 }
 
-fn reply_fields(reply: &Reply, model: Model) -> Map<String, Value> {
+fn reply_fields(reply: &Reply, model: RobstrideModel) -> Map<String, Value> {
     match reply {
         Reply::DeviceId { motor, host, uid } => fields([
             ("motor", (*motor).into()),
@@ -185,7 +187,11 @@ fn reply_fields(reply: &Reply, model: Model) -> Map<String, Value> {
     }
 }
 
-fn feedback_fields(kind: &'static str, raw: &RawFeedback, model: Model) -> Map<String, Value> {
+fn feedback_fields(
+    kind: &'static str,
+    raw: &RawFeedback,
+    model: RobstrideModel,
+) -> Map<String, Value> {
     let f = raw.to_physical(model);
     let mode = match f.mode {
         Mode::Reset => "reset",

@@ -1,6 +1,9 @@
-//! Joint space ↔ motor space for one joint: the actuator's direction and zero offset, and the
-//! four-bar linkage where the joint is driven through one, or the lead that turns a prismatic
-//! joint's motor rotation into travel.
+//! Joint space ↔ motor space for one actuated joint: the actuator's direction and zero offset,
+//! and the four-bar linkage where the joint is driven through one, or the lead that turns a
+//! prismatic joint's motor rotation into travel. The one statement of that mapping: the
+//! definition's rules ([`crate::validate`]) check a joint's range through it, the runtime
+//! configuration's check its calibration, and the RobStride backend and its simulated actuators
+//! drive the motors with it.
 //!
 //! With `d` the direction (±1), `z` the zero offset (the definition's, or the runtime
 //! calibration's, which replaces it) and θ the linkage's motor angle:
@@ -10,7 +13,7 @@
 //! | position | `θ_m = z + d·θ(q)`, with `θ(q) = q` direct, `q / J` through a lead, or the four-bar's inverse kinematics |
 //! | velocity | `θ̇_m = d·q̇ / J`, `J = dq/dθ` the linkage's ratio (1 direct, `lead / 2π` m/rad through a lead) |
 //! | torque | `τ_m = d·J·τ_q` (lossless: `τ_q·q̇ = τ_m·θ̇_m`) |
-//! | stiffness, damping | `K_m = J²·K_q` (a joint spring `K_q` seen through the ratio) |
+//! | stiffness, damping | `K_m = J²·K_q` (a joint spring `K_q` seen through the ratio: [`motor_gain`]) |
 //!
 //! and motor → joint the inverse. J is taken at the joint's current pose for the gains and at the
 //! target for the feed-forward, so the law the motor runs is the joint's law linearised where it
@@ -21,23 +24,9 @@
 //! for commissioning a four-bar joint before its zero is known. A lead stays: it is the joint's
 //! unit (metres), not a pose to calibrate.
 
-use robot_core::fourbar::{FourBar, FourBarError};
-use robot_core::model::{Direction, Joint};
-
-/// A joint's MIT quantities: a command, or a state (stiffness and damping unused).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Mit {
-    /// Position, rad.
-    pub position: f64,
-    /// Velocity, rad/s.
-    pub velocity: f64,
-    /// Torque, N·m (feed-forward in a command, measured in a state).
-    pub torque: f64,
-    /// Stiffness, N·m/rad.
-    pub stiffness: f64,
-    /// Damping, N·m·s/rad.
-    pub damping: f64,
-}
+use crate::fourbar::{FourBar, FourBarError};
+use crate::model::Actuator;
+pub use robstride_protocol::Mit;
 
 /// How one joint's quantities become its actuator's and back.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,20 +38,41 @@ pub struct Transmission {
     lead: Option<f64>,
 }
 
+/// A joint's gain (stiffness or damping) as its motor's, through a ratio `J = dq/dθ`: `J²·K`.
+/// A joint spring `K` resists a joint motion `dq = J·dθ` with a joint torque `K·J·dθ`, which is
+/// a motor torque `J·K·J·dθ`.
+#[inline]
+pub fn motor_gain(joint_gain: f64, ratio: f64) -> f64 {
+    ratio * ratio * joint_gain
+}
+
 impl Transmission {
-    /// The transmission of `joint` (which must have an actuator; a joint without one maps 1:1)
-    /// with zero offset `zero_offset` (the runtime configuration's, else the definition's: see
-    /// `RuntimeConfig::zero_offset`); `use_linkage: false` is calibration mode.
-    pub fn new(joint: &Joint, zero_offset: f64, use_linkage: bool) -> Transmission {
-        let actuator = joint.actuator.as_ref();
+    /// The transmission of `actuator` as the definition gives it: its direction, its zero
+    /// offset, and its four-bar or lead.
+    pub fn of(actuator: &Actuator) -> Transmission {
         Transmission {
-            sign: match actuator.map(|a| a.direction) {
-                Some(Direction::Reversed) => -1.0,
-                _ => 1.0,
-            },
+            sign: actuator.direction.sign(),
+            zero_offset: actuator.zero_offset,
+            four_bar: actuator.four_bar,
+            lead: actuator.lead_ratio(),
+        }
+    }
+
+    /// The same with another zero offset: a runtime calibration's, which replaces the
+    /// definition's (`RuntimeConfig::zero_offset`).
+    pub fn with_zero_offset(self, zero_offset: f64) -> Transmission {
+        Transmission {
             zero_offset,
-            four_bar: actuator.and_then(|a| a.four_bar).filter(|_| use_linkage),
-            lead: actuator.and_then(|a| a.lead_ratio()),
+            ..self
+        }
+    }
+
+    /// The same in calibration mode: the four-bar bypassed. A lead stays: it is the joint's unit
+    /// (metres), not a pose to calibrate.
+    pub fn without_linkage(self) -> Transmission {
+        Transmission {
+            four_bar: None,
+            ..self
         }
     }
 
@@ -112,9 +122,9 @@ impl Transmission {
         Ok(Mit {
             position: self.motor_position(command.position)?,
             velocity: self.sign * command.velocity / j_target,
-            torque: self.sign * j_target * command.torque,
-            stiffness: j_here * j_here * command.stiffness,
-            damping: j_here * j_here * command.damping,
+            effort: self.sign * j_target * command.effort,
+            stiffness: motor_gain(command.stiffness, j_here),
+            damping: motor_gain(command.damping, j_here),
         })
     }
 
@@ -125,7 +135,7 @@ impl Transmission {
         Ok(Mit {
             position: q,
             velocity: self.sign * j * motor.velocity,
-            torque: self.sign * motor.torque / j,
+            effort: self.sign * motor.effort / j,
             stiffness: 0.0,
             damping: 0.0,
         })
@@ -135,9 +145,8 @@ impl Transmission {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
-    use robot_core::model::Joint;
-
     use super::*;
+    use crate::model::{Direction, Joint, JointKind};
 
     /// The fixture robot's four-bar joint (`ankle`, lite_biped's ankle linkage).
     fn four_bar_joint() -> Joint {
@@ -150,8 +159,8 @@ mod tests {
             .expect("a four-bar joint in the fixture")
     }
 
-    fn robot_model_fixture() -> robot_core::Robot {
-        robot_model::fixture::robot()
+    fn robot_model_fixture() -> crate::Robot {
+        crate::fixture::robot()
     }
 
     fn direct(direction: Direction) -> Joint {
@@ -164,7 +173,8 @@ mod tests {
 
     #[test]
     fn direct_joints_apply_direction_and_zero_offset() {
-        let t = Transmission::new(&direct(Direction::Reversed), 0.25, true);
+        let t = Transmission::of(direct(Direction::Reversed).actuator.as_ref().unwrap())
+            .with_zero_offset(0.25);
         assert_eq!(t.motor_position(0.5).unwrap(), 0.25 - 0.5);
         assert_eq!(t.joint_position(-0.25).unwrap(), 0.5);
         let motor = t
@@ -172,7 +182,7 @@ mod tests {
                 &Mit {
                     position: 0.5,
                     velocity: 2.0,
-                    torque: 3.0,
+                    effort: 3.0,
                     stiffness: 40.0,
                     damping: 1.0,
                 },
@@ -184,21 +194,21 @@ mod tests {
             Mit {
                 position: -0.25,
                 velocity: -2.0,
-                torque: -3.0,
+                effort: -3.0,
                 stiffness: 40.0,
                 damping: 1.0
             }
         );
         let joint = t.state_to_joint(&motor).unwrap();
         assert_eq!(
-            (joint.position, joint.velocity, joint.torque),
+            (joint.position, joint.velocity, joint.effort),
             (0.5, 2.0, 3.0)
         );
     }
 
     #[test]
     fn through_a_four_bar_velocity_and_torque_go_by_j_and_gains_by_j_squared() {
-        let t = Transmission::new(&four_bar_joint(), 0.0, true);
+        let t = Transmission::of(four_bar_joint().actuator.as_ref().unwrap()).with_zero_offset(0.0);
         let q = 0.3;
         let j = t.ratio(q).unwrap();
         assert!(
@@ -208,32 +218,34 @@ mod tests {
         let command = Mit {
             position: q,
             velocity: 1.0,
-            torque: 2.0,
+            effort: 2.0,
             stiffness: 10.0,
             damping: 0.5,
         };
         let motor = t.command_to_motor(&command, q).unwrap();
         assert!((t.joint_position(motor.position).unwrap() - q).abs() < 1e-9);
         assert!((motor.velocity - 1.0 / j).abs() < 1e-12);
-        assert!((motor.torque - 2.0 * j).abs() < 1e-12);
+        assert!((motor.effort - 2.0 * j).abs() < 1e-12);
         assert!((motor.stiffness - 10.0 * j * j).abs() < 1e-12);
         assert!((motor.damping - 0.5 * j * j).abs() < 1e-12);
         // Power is conserved: τ_q·q̇ = τ_m·θ̇_m.
-        assert!((command.torque * command.velocity - motor.torque * motor.velocity).abs() < 1e-12);
+        assert!((command.effort * command.velocity - motor.effort * motor.velocity).abs() < 1e-12);
         // And a small motor motion moves the joint by J times as much.
         let h = 1e-7;
         let dq = t.joint_position(motor.position + h).unwrap() - q;
         assert!((dq / h - j).abs() < 1e-5, "{} vs {j}", dq / h);
         let back = t.state_to_joint(&motor).unwrap();
-        assert!((back.velocity - 1.0).abs() < 1e-9 && (back.torque - 2.0).abs() < 1e-9);
+        assert!((back.velocity - 1.0).abs() < 1e-9 && (back.effort - 2.0).abs() < 1e-9);
     }
 
     #[test]
     fn through_a_lead_travel_is_lead_per_turn_and_force_is_torque_over_the_ratio() {
         let mut joint = direct(Direction::Forward);
-        joint.kind = robot_core::model::JointKind::Prismatic;
+        joint.kind = JointKind::Prismatic;
         joint.actuator.as_mut().unwrap().lead = Some(0.05);
-        let t = Transmission::new(&joint, 0.5, false);
+        let t = Transmission::of(joint.actuator.as_ref().unwrap())
+            .with_zero_offset(0.5)
+            .without_linkage();
         assert!(t.has_lead());
         let r = 0.05 / std::f64::consts::TAU;
         // 25 mm of travel is half a turn of the motor, from its zero offset.
@@ -242,23 +254,25 @@ mod tests {
         let command = Mit {
             position: 0.025,
             velocity: 0.1,
-            torque: 20.0,
+            effort: 20.0,
             stiffness: 1000.0,
             damping: 10.0,
         };
         let motor = t.command_to_motor(&command, 0.0).unwrap();
         assert!((motor.velocity - 0.1 / r).abs() < 1e-9);
-        assert!((motor.torque - 20.0 * r).abs() < 1e-12, "N·m for N");
+        assert!((motor.effort - 20.0 * r).abs() < 1e-12, "N·m for N");
         assert!((motor.stiffness - 1000.0 * r * r).abs() < 1e-12);
         assert!((motor.damping - 10.0 * r * r).abs() < 1e-12);
         let back = t.state_to_joint(&motor).unwrap();
         assert!((back.position - 0.025).abs() < 1e-12);
-        assert!((back.velocity - 0.1).abs() < 1e-12 && (back.torque - 20.0).abs() < 1e-9);
+        assert!((back.velocity - 0.1).abs() < 1e-12 && (back.effort - 20.0).abs() < 1e-9);
     }
 
     #[test]
     fn calibration_mode_bypasses_the_linkage() {
-        let t = Transmission::new(&four_bar_joint(), 0.1, false);
+        let t = Transmission::of(four_bar_joint().actuator.as_ref().unwrap())
+            .with_zero_offset(0.1)
+            .without_linkage();
         assert!(!t.has_linkage());
         assert_eq!(t.ratio(0.3).unwrap(), 1.0);
         assert!((t.joint_position(0.4).unwrap() - 0.3).abs() < 1e-15);
