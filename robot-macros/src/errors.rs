@@ -42,3 +42,13 @@ pub fn hint(name: &str, known: &[&str], otherwise: impl FnOnce() -> String) -> S
         None => otherwise(),
     }
 }
+
+/// Words for a message, each in backticks: "`a`, `b` or `c`".
+pub fn one_of(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("`{word}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((only, _)) => only.clone(),
+        None => String::new(),
+    }
+}

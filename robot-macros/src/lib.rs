@@ -187,6 +187,7 @@ mod check;
 mod description;
 mod errors;
 mod expand;
+mod kw;
 mod limb;
 mod lower;
 mod parse;

@@ -20,6 +20,7 @@ use syn::ext::IdentExt;
 use robot_model::validate::names;
 
 use crate::errors::Errors;
+use crate::kw::{self, Keyword};
 use crate::parse::{Block, Body, Entry, Item, Value};
 
 /// A limb as written: the generated per-limb views (`command.leg()`) are made from it.
@@ -39,11 +40,10 @@ pub fn expand(items: Vec<Item>, errors: &mut Errors) -> (Vec<Item>, Vec<Limb>) {
     let mut out = Vec::new();
     let mut limbs = Vec::new();
     for item in items {
-        match (&item.body, item.keyword == "limb") {
-            (Body::Items(inner), true) => {
-                limbs.extend(instantiate(&item, inner, errors, &mut out));
-            }
-            _ => out.push(item),
+        // Only a `limb` holds items (see `parse::Item`).
+        match &item.body {
+            Body::Items(inner) => limbs.extend(instantiate(&item, inner, errors, &mut out)),
+            Body::Entries(_) => out.push(item),
         }
     }
     (out, limbs)
@@ -73,12 +73,14 @@ fn instantiate(
         }
     };
     let mut declared = HashSet::new();
+    let in_limb = [kw::link::TEXT, kw::joint::TEXT, kw::imu::TEXT];
     for item in inner {
-        if matches!(item.keyword.to_string().as_str(), "link" | "joint" | "imu") {
+        let keyword = &item.keyword;
+        if kw::link::is(keyword) || kw::joint::is(keyword) || kw::imu::is(keyword) {
             declared.insert(item.name.to_string());
         } else {
-            let written = item.keyword.to_string();
-            let hint = crate::errors::hint(&written, &["link", "joint", "imu"], String::new);
+            let written = keyword.to_string();
+            let hint = crate::errors::hint(&written, &in_limb, String::new);
             errors.at(
                 item.keyword.span(),
                 format!("a limb holds links, joints and imus, not `{written}`{hint}"),
@@ -116,20 +118,17 @@ fn instantiate(
     // kept either way (their names carry the side); only the views go.
     let joints: Vec<Ident> = inner
         .iter()
-        .filter(|i| i.keyword == "joint")
+        .filter(|i| kw::joint::is(&i.keyword))
         .map(|i| i.name.clone())
         .collect();
     let mut usable = true;
-    for (what, name) in
-        std::iter::once(("limb", &limb.name)).chain(joints.iter().map(|j| ("joint", j)))
-    {
+    let limb_name = (kw::limb::TEXT, "its view method and types", &limb.name);
+    let joint_names = joints
+        .iter()
+        .map(|joint| (kw::joint::TEXT, "its field in the limb's views", joint));
+    for (what, role, name) in std::iter::once(limb_name).chain(joint_names) {
         let written = name.unraw().to_string();
         if let Some(reason) = names::unusable(&written) {
-            let role = if what == "limb" {
-                "its view method and types"
-            } else {
-                "its field in the limb's views"
-            };
             errors.at(
                 name.span(),
                 format!("{what} name `{written}` cannot be used for {role}: {reason}"),

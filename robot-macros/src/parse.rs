@@ -2,15 +2,17 @@
 //! `key: value` or `key [kind] { entries }`, and values (numbers with optional units, names,
 //! strings, booleans, lists, blocks, per-side alternatives `a | b`).
 //!
-//! This layer knows no robot vocabulary; [`crate::lower`] gives the entries their meaning, so
-//! every "unknown field" or "expected a number" error is produced in one place with the token's
-//! span.
+//! This layer knows no robot vocabulary but `limb` (whose braces hold items, not entries);
+//! [`crate::lower`] gives the entries their meaning, so every "unknown field" or "expected a
+//! number" error is produced in one place with the token's span.
 
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 use syn::{Attribute, Ident, LitBool, LitStr, Token, braced, bracketed};
+
+use crate::kw;
 
 /// The whole invocation.
 pub struct Input {
@@ -22,7 +24,7 @@ pub struct Input {
 pub struct Item {
     /// Doc comments and other outer attributes.
     pub attrs: Vec<Attribute>,
-    /// `robot`, `bus`, `link`, `joint`, `imu` or `limb`.
+    /// One of `kw::ITEMS`, or an unknown word, which the lowering reports.
     pub keyword: Ident,
     pub name: Ident,
     /// After a colon: a joint's type, a limb's sides.
@@ -160,7 +162,8 @@ pub struct Unit {
     pub span: Span,
 }
 
-/// Units a number may carry: name, factor to SI, dimension.
+/// Units a number may carry: name, factor to SI, dimension. A table, not `kw` words: each unit
+/// carries its factor and dimension, and a near miss (`dge`) is told the closest name in it.
 const UNITS: &[(&str, f64, Dimension)] = &[
     ("rad", 1.0, Dimension::Angle),
     ("deg", std::f64::consts::PI / 180.0, Dimension::Angle),
@@ -184,6 +187,7 @@ impl Parse for Input {
 impl Parse for Item {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let attrs = input.call(Attribute::parse_outer)?;
+        let is_limb = input.peek(kw::limb);
         let keyword: Ident = input.call(syn::ext::IdentExt::parse_any)?;
         let name: Ident = input.call(syn::ext::IdentExt::parse_any)?;
         let kind = if input.peek(Token![:]) {
@@ -194,7 +198,7 @@ impl Parse for Item {
         };
         let content;
         let brace = braced!(content in input);
-        let body = if keyword == "limb" {
+        let body = if is_limb {
             let mut items = Vec::new();
             while !content.is_empty() {
                 items.push(content.parse()?);

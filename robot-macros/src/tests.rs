@@ -1,4 +1,5 @@
-//! `robot!` on inputs that once made it panic: it must answer with compile errors instead.
+//! `robot!` on inputs that once made it panic: it must answer with compile errors instead. And
+//! messages no UI test (`tests/ui/fail`) covers, built from lists of the language's words.
 
 use quote::quote;
 
@@ -122,4 +123,65 @@ fn raw_names_in_a_limb_are_prefixed_unraw() {
     let out = expand(input).unwrap_or_else(|p| panic!("panicked: {p}"));
     assert!(!out.contains("compile_error"), "{out}");
     assert!(out.contains("type_loop"), "{out}");
+}
+
+/// The messages that list or name the language's words, where no UI test shows them.
+#[test]
+fn messages_naming_the_words() {
+    let with_header = |source: &str| -> String {
+        let input =
+            format!("robot Tiny {{ update_rate: 100 Hz }} bus arm {{}} link base {{}} {source}");
+        let tokens: proc_macro2::TokenStream = input.parse().unwrap();
+        expand(tokens).unwrap_or_else(|p| panic!("`{source}` panicked: {p}"))
+    };
+    let joint = |actuator: &str| {
+        format!(
+            "link tip {{}} joint j: revolute {{ parent: base, child: tip, \
+             limits {{ lower: -1, upper: 1, velocity: 10, effort: 10 }}, \
+             actuator {{ {actuator} }}, command: [position], state: [position] }}"
+        )
+    };
+    let cases = [
+        (
+            "link l { visual { } }".to_string(),
+            "visual needs a geometry: `box`, `cylinder`, `sphere`, `capsule` or `mesh`",
+        ),
+        (
+            "link l { visual bxo { } }".to_string(),
+            "unknown geometry `bxo`; did you mean `box`?",
+        ),
+        (
+            "link l { collision pyramid { } }".to_string(),
+            "unknown geometry `pyramid`; expected `box`, `cylinder`, `sphere`, `capsule` or `mesh`",
+        ),
+        (
+            "bus b: cann {}".to_string(),
+            "unknown bus kind; did you mean `can`?",
+        ),
+        (
+            "bus b: usb {}".to_string(),
+            "unknown bus kind; the only kind is `can`",
+        ),
+        (joint("bus: arm, model: RS02"), "actuator needs `can_id`"),
+        (
+            joint("bus: arm, can_id: 1, model: RS02, four_bar { sign: 1 }"),
+            "four_bar needs `alpha_zero`",
+        ),
+        (
+            "link l { zzzz: 1 }".to_string(),
+            "unknown field `zzzz` in link; expected one of `inertial`, `visual`, `collision`",
+        ),
+        (
+            "limb leg: left | right { lnk l {} }".to_string(),
+            "a limb holds links, joints and imus, not `lnk`; did you mean `link`?",
+        ),
+        (
+            "jiont j {}".to_string(),
+            "unknown item `jiont`; did you mean `joint`?",
+        ),
+    ];
+    for (source, message) in cases {
+        let out = with_header(&source);
+        assert!(out.contains(message), "{source}: {out}");
+    }
 }

@@ -12,7 +12,8 @@ use robot_model::{InterfaceKind, RobstrideModel};
 use super::parts::{four_bar, pose};
 use super::values::{Fields, Quantity, as_block, as_ident, integer, number, vector};
 use super::{Lowering, docs, name};
-use crate::errors::{Errors, hint};
+use crate::errors::hint;
+use crate::kw::{self, Keyword};
 use crate::parse::{Block, Item, Value};
 use robot_model::validate::suggest::closest;
 
@@ -65,35 +66,14 @@ impl Lowering<'_> {
                 JointKind::Fixed
             }
         };
-        let mut f = Fields::new(block, "joint");
-        let link_ref = |key: &'static str,
-                        field: JointField,
-                        f: &mut Fields,
-                        this: &mut Self|
-         -> Cow<'static, str> {
-            match f.value(key, this.errors) {
-                Some(v) => {
-                    this.spans.insert(site(field), v.span());
-                    as_ident(v, this.errors)
-                        .map(|i| name(&i))
-                        .unwrap_or_default()
-                }
-                None => {
-                    this.errors.at(
-                        item.name.span(),
-                        format!("joint `{}` needs `{key}` (a link)", item.name),
-                    );
-                    Cow::Borrowed("")
-                }
-            }
-        };
-        let parent = link_ref("parent", JointField::Parent, &mut f, self);
-        let child = link_ref("child", JointField::Child, &mut f, self);
+        let mut f = Fields::new(block, kw::joint::TEXT);
+        let parent = self.link_ref::<kw::parent>(&mut f, item, site(JointField::Parent));
+        let child = self.link_ref::<kw::child>(&mut f, item, site(JointField::Child));
         let origin = f
-            .value("origin", self.errors)
+            .value::<kw::origin>(self.errors)
             .map(|v| pose(v, self.errors))
             .unwrap_or_default();
-        let axis = match f.value("axis", self.errors) {
+        let axis = match f.value::<kw::axis>(self.errors) {
             Some(v) => {
                 self.spans.insert(site(JointField::Axis), v.span());
                 vector::<3>(v, Quantity::Plain("a unit vector"), "`axis`", self.errors)
@@ -101,57 +81,46 @@ impl Lowering<'_> {
             }
             None => [0.0, 0.0, 1.0],
         };
-        let limits = f.entry("limits", self.errors).and_then(|e| {
+        let limits = f.entry::<kw::limits>(self.errors).and_then(|e| {
             self.spans.insert(site(JointField::Limits), e.key.span());
             let block = as_block(&e.value, self.errors)?;
-            let mut l = Fields::new(block, "limits");
-            let joint_kind = kind.urdf_name();
-            let num = |key: &'static str,
-                       field: JointField,
-                       quantity: Quantity,
-                       l: &mut Fields,
-                       this: &mut Self| {
-                let v = l.value(key, this.errors)?;
-                this.spans.insert(site(field), v.span());
-                let what = format!("`{key}` of a {joint_kind} joint");
-                number(v, quantity, &what, this.errors)
-            };
+            let mut l = Fields::new(block, kw::limits::TEXT);
             let position = Quantity::position(kind);
             let (speed, force) = match kind {
                 JointKind::Prismatic => ("m/s", "N"),
                 _ => ("rad/s", "N·m"),
             };
-            let lower = num("lower", JointField::Lower, position, &mut l, self);
-            let upper = num("upper", JointField::Upper, position, &mut l, self);
-            let velocity = num(
-                "velocity",
-                JointField::Velocity,
+            let lower = self.limit::<kw::lower>(&mut l, kind, site(JointField::Lower), position);
+            let upper = self.limit::<kw::upper>(&mut l, kind, site(JointField::Upper), position);
+            let velocity = self.limit::<kw::velocity>(
+                &mut l,
+                kind,
+                site(JointField::Velocity),
                 Quantity::Plain(speed),
-                &mut l,
-                self,
             );
-            let effort = num(
-                "effort",
-                JointField::Effort,
+            let effort = self.limit::<kw::effort>(
+                &mut l,
+                kind,
+                site(JointField::Effort),
                 Quantity::Plain(force),
-                &mut l,
-                self,
             );
-            let current = num(
-                "current",
-                JointField::Current,
-                Quantity::Plain("A"),
+            let current = self.limit::<kw::current>(
                 &mut l,
-                self,
+                kind,
+                site(JointField::Current),
+                Quantity::Plain("A"),
             );
             let known = l.finish(self.errors);
             let (Some(velocity), Some(effort)) = (velocity, effort) else {
                 // A bad value or a misspelt key (`efort`) is reported already.
-                let missing: Vec<_> = ["velocity", "effort"]
-                    .into_iter()
-                    .filter(|key| !l.had(key))
-                    .map(|key| format!("`{key}`"))
-                    .collect();
+                let missing: Vec<_> = [
+                    (kw::velocity::TEXT, l.had::<kw::velocity>()),
+                    (kw::effort::TEXT, l.had::<kw::effort>()),
+                ]
+                .into_iter()
+                .filter(|(_, had)| !had)
+                .map(|(key, _)| format!("`{key}`"))
+                .collect();
                 if known && !missing.is_empty() {
                     self.errors
                         .at(block.span, format!("limits need {}", missing.join(" and ")));
@@ -166,41 +135,41 @@ impl Lowering<'_> {
                 current,
             })
         });
-        let dynamics = f.value("dynamics", self.errors).and_then(|v| {
+        let dynamics = f.value::<kw::dynamics>(self.errors).and_then(|v| {
             let block = as_block(v, self.errors)?;
-            let mut d = Fields::new(block, "dynamics");
+            let mut d = Fields::new(block, kw::dynamics::TEXT);
             let dynamics = Dynamics {
                 damping: d
-                    .number("damping", Quantity::Plain("N·m·s/rad"), self.errors)
+                    .number::<kw::damping>(Quantity::Plain("N·m·s/rad"), self.errors)
                     .unwrap_or(0.0),
                 friction: d
-                    .number("friction", Quantity::Plain("N·m"), self.errors)
+                    .number::<kw::friction>(Quantity::Plain("N·m"), self.errors)
                     .unwrap_or(0.0),
                 armature: d
-                    .number("armature", Quantity::Plain("kg·m²"), self.errors)
+                    .number::<kw::armature>(Quantity::Plain("kg·m²"), self.errors)
                     .unwrap_or(0.0),
             };
             d.finish(self.errors);
             Some(dynamics)
         });
-        let actuator = f.entry("actuator", self.errors).and_then(|e| {
+        let actuator = f.entry::<kw::actuator>(self.errors).and_then(|e| {
             self.spans.insert(site(JointField::Actuator), e.key.span());
             let block = as_block(&e.value, self.errors)?;
             self.actuator(index, block)
         });
-        let mimic = f.entry("mimic", self.errors).and_then(|e| {
+        let mimic = f.entry::<kw::mimic>(self.errors).and_then(|e| {
             self.spans.insert(site(JointField::Mimic), e.key.span());
             let block = as_block(&e.value, self.errors)?;
-            let mut m = Fields::new(block, "mimic");
-            let joint = m.value("joint", self.errors).and_then(|v| {
+            let mut m = Fields::new(block, kw::mimic::TEXT);
+            let joint = m.value::<kw::joint>(self.errors).and_then(|v| {
                 self.spans.insert(site(JointField::Mimic), v.span());
                 as_ident(v, self.errors)
             });
             let multiplier = m
-                .number("multiplier", Quantity::Plain("a ratio"), self.errors)
+                .number::<kw::multiplier>(Quantity::Plain("a ratio"), self.errors)
                 .unwrap_or(1.0);
             let offset = m
-                .number("offset", Quantity::position(kind), self.errors)
+                .number::<kw::offset>(Quantity::position(kind), self.errors)
                 .unwrap_or(0.0);
             m.finish(self.errors);
             let joint = joint.or_else(|| {
@@ -215,12 +184,12 @@ impl Lowering<'_> {
             })
         });
         let command_interfaces = f
-            .value("command", self.errors)
-            .map(|v| self.interfaces(v, kind, |i| site(JointField::Command(i)), "command"))
+            .value::<kw::command>(self.errors)
+            .map(|v| self.interfaces(v, kind, |i| site(JointField::Command(i)), kw::command::TEXT))
             .unwrap_or_default();
         let state_interfaces = f
-            .value("state", self.errors)
-            .map(|v| self.interfaces(v, kind, |i| site(JointField::State(i)), "state"))
+            .value::<kw::state>(self.errors)
+            .map(|v| self.interfaces(v, kind, |i| site(JointField::State(i)), kw::state::TEXT))
             .unwrap_or_default();
         f.finish(self.errors);
         self.joint_docs.push(docs(&item.attrs));
@@ -240,14 +209,52 @@ impl Lowering<'_> {
         });
     }
 
+    /// A link the joint names (`parent`, `child`); when missing, an error at the joint's name.
+    fn link_ref<K: Keyword>(
+        &mut self,
+        f: &mut Fields,
+        item: &Item,
+        site: Site,
+    ) -> Cow<'static, str> {
+        match f.value::<K>(self.errors) {
+            Some(v) => {
+                self.spans.insert(site, v.span());
+                as_ident(v, self.errors)
+                    .map(|i| name(&i))
+                    .unwrap_or_default()
+            }
+            None => {
+                self.errors.at(
+                    item.name.span(),
+                    format!("joint `{}` needs `{}` (a link)", item.name, K::TEXT),
+                );
+                Cow::Borrowed("")
+            }
+        }
+    }
+
+    /// One number of a joint's `limits`, measuring `quantity`.
+    fn limit<K: Keyword>(
+        &mut self,
+        limits: &mut Fields,
+        joint: JointKind,
+        site: Site,
+        quantity: Quantity,
+    ) -> Option<f64> {
+        let v = limits.value::<K>(self.errors)?;
+        self.spans.insert(site, v.span());
+        let what = format!("`{}` of a {} joint", K::TEXT, joint.urdf_name());
+        number(v, quantity, &what, self.errors)
+    }
+
     fn actuator(&mut self, index: usize, block: &Block) -> Option<Actuator> {
         let site = |field| Site::Joint(index, field);
-        let mut a = Fields::new(block, "actuator");
-        let bus = a.value("bus", self.errors).and_then(|v| {
+        let mut a = Fields::new(block, kw::actuator::TEXT);
+        let bus = a.value::<kw::bus>(self.errors).and_then(|v| {
             self.spans.insert(site(JointField::Bus), v.span());
             as_ident(v, self.errors)
         });
-        let can_id = a.value("can_id", self.errors).and_then(|v| {
+        let can_id = a.value::<kw::can_id>(self.errors).and_then(|v| {
             self.spans.insert(site(JointField::CanId), v.span());
             let raw = integer(
                 v,
@@ -275,7 +282,7 @@ impl Lowering<'_> {
                 }
             }
         });
-        let model = a.value("model", self.errors).and_then(|v| {
+        let model = a.value::<kw::model>(self.errors).and_then(|v| {
             let ident = as_ident(v, self.errors)?;
             let written = ident.to_string();
             let model = RobstrideModel::from_name(&written);
@@ -297,7 +304,7 @@ impl Lowering<'_> {
             }
             model
         });
-        let direction = match a.value("direction", self.errors) {
+        let direction = match a.value::<kw::direction>(self.errors) {
             Some(v) => match integer(
                 v,
                 (i128::MIN, i128::MAX),
@@ -317,30 +324,21 @@ impl Lowering<'_> {
             None => Some(Direction::Forward),
         };
         let zero_offset = a
-            .number("zero_offset", Quantity::Angle, self.errors)
+            .number::<kw::zero_offset>(Quantity::Angle, self.errors)
             .unwrap_or(0.0);
-        let four_bar = a.entry("four_bar", self.errors).and_then(|e| {
+        let four_bar = a.entry::<kw::four_bar>(self.errors).and_then(|e| {
             self.spans.insert(site(JointField::FourBar), e.key.span());
             let block = as_block(&e.value, self.errors)?;
             four_bar(block, self.errors)
         });
-        let lead = a.value("lead", self.errors).and_then(|v| {
+        let lead = a.value::<kw::lead>(self.errors).and_then(|v| {
             self.spans.insert(site(JointField::Lead), v.span());
             number(v, Quantity::Length, "`lead`", self.errors)
         });
         a.finish(self.errors);
-        let missing = |what: &str, errors: &mut Errors| {
-            errors.at(block.span, format!("actuator needs `{what}`"))
-        };
-        if bus.is_none() && !a.had("bus") {
-            missing("bus", self.errors);
-        }
-        if can_id.is_none() && !a.had("can_id") {
-            missing("can_id", self.errors);
-        }
-        if model.is_none() && !a.had("model") {
-            missing("model", self.errors);
-        }
+        a.require::<kw::bus>(bus.is_some(), self.errors);
+        a.require::<kw::can_id>(can_id.is_some(), self.errors);
+        a.require::<kw::model>(model.is_some(), self.errors);
         // With a bus, the actuator is kept even when other fields are bad, with stand-ins for
         // them: the joint keeps its place in its bus's view, so controller code sees only the
         // real error. The item is tainted, so no rule is checked against a stand-in.

@@ -17,6 +17,7 @@ use robot_model::validate::{
 use syn::{Attribute, Ident};
 
 use crate::errors::{Errors, hint};
+use crate::kw::{self, Keyword};
 use crate::parse::{Block, Body, Item, Value};
 
 mod joint;
@@ -88,42 +89,34 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
             continue;
         };
         let before = l.errors.count();
-        let site = match item.keyword.to_string().as_str() {
-            "robot" => {
-                l.header(item, block);
-                Site::Robot(RobotField::Name)
-            }
-            "bus" => {
-                l.bus(item, block);
-                Site::Bus(l.buses.len() - 1, BusField::Name)
-            }
-            "link" => {
-                l.link(item, block);
-                Site::Link(l.links.len() - 1, LinkField::Name)
-            }
-            "joint" => {
-                l.joint(item, block);
-                Site::Joint(l.joints.len() - 1, JointField::Name)
-            }
-            "imu" => {
-                l.imu(item, block);
-                Site::Sensor(l.sensors.len() - 1, SensorField::Name)
-            }
-            "controller" => {
-                l.controller(item, block);
-                Site::ControllerGroup(l.controller_groups.len() - 1, ControllerGroupField::Name)
-            }
-            other => {
-                incomplete = true;
-                let known = ["robot", "bus", "link", "joint", "imu", "limb", "controller"];
-                let hint = hint(other, &known, || {
-                    "; expected `robot`, `bus`, `link`, `joint`, `imu`, `limb` or `controller`"
-                        .into()
-                });
-                l.errors
-                    .at(item.keyword.span(), format!("unknown item `{other}`{hint}"));
-                continue;
-            }
+        let keyword = &item.keyword;
+        let site = if kw::robot::is(keyword) {
+            l.header(item, block);
+            Site::Robot(RobotField::Name)
+        } else if kw::bus::is(keyword) {
+            l.bus(item, block);
+            Site::Bus(l.buses.len() - 1, BusField::Name)
+        } else if kw::link::is(keyword) {
+            l.link(item, block);
+            Site::Link(l.links.len() - 1, LinkField::Name)
+        } else if kw::joint::is(keyword) {
+            l.joint(item, block);
+            Site::Joint(l.joints.len() - 1, JointField::Name)
+        } else if kw::imu::is(keyword) {
+            l.imu(item, block);
+            Site::Sensor(l.sensors.len() - 1, SensorField::Name)
+        } else if kw::controller::is(keyword) {
+            l.controller(item, block);
+            Site::ControllerGroup(l.controller_groups.len() - 1, ControllerGroupField::Name)
+        } else {
+            incomplete = true;
+            let written = keyword.to_string();
+            let hint = hint(&written, &kw::ITEMS, || {
+                format!("; expected {}", crate::errors::one_of(&kw::ITEMS))
+            });
+            l.errors
+                .at(keyword.span(), format!("unknown item `{written}`{hint}"));
+            continue;
         };
         if l.errors.count() > before {
             tainted.insert(site);
@@ -219,8 +212,8 @@ impl Lowering<'_> {
         }
         self.spans
             .insert(Site::Robot(RobotField::Name), item.name.span());
-        let mut f = Fields::new(block, "robot");
-        let update_rate = match f.value("update_rate", self.errors) {
+        let mut f = Fields::new(block, kw::robot::TEXT);
+        let update_rate = match f.value::<kw::update_rate>(self.errors) {
             Some(v) => {
                 self.spans
                     .insert(Site::Robot(RobotField::UpdateRate), v.span());
@@ -239,27 +232,23 @@ impl Lowering<'_> {
                 1
             }
         };
-        let floating_base = f.bool("floating_base", self.errors).unwrap_or(false);
+        let floating_base = f.bool::<kw::floating_base>(self.errors).unwrap_or(false);
         let mut mock = MockParams::DEFAULT;
-        if let Some(v) = f.value("mock", self.errors)
+        if let Some(v) = f.value::<kw::mock>(self.errors)
             && let Some(block) = as_block(v, self.errors)
         {
-            {
-                let mut m = Fields::new(block, "mock");
-                mock.calculate_dynamics =
-                    m.bool("calculate_dynamics", self.errors).unwrap_or(false);
-                mock.position_state_following_offset = m
-                    .number(
-                        "position_state_following_offset",
-                        Quantity::AngleOrLength,
-                        self.errors,
-                    )
-                    .unwrap_or(0.0);
-                mock.mock_sensor_commands =
-                    m.bool("mock_sensor_commands", self.errors).unwrap_or(false);
-                mock.disable_commands = m.bool("disable_commands", self.errors).unwrap_or(false);
-                m.finish(self.errors);
-            }
+            let mut m = Fields::new(block, kw::mock::TEXT);
+            mock.calculate_dynamics = m
+                .bool::<kw::calculate_dynamics>(self.errors)
+                .unwrap_or(false);
+            mock.position_state_following_offset = m
+                .number::<kw::position_state_following_offset>(Quantity::AngleOrLength, self.errors)
+                .unwrap_or(0.0);
+            mock.mock_sensor_commands = m
+                .bool::<kw::mock_sensor_commands>(self.errors)
+                .unwrap_or(false);
+            mock.disable_commands = m.bool::<kw::disable_commands>(self.errors).unwrap_or(false);
+            m.finish(self.errors);
         }
         f.finish(self.errors);
         self.header = Some(Header {
@@ -276,20 +265,20 @@ impl Lowering<'_> {
         self.spans
             .insert(Site::Bus(index, BusField::Name), item.name.span());
         if let Some(kind) = &item.kind
-            && !matches!(kind, Value::Ident(i) if i == "can")
+            && !matches!(kind, Value::Ident(i) if kw::can::is(i))
         {
-            {
-                let written = match kind {
-                    Value::Ident(i) => i.to_string(),
-                    _ => String::new(),
-                };
-                let hint = hint(&written, &["can"], || "; the only kind is `can`".into());
-                self.errors
-                    .at(kind.span(), format!("unknown bus kind{hint}"));
-            }
+            let written = match kind {
+                Value::Ident(i) => i.to_string(),
+                _ => String::new(),
+            };
+            let hint = hint(&written, &[kw::can::TEXT], || {
+                "; the only kind is `can`".into()
+            });
+            self.errors
+                .at(kind.span(), format!("unknown bus kind{hint}"));
         }
-        let mut f = Fields::new(block, "bus");
-        let bitrate = match f.value("bitrate", self.errors) {
+        let mut f = Fields::new(block, kw::bus::TEXT);
+        let bitrate = match f.value::<kw::bitrate>(self.errors) {
             Some(v) => {
                 self.spans
                     .insert(Site::Bus(index, BusField::Bitrate), v.span());
@@ -304,7 +293,7 @@ impl Lowering<'_> {
             }
             None => DEFAULT_CAN_BITRATE,
         };
-        let max_load = f.value("max_load", self.errors).and_then(|v| {
+        let max_load = f.value::<kw::max_load>(self.errors).and_then(|v| {
             self.spans
                 .insert(Site::Bus(index, BusField::MaxLoad), v.span());
             number(v, Quantity::Ratio, "`max_load`", self.errors)
@@ -322,33 +311,33 @@ impl Lowering<'_> {
         let index = self.links.len();
         self.spans
             .insert(Site::Link(index, LinkField::Name), item.name.span());
-        let mut f = Fields::new(block, "link");
-        let inertial = f.entry("inertial", self.errors).and_then(|e| {
+        let mut f = Fields::new(block, kw::link::TEXT);
+        let inertial = f.entry::<kw::inertial>(self.errors).and_then(|e| {
             self.spans
                 .insert(Site::Link(index, LinkField::Inertial), e.key.span());
             let block = as_block(&e.value, self.errors)?;
-            let mut i = Fields::new(block, "inertial");
-            let mass = i.value("mass", self.errors).and_then(|v| {
+            let mut i = Fields::new(block, kw::inertial::TEXT);
+            let mass = i.value::<kw::mass>(self.errors).and_then(|v| {
                 self.spans
                     .insert(Site::Link(index, LinkField::Mass), v.span());
                 number(v, Quantity::Mass, "`mass`", self.errors)
             });
             let com = i
-                .vector::<3>("com", Quantity::Length, self.errors)
+                .vector::<kw::com, 3>(Quantity::Length, self.errors)
                 .unwrap_or_default();
             let com_rpy = i
-                .vector::<3>("com_rpy", Quantity::Angle, self.errors)
+                .vector::<kw::com_rpy, 3>(Quantity::Angle, self.errors)
                 .unwrap_or_default();
-            let inertia = i.vector::<6>("inertia", Quantity::Plain("kg·m²"), self.errors);
+            let inertia = i.vector::<kw::inertia, 6>(Quantity::Plain("kg·m²"), self.errors);
             i.finish(self.errors);
             let mass = mass.or_else(|| {
-                if !i.had("mass") {
+                if !i.had::<kw::mass>() {
                     self.errors.at(block.span, "inertial needs `mass` (kg)");
                 }
                 None
             })?;
             let [ixx, ixy, ixz, iyy, iyz, izz] = inertia.or_else(|| {
-                if !i.had("inertia") {
+                if !i.had::<kw::inertia>() {
                     self.errors.at(
                         block.span,
                         "inertial needs `inertia: [ixx, ixy, ixz, iyy, iyz, izz]` (kg·m²)",
@@ -373,12 +362,12 @@ impl Lowering<'_> {
             })
         });
         let visuals = f
-            .all("visual")
+            .all::<kw::visual>()
             .into_iter()
             .filter_map(|e| shape(e, self.errors))
             .collect::<Vec<_>>();
         let collisions = f
-            .all("collision")
+            .all::<kw::collision>()
             .into_iter()
             .filter_map(|e| shape(e, self.errors))
             .collect::<Vec<_>>();
@@ -396,8 +385,8 @@ impl Lowering<'_> {
         let index = self.sensors.len();
         self.spans
             .insert(Site::Sensor(index, SensorField::Name), item.name.span());
-        let mut f = Fields::new(block, "imu");
-        let link = match f.value("link", self.errors) {
+        let mut f = Fields::new(block, kw::imu::TEXT);
+        let link = match f.value::<kw::link>(self.errors) {
             Some(v) => {
                 self.spans
                     .insert(Site::Sensor(index, SensorField::Link), v.span());
@@ -413,7 +402,7 @@ impl Lowering<'_> {
                 Cow::Borrowed("")
             }
         };
-        let plugin = match f.value("plugin", self.errors) {
+        let plugin = match f.value::<kw::plugin>(self.errors) {
             Some(v) => {
                 self.spans
                     .insert(Site::Sensor(index, SensorField::Plugin), v.span());
@@ -423,7 +412,7 @@ impl Lowering<'_> {
         };
         let mut params = Vec::new();
         if let Some(block) = f
-            .value("params", self.errors)
+            .value::<kw::params>(self.errors)
             .and_then(|v| as_block(v, self.errors))
         {
             for entry in &block.entries {
@@ -479,9 +468,9 @@ impl Lowering<'_> {
         let site = |field| Site::ControllerGroup(index, field);
         self.spans
             .insert(site(ControllerGroupField::Name), item.name.span());
-        let mut f = Fields::new(block, "controller");
+        let mut f = Fields::new(block, kw::controller::TEXT);
         let mut joints = Vec::new();
-        match f.value("joints", self.errors) {
+        match f.value::<kw::joints>(self.errors) {
             Some(Value::List { items, span }) => {
                 self.spans.insert(site(ControllerGroupField::Joints), *span);
                 for value in items {

@@ -7,17 +7,18 @@ use robot_model::fourbar::{Branch, FourBar};
 use robot_model::model::{Geometry, Pose, Shape};
 
 use super::values::{Fields, Quantity, as_block, as_ident, as_str, integer};
-use crate::errors::{Errors, hint};
+use crate::errors::{Errors, hint, one_of};
+use crate::kw::{self, Keyword};
 use crate::parse::{Block, Entry, Value};
 
 pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
-    let mut f = Fields::new(block, "four_bar");
-    let ground = f.vector::<2>("ground", Quantity::Length, errors);
-    let input_crank = f.number("input_crank", Quantity::Length, errors);
-    let coupler = f.number("coupler", Quantity::Length, errors);
-    let output_crank = f.number("output_crank", Quantity::Length, errors);
-    let alpha_zero = f.number("alpha_zero", Quantity::Angle, errors);
-    let sign = f.value("sign", errors).and_then(|v| {
+    let mut f = Fields::new(block, kw::four_bar::TEXT);
+    let ground = f.vector::<kw::ground, 2>(Quantity::Length, errors);
+    let input_crank = f.number::<kw::input_crank>(Quantity::Length, errors);
+    let coupler = f.number::<kw::coupler>(Quantity::Length, errors);
+    let output_crank = f.number::<kw::output_crank>(Quantity::Length, errors);
+    let alpha_zero = f.number::<kw::alpha_zero>(Quantity::Angle, errors);
+    let sign = f.value::<kw::sign>(errors).and_then(|v| {
         let sign = integer(
             v,
             (i128::MIN, i128::MAX),
@@ -27,7 +28,7 @@ pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
         );
         sign.map(|s| (s, v.span()))
     });
-    let branch = f.value("branch", errors).and_then(|v| {
+    let branch = f.value::<kw::branch>(errors).and_then(|v| {
         let ident = as_ident(v, errors)?;
         let written = ident.to_string();
         let branch = Branch::from_name(&written);
@@ -44,20 +45,13 @@ pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
         branch
     });
     f.finish(errors);
-    let required = [
-        ("ground", ground.is_some()),
-        ("input_crank", input_crank.is_some()),
-        ("coupler", coupler.is_some()),
-        ("output_crank", output_crank.is_some()),
-        ("alpha_zero", alpha_zero.is_some()),
-        ("sign", sign.is_some()),
-        ("branch", branch.is_some()),
-    ];
-    for (key, present) in required {
-        if !present && !f.had(key) {
-            errors.at(block.span, format!("four_bar needs `{key}`"));
-        }
-    }
+    f.require::<kw::ground>(ground.is_some(), errors);
+    f.require::<kw::input_crank>(input_crank.is_some(), errors);
+    f.require::<kw::coupler>(coupler.is_some(), errors);
+    f.require::<kw::output_crank>(output_crank.is_some(), errors);
+    f.require::<kw::alpha_zero>(alpha_zero.is_some(), errors);
+    f.require::<kw::sign>(sign.is_some(), errors);
+    f.require::<kw::branch>(branch.is_some(), errors);
     let sign = match sign? {
         (s @ (1 | -1), _) => s as f64,
         (other, span) => {
@@ -76,7 +70,29 @@ pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
     })
 }
 
+/// What follows `visual` or `collision`.
+#[derive(Clone, Copy)]
+enum GeometryKind {
+    Box,
+    Cylinder,
+    Sphere,
+    Capsule,
+    Mesh,
+}
+
+/// The geometries by the word naming them, in the order messages list them: one list for reading
+/// the word and for "did you mean". Not `kw` words: `box` is a reserved word in Rust, which
+/// `syn::custom_keyword!` cannot declare.
+const GEOMETRIES: [(&str, GeometryKind); 5] = [
+    ("box", GeometryKind::Box),
+    ("cylinder", GeometryKind::Cylinder),
+    ("sphere", GeometryKind::Sphere),
+    ("capsule", GeometryKind::Capsule),
+    ("mesh", GeometryKind::Mesh),
+];
+
 pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
+    let geometries = GEOMETRIES.map(|(word, _)| word);
     let Value::Block(block) = &entry.value else {
         errors.at(
             entry.value.span(),
@@ -90,16 +106,13 @@ pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
     let Some(kind) = &entry.kind else {
         errors.at(
             entry.key.span(),
-            format!(
-                "{} needs a geometry: `box`, `cylinder`, `sphere`, `capsule` or `mesh`",
-                entry.key
-            ),
+            format!("{} needs a geometry: {}", entry.key, one_of(&geometries)),
         );
         return None;
     };
     let mut f = Fields::new(block, "geometry");
     let origin = f
-        .value("origin", errors)
+        .value::<kw::origin>(errors)
         .map(|v| pose(v, errors))
         .unwrap_or_default();
     let need = |key: &str, value: Option<f64>, errors: &mut Errors| {
@@ -108,35 +121,38 @@ pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
         }
         value
     };
-    let geometry = match kind.to_string().as_str() {
-        "box" => {
-            let size = f.vector::<3>("size", Quantity::Length, errors);
+    let written = kind.to_string();
+    let geometry = match GEOMETRIES.iter().find(|(word, _)| *word == written) {
+        Some((_, GeometryKind::Box)) => {
+            let size = f.vector::<kw::size, 3>(Quantity::Length, errors);
             if size.is_none() {
                 errors.at(kind.span(), "box needs `size: [x, y, z]`");
             }
             size.map(|size| Geometry::Box { size })
         }
-        "cylinder" | "capsule" => {
-            let radius = f.number("radius", Quantity::Length, errors);
-            let length = f.number("length", Quantity::Length, errors);
-            let radius = need("radius", radius, errors);
-            let length = need("length", length, errors);
+        Some((_, round @ (GeometryKind::Cylinder | GeometryKind::Capsule))) => {
+            let radius = f.number::<kw::radius>(Quantity::Length, errors);
+            let length = f.number::<kw::length>(Quantity::Length, errors);
+            let radius = need(kw::radius::TEXT, radius, errors);
+            let length = need(kw::length::TEXT, length, errors);
             radius.zip(length).map(|(radius, length)| {
-                if kind == "cylinder" {
+                if matches!(round, GeometryKind::Cylinder) {
                     Geometry::Cylinder { radius, length }
                 } else {
                     Geometry::Capsule { radius, length }
                 }
             })
         }
-        "sphere" => {
-            let radius = f.number("radius", Quantity::Length, errors);
-            need("radius", radius, errors).map(|radius| Geometry::Sphere { radius })
+        Some((_, GeometryKind::Sphere)) => {
+            let radius = f.number::<kw::radius>(Quantity::Length, errors);
+            need(kw::radius::TEXT, radius, errors).map(|radius| Geometry::Sphere { radius })
         }
-        "mesh" => {
-            let filename = f.value("filename", errors).and_then(|v| as_str(v, errors));
+        Some((_, GeometryKind::Mesh)) => {
+            let filename = f
+                .value::<kw::filename>(errors)
+                .and_then(|v| as_str(v, errors));
             let scale = f
-                .vector::<3>("scale", Quantity::Plain("a factor"), errors)
+                .vector::<kw::scale, 3>(Quantity::Plain("a factor"), errors)
                 .unwrap_or([1.0; 3]);
             if filename.is_none() {
                 errors.at(kind.span(), "mesh needs `filename: \"...\"`");
@@ -146,12 +162,11 @@ pub(super) fn shape(entry: &Entry, errors: &mut Errors) -> Option<Shape> {
                 scale,
             })
         }
-        other => {
-            let known = ["box", "cylinder", "sphere", "capsule", "mesh"];
-            let hint = hint(other, &known, || {
-                "; expected `box`, `cylinder`, `sphere`, `capsule` or `mesh`".into()
+        None => {
+            let hint = hint(&written, &geometries, || {
+                format!("; expected {}", one_of(&geometries))
             });
-            errors.at(kind.span(), format!("unknown geometry `{other}`{hint}"));
+            errors.at(kind.span(), format!("unknown geometry `{written}`{hint}"));
             None
         }
     };
@@ -166,12 +181,12 @@ pub(super) fn pose(value: &Value, errors: &mut Errors) -> Pose {
     let Some(block) = as_block(value, errors) else {
         return Pose::IDENTITY;
     };
-    let mut f = Fields::new(block, "origin");
+    let mut f = Fields::new(block, kw::origin::TEXT);
     let xyz = f
-        .vector::<3>("xyz", Quantity::Length, errors)
+        .vector::<kw::xyz, 3>(Quantity::Length, errors)
         .unwrap_or_default();
     let rpy = f
-        .vector::<3>("rpy", Quantity::Angle, errors)
+        .vector::<kw::rpy, 3>(Quantity::Angle, errors)
         .unwrap_or_default();
     f.finish(errors);
     Pose { xyz, rpy }

@@ -5,6 +5,7 @@
 use syn::Ident;
 
 use crate::errors::{Errors, hint};
+use crate::kw::Keyword;
 use crate::parse::{Block, Dimension, Entry, Unit, Value};
 
 /// What a number measures, which decides the units it may carry. A number without a unit is in
@@ -79,7 +80,8 @@ fn unit_fits(unit: Option<&Unit>, quantity: Quantity, what: &str, errors: &mut E
     false
 }
 
-/// The entries of one block, taken by key; what is never taken is reported as unknown.
+/// The entries of one block, taken by key (a [`crate::kw`] word); what is never taken is reported
+/// as unknown, with the words asked for as the list of what was expected.
 pub(super) struct Fields<'a> {
     block: &'a Block,
     what: &'static str,
@@ -98,21 +100,33 @@ impl<'a> Fields<'a> {
     }
 
     /// Whether the key was written at all (even if its value was bad).
-    pub(super) fn had(&self, key: &str) -> bool {
-        self.block.entries.iter().any(|e| e.key == key)
+    pub(super) fn had<K: Keyword>(&self) -> bool {
+        self.block.entries.iter().any(|e| K::is(&e.key))
+    }
+
+    /// Reports `key` missing, at the block, when it is not `present` and was not written at all
+    /// (a bad value is reported already).
+    pub(super) fn require<K: Keyword>(&self, present: bool, errors: &mut Errors) {
+        if !present && !self.had::<K>() {
+            errors.at(
+                self.block.span,
+                format!("{} needs `{}`", self.what, K::TEXT),
+            );
+        }
     }
 
     /// The value of a key that may appear once.
-    pub(super) fn value(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Value> {
-        self.entry(key, errors).map(|e| &e.value)
+    pub(super) fn value<K: Keyword>(&mut self, errors: &mut Errors) -> Option<&'a Value> {
+        self.entry::<K>(errors).map(|e| &e.value)
     }
 
     /// The entry of a key that may appear once, for errors about the whole entry.
-    pub(super) fn entry(&mut self, key: &'static str, errors: &mut Errors) -> Option<&'a Entry> {
+    pub(super) fn entry<K: Keyword>(&mut self, errors: &mut Errors) -> Option<&'a Entry> {
+        let key = K::TEXT;
         self.asked.push(key);
         let mut found: Option<&'a Entry> = None;
         for (i, entry) in self.block.entries.iter().enumerate() {
-            if entry.key != key {
+            if !K::is(&entry.key) {
                 continue;
             }
             self.taken[i] = true;
@@ -132,11 +146,11 @@ impl<'a> Fields<'a> {
     }
 
     /// Every entry of a key that may repeat (`visual`, `collision`).
-    pub(super) fn all(&mut self, key: &'static str) -> Vec<&'a Entry> {
-        self.asked.push(key);
+    pub(super) fn all<K: Keyword>(&mut self) -> Vec<&'a Entry> {
+        self.asked.push(K::TEXT);
         let mut out = Vec::new();
         for (i, entry) in self.block.entries.iter().enumerate() {
-            if entry.key == key {
+            if K::is(&entry.key) {
                 self.taken[i] = true;
                 out.push(entry);
             }
@@ -144,18 +158,17 @@ impl<'a> Fields<'a> {
         out
     }
 
-    pub(super) fn number(
+    pub(super) fn number<K: Keyword>(
         &mut self,
-        key: &'static str,
         quantity: Quantity,
         errors: &mut Errors,
     ) -> Option<f64> {
-        self.value(key, errors)
-            .and_then(|v| number(v, quantity, &format!("`{key}`"), errors))
+        self.value::<K>(errors)
+            .and_then(|v| number(v, quantity, &format!("`{}`", K::TEXT), errors))
     }
 
-    pub(super) fn bool(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
-        match self.value(key, errors)? {
+    pub(super) fn bool<K: Keyword>(&mut self, errors: &mut Errors) -> Option<bool> {
+        match self.value::<K>(errors)? {
             Value::Bool(b) => Some(b.value),
             other => {
                 errors.at(
@@ -167,14 +180,13 @@ impl<'a> Fields<'a> {
         }
     }
 
-    pub(super) fn vector<const N: usize>(
+    pub(super) fn vector<K: Keyword, const N: usize>(
         &mut self,
-        key: &'static str,
         quantity: Quantity,
         errors: &mut Errors,
     ) -> Option<[f64; N]> {
-        self.value(key, errors)
-            .and_then(|v| vector::<N>(v, quantity, &format!("`{key}`"), errors))
+        self.value::<K>(errors)
+            .and_then(|v| vector::<N>(v, quantity, &format!("`{}`", K::TEXT), errors))
     }
 
     /// Reports every entry no getter asked for; true when there was none.
