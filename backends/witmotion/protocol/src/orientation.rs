@@ -112,7 +112,11 @@ impl Quaternion {
     /// The angle of the rotation between two unit quaternions, rad in [0, π]; `q` and `−q`
     /// are one orientation, 0 apart.
     pub fn angle_to(self, other: Quaternion) -> f32 {
-        2.0 * libm::acosf(self.dot(other).abs().min(1.0))
+        // atan2 of the difference's vector and scalar parts: exact near 0, where acos of the
+        // dot product loses half its digits.
+        let d = self.conjugate() * other;
+        let vector = libm::sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
+        2.0 * libm::atan2f(vector, d.w.abs())
     }
 
     /// `v` turned by this unit quaternion: `q · v · q*`, a sensor-frame vector expressed in the
@@ -193,6 +197,6 @@ mod tests {
         let (r, p, y) = q.to_euler();
         assert!((r + 2.5).abs() < 1e-5 && (p - 1.2).abs() < 1e-5 && (y - 3.0).abs() < 1e-5);
         assert_eq!(Quaternion::new(0.0, 0.0, 0.0, 0.0).normalized(), None);
-        assert!((q * q.conjugate()).angle_to(Quaternion::IDENTITY) < 1e-3);
+        assert!((q * q.conjugate()).angle_to(Quaternion::IDENTITY) < 1e-6);
     }
 }

@@ -73,11 +73,12 @@ pub const TEMPERATURE_PER_WORD: f32 = 1.0 / TEMPERATURE_WORDS_PER_DEGREE;
 
 /// How far from 1 the norm of a decoded quaternion may be before the frame is rejected.
 ///
-/// Rounding the four components moves the norm by at most 3·10⁻⁵; WitMotion's recorded
-/// quaternions are within 2·10⁻⁵ of unit norm (`docs/witmotion-protocol.md` §5). A frame
-/// further off is corruption that the 8-bit checksum let through, or a device whose fusion has
-/// not started. The check is coarse: a corrupted byte that leaves the norm within it passes.
-pub const QUATERNION_NORM_TOLERANCE: f32 = 0.01;
+/// Rounding the four components moves the norm by at most 3·10⁻⁵, and WitMotion's recorded
+/// quaternions are within 2·10⁻⁵ of unit norm (`docs/witmotion-protocol.md` §5); this is 30
+/// times that. A frame further off is corruption that the 8-bit checksum let through, or a
+/// device whose fusion has not started (all zeros). The check is coarse: an error of one high
+/// byte (256 counts) is caught on a component above 0.13 in size, not on one near 0.
+pub const QUATERNION_NORM_TOLERANCE: f32 = 0.001;
 
 /// The word nearest `value / per_word`, saturated to the `i16` range. Callers check that `value`
 /// is finite (a NaN would become 0).
