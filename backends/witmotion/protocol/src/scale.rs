@@ -73,8 +73,8 @@ pub const TEMPERATURE_PER_WORD: f32 = 1.0 / TEMPERATURE_WORDS_PER_DEGREE;
 
 /// How far from 1 the norm of a decoded quaternion may be before the frame is rejected.
 ///
-/// Rounding the four components moves the norm by at most 3·10⁻⁵, and WitMotion's recorded
-/// quaternions are within 2·10⁻⁵ of unit norm (`docs/witmotion-protocol.md` §5); this is 30
+/// Rounding the four components moves the norm by at most 3·10⁻⁵, and the recorded
+/// quaternions are within 6·10⁻⁵ of unit norm (`docs/witmotion-protocol.md` §5); this is 16
 /// times that. A frame further off is corruption that the 8-bit checksum let through, or a
 /// device whose fusion has not started (all zeros). The check is coarse: an error of one high
 /// byte (256 counts) is caught on a component above 0.13 in size, not on one near 0.
