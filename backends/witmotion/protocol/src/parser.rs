@@ -219,28 +219,23 @@ impl Iterator for Frames<'_, '_> {
                 }
                 return None;
             };
-            if FrameKind::from_byte(bytes[1]).is_none() {
+            let [_, kind, d0, d1, d2, d3, d4, d5, d6, d7, checksum] = *bytes;
+            let Some(kind) = FrameKind::from_byte(kind) else {
                 counters.unknown_types += 1;
                 counters.skipped_bytes += 1;
                 self.input = &candidate[1..];
                 continue;
-            }
-            if sum(&bytes[..FRAME_LEN - 1]) != bytes[FRAME_LEN - 1] {
+            };
+            if sum(&bytes[..FRAME_LEN - 1]) != checksum {
                 // The 0x55 was not a start; one inside this candidate may be.
                 counters.checksum_failures += 1;
                 counters.skipped_bytes += 1;
                 self.input = &candidate[1..];
                 continue;
             }
-            let Ok(frame) = Frame::from_bytes(bytes) else {
-                // Unreachable: header, type and checksum were just checked.
-                counters.skipped_bytes += 1;
-                self.input = &candidate[1..];
-                continue;
-            };
             counters.frames += 1;
             self.input = rest;
-            return Some(frame);
+            return Some(Frame::new(kind, [d0, d1, d2, d3, d4, d5, d6, d7]));
         }
     }
 }
