@@ -143,6 +143,7 @@ proptest! {
         prop_assert!((q.norm() - 1.0).abs() < 1e-5);
         let Reading::Quaternion(back) = Reading::decode(&Reading::Quaternion(q).encode().unwrap()).unwrap() else { panic!() };
         prop_assert!(q.angle_to(back) < 2e-4, "{q:?} {back:?}");
+        prop_assert!((back.norm() - 1.0).abs() < 1e-6, "{back:?}");
         let (r, p, y) = q.to_euler();
         prop_assert!(Quaternion::from_euler(r, p, y).angle_to(q) < 1e-3);
         let v = [0.3, -1.0, 2.0];
