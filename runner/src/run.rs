@@ -39,8 +39,8 @@ pub enum RunError {
         /// Which bus, by how much.
         source: BusOverloadError,
     },
-    /// The components refused the robot.
-    #[error(transparent)]
+    /// The components refused the robot (shown with its aftermath).
+    #[error("{0:#}")]
     Hardware(#[from] HardwareError),
     /// The loop ended with an error.
     #[error(transparent)]

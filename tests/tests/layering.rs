@@ -126,8 +126,17 @@ fn the_fixture_robot_is_test_support_only() {
     ] {
         manifests.push(root().join(dir).join("Cargo.toml"));
     }
-    for backend in std::fs::read_dir(root().join("backends")).unwrap() {
-        manifests.push(backend.unwrap().path().join("Cargo.toml"));
+    // Every crate of every backend: a backend is split into crates, one folder each.
+    let mut folders = vec![root().join("backends")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && path.file_name().is_some_and(|n| n != "target") {
+                folders.push(path);
+            } else if path.file_name().is_some_and(|n| n == "Cargo.toml") {
+                manifests.push(path);
+            }
+        }
     }
     let mut enabled_in_dev = 0;
     for manifest in manifests {

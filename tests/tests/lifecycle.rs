@@ -6,7 +6,9 @@
 
 mod support;
 
-use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, System};
+use robot_core::hardware::{
+    Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, Recovery, System,
+};
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 use support::{Call, Log, Outcome, Scripted, by, calls, fresh, plain_calls, system};
 
@@ -389,7 +391,9 @@ fn a_read_or_write_error_sends_only_that_component_through_on_error() {
         let error = system.read(Clock::default(), &mut state).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::DeviceFault);
         if after == Lifecycle::Finalized {
-            assert!(error.to_string().contains("finalized"), "{error}");
+            let recoveries: Vec<Recovery> = error.aftermath().map(|a| a.recovery()).collect();
+            assert_eq!(recoveries, [Recovery::OnError], "{error:#}");
+            assert!(format!("{error:#}").contains("finalized"), "{error:#}");
         }
         assert_eq!(
             calls(&log)[2..],
@@ -578,12 +582,15 @@ fn a_failed_on_error_from_active_holds_it_active_until_it_is_switched_off_then_f
     let mut system = active(&log, component);
     let (_, command) = fresh();
     let error = system.write(Clock::default(), &command).unwrap_err();
-    assert!(
-        error.message.ends_with(
-            "on_error failed too (on_error failed): it may still be live, so it stays active \
-             until switching it off succeeds, then it is finalized"
-        ),
-        "{error}"
+    assert_eq!(error.message(), "write failed", "{error:#}");
+    let aftermath: Vec<(Recovery, &str)> = error
+        .aftermath()
+        .map(|a| (a.recovery(), a.failure().message()))
+        .collect();
+    assert_eq!(
+        aftermath,
+        [(Recovery::OnErrorWhileActive, "on_error failed")],
+        "{error:#}"
     );
     assert_eq!(states(&system), [Lifecycle::Active]);
     system.deactivate().unwrap();

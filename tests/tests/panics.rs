@@ -161,7 +161,7 @@ fn a_component_that_panics_in_on_deactivate_is_switched_off_by_on_error() {
     assert_eq!(report.torque_off_failures.len(), 1);
     assert!(
         report.torque_off_failures[0]
-            .message
+            .message()
             .contains("panicked in `on_deactivate`: deactivate exploded"),
         "{:?}",
         report.torque_off_failures

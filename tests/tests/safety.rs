@@ -12,7 +12,7 @@ use robot_core::control_loop::{
     ControlLoop, Fault, LoopControl, LoopError, LoopOptions, PanicSource, StopAfter,
     TORQUE_OFF_ATTEMPTS,
 };
-use robot_core::hardware::{Clock, ErrorKind, Lifecycle};
+use robot_core::hardware::{Clock, ErrorKind, Lifecycle, Recovery};
 use support::{
     Call, Log, Outcome, Probe, Scripted, by, calls, knee_write, plain_calls, run_until_error,
     system,
@@ -264,7 +264,12 @@ fn a_write_error_whose_torque_off_fails_keeps_the_component_active_until_it_is_o
     component.deactivate = (2, Outcome::Fail);
     component.on_error_default = true;
     let (control_loop, error) = run_until_error(vec![component], Probe::default());
-    let LoopError::Cycle { report, .. } = &error else {
+    let LoopError::Cycle {
+        report,
+        fault: Fault::Hardware(fault),
+        ..
+    } = &error
+    else {
         panic!("{error:?}")
     };
     let log = plain_calls(&log);
@@ -290,9 +295,22 @@ fn a_write_error_whose_torque_off_fails_keeps_the_component_active_until_it_is_o
     );
     assert_eq!(report.torque_off_failures.len(), 1, "{error}");
     assert_eq!(control_loop.lifecycle(), Lifecycle::Finalized);
+    // The write's failure, then `on_error`'s, as its aftermath: not text in its message.
+    let aftermath: Vec<(Recovery, &str)> = fault
+        .aftermath()
+        .map(|a| (a.recovery(), a.failure().message()))
+        .collect();
+    assert_eq!(
+        aftermath,
+        [(Recovery::OnErrorWhileActive, "deactivate failed")],
+        "{fault:#}"
+    );
     let text = error.to_string();
     assert!(
-        text.contains("on_error failed too (deactivate failed): it may still be live"),
+        text.contains(
+            "on_error failed too: it may still be live, so it stays active until switching it \
+             off succeeds, then it is finalized: LiteBipedHardware: deactivate failed"
+        ),
         "{text}"
     );
     assert!(
@@ -341,7 +359,10 @@ fn after_one_leg_fails_a_failed_torque_off_of_the_other_is_retried_and_reported(
         panic!("{error:?}")
     };
     assert_eq!(report.torque_off_failures.len(), 1, "{error}");
-    assert_eq!(report.torque_off_failures[0].component, "LiteBipedRightLeg");
+    assert_eq!(
+        report.torque_off_failures[0].component(),
+        "LiteBipedRightLeg"
+    );
     assert!(
         error
             .to_string()
@@ -486,6 +507,21 @@ fn a_failed_clean_up_after_a_configure_failure_is_reported_not_dropped() {
         error.to_string(),
         "configure failed: LiteBipedRightLeg: configure failed; cleaning up again failed: \
          LiteBipedLeftLeg: cleanup failed"
+    );
+    let LoopError::Lifecycle { error, .. } = &error else {
+        panic!("{error:?}")
+    };
+    let aftermath: Vec<(Recovery, &str, &str)> = error
+        .aftermath()
+        .map(|a| (a.recovery(), a.failure().component(), a.failure().message()))
+        .collect();
+    assert_eq!(
+        aftermath,
+        [(
+            Recovery::CleaningUpAgain,
+            "LiteBipedLeftLeg",
+            "cleanup failed"
+        )]
     );
     // The failed clean-up went through `on_error` (upstream's rule): the left leg recovered.
     assert_eq!(control_loop.lifecycle(), Lifecycle::Unconfigured);

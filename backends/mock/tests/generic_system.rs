@@ -228,7 +228,7 @@ fn infinite_command_is_an_error() {
     let error = mock.write(CLOCK, &command).unwrap_err();
     assert!(
         error
-            .message
+            .message()
             .contains("`right_ankle_roll/stiffness` is -inf"),
         "{error}"
     );

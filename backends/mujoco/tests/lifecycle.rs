@@ -154,7 +154,7 @@ fn an_infinite_command_is_refused_by_name() {
     let error = system.write(clock(1), &command).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidCommand);
     assert_eq!(
-        error.message,
+        error.message(),
         "command `right_ankle_pitch/stiffness` is inf"
     );
 }

@@ -254,8 +254,8 @@ fn without_an_egl_driver_the_error_says_what_to_install() {
             view: View::default(),
         }));
         let error = system.configure().unwrap_err();
-        assert_eq!(error.kind, ErrorKind::Unsupported, "{error}");
-        assert!(error.message.contains(INSTALL_GL), "{error}");
+        assert_eq!(error.kind(), ErrorKind::Unsupported, "{error}");
+        assert!(error.message().contains(INSTALL_GL), "{error}");
         println!("child: {error}");
         return;
     }

@@ -28,7 +28,7 @@ use std::time::Duration;
 use robot_core::config::RuntimeConfig;
 use robot_core::hardware::mimic::Mimics;
 use robot_core::hardware::{
-    Claims, Clock, Component, Counter, ErrorKind, HardwareError, ServoGains,
+    Claims, Clock, Component, Counter, ErrorKind, HardwareError, Recovery, ServoGains,
 };
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
@@ -398,14 +398,13 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 ),
             ));
         }
-        if let Err(mut error) = self.ask_all(Command::Enable, "enable") {
+        if let Err(error) = self.ask_all(Command::Enable, "enable") {
             // Switch off what did enable before reporting; if that fails too, say so: the
             // system then holds this bus active and keeps trying to switch it off.
             if let Err(stop) = self.ask_all(Command::Stop, "a stop") {
-                error
-                    .message
-                    .push_str(&format!("; switching off again failed: {}", stop.message));
-                return Err(error.possibly_live());
+                return Err(error
+                    .then(Recovery::SwitchingOffAgain, stop)
+                    .possibly_live());
             }
             return Err(error);
         }

@@ -15,7 +15,7 @@ use std::f64::consts::TAU;
 use common::pair::Pair;
 use common::{CLOCK, rig, rs02};
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
-use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
+use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, Recovery, System};
 use robot_core::typed::RobotTypes;
 use robstride_sim::SimBus;
 use robstride_sim::bus::NodeId;
@@ -86,12 +86,12 @@ fn refused<R: RobotTypes>(
     let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
         panic!("enabling is refused")
     };
-    assert_eq!(error.kind, ErrorKind::OutOfLimits, "{error}");
+    assert_eq!(error.kind(), ErrorKind::OutOfLimits, "{error}");
     assert!(!error.is_possibly_live(), "nothing was enabled: {error}");
     assert!(enabled(sim, nodes).iter().all(|on| !on));
     assert!(nothing_switched_on(sim), "not one enable went out");
     assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
-    error.message
+    error.message().to_owned()
 }
 
 fn enabled(sim: &SimBus, nodes: &[NodeId]) -> Vec<bool> {
@@ -108,7 +108,7 @@ fn an_unanswered_enable_is_undone_before_it_is_reported() {
     let Err(Fault::Hardware(error)) = control_loop.activate(CLOCK) else {
         panic!("enabling fails")
     };
-    assert_eq!(error.kind, ErrorKind::Timeout);
+    assert_eq!(error.kind(), ErrorKind::Timeout);
     assert!(!error.is_possibly_live(), "{error}");
     assert_eq!(enabled(&sim, &nodes), [false, false]);
     assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);
@@ -124,23 +124,24 @@ fn an_enable_that_cannot_be_undone_keeps_the_bus_active_until_it_is_switched_off
         panic!("enabling fails")
     };
     assert!(error.is_possibly_live(), "{error}");
+    assert!(error.message().contains("no reply to enable"), "{error:#}");
+    // The component's own stop failed, and so did the system's roll-back: each is a link of
+    // the error's aftermath, not text in its message.
+    let aftermath: Vec<(Recovery, &str)> = error
+        .aftermath()
+        .map(|a| (a.recovery(), a.failure().message()))
+        .collect();
+    assert_eq!(aftermath.len(), 2, "{error:#}");
     assert!(
-        error.message.contains("no reply to enable")
-            && error
-                .message
-                .contains("switching off again failed: no reply to a stop"),
-        "{error}"
-    );
-    // The system's roll-back failed too, and says so; so did the loop's first retry.
-    assert_eq!(
-        error.message.matches("switching off again failed").count(),
-        2,
-        "{error}"
+        aftermath.iter().all(|(recovery, message)| {
+            *recovery == Recovery::SwitchingOffAgain && message.contains("no reply to a stop")
+        }),
+        "{error:#}"
     );
     let retries = control_loop.torque_off_failures();
     assert_eq!(retries.len(), 1, "{retries:?}");
     assert!(
-        retries[0].message.contains("no reply to a stop"),
+        retries[0].message().contains("no reply to a stop"),
         "{retries:?}"
     );
     assert_eq!(control_loop.lifecycle(), Lifecycle::Inactive);

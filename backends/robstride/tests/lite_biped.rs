@@ -8,7 +8,7 @@ use std::time::Duration;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::Transport;
 use robot_core::control_loop::{ControlLoop, Fault};
-use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, System};
+use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, Recovery, System};
 use robots::LiteBiped;
 use robots::controllers::Squat;
 use robstride_protocol::{CommType, Frame, Param, ParamValue};
@@ -248,18 +248,25 @@ fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent(
     ];
     for (what, inject, kind, message, confirmed) in cases {
         let (error, left) = fault_after_injecting(inject);
-        assert_eq!(error.kind, kind, "{what}: {error}");
-        assert!(error.message.contains(message), "{what}: {error}");
+        assert_eq!(error.kind(), kind, "{what}: {error}");
+        assert!(error.message().contains(message), "{what}: {error}");
         if confirmed {
             assert_ne!(left, Lifecycle::Active, "{what}: {error}");
         } else {
             assert_eq!(left, Lifecycle::Active, "{what}: {error}");
+            // The fault, then `on_error`'s torque-off that failed: its aftermath.
+            let aftermath: Vec<(Recovery, &str)> = error
+                .aftermath()
+                .map(|a| (a.recovery(), a.failure().message()))
+                .collect();
             assert!(
-                error.message.contains(
-                    "no reply to a stop within 50 ms from left_knee_pitch (bus left_leg, id 34)): \
-                     it may still be live"
+                matches!(
+                    aftermath[..],
+                    [(Recovery::OnErrorWhileActive, message)] if message.contains(
+                        "no reply to a stop within 50 ms from left_knee_pitch (bus left_leg, id 34)"
+                    )
                 ),
-                "{what}: {error}"
+                "{what}: {error:#}"
             );
         }
     }
@@ -285,10 +292,10 @@ fn a_motor_that_goes_silent_is_a_timeout_after_the_tolerated_misses() {
     let Fault::Hardware(error) = fault else {
         panic!("{fault:?}")
     };
-    assert_eq!(error.kind, ErrorKind::Timeout);
+    assert_eq!(error.kind(), ErrorKind::Timeout);
     assert!(
         error
-            .message
+            .message()
             .contains("right_hip_pitch (bus right_leg, id 41) missed 3 replies"),
         "{error}"
     );

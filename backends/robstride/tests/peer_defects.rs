@@ -117,10 +117,10 @@ fn another_motors_reply_is_not_taken_for_the_asked_ones() {
         }
     }
     let error = error.expect("the missing replies are noticed");
-    assert_eq!(error.kind, ErrorKind::Timeout, "{error}");
+    assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
     assert!(
         error
-            .message
+            .message()
             .contains("joint turn (bus base, id 5) missed 3 replies"),
         "{error}"
     );

@@ -53,10 +53,10 @@ proptest! {
         let mut state = LiteBipedState::default();
         if let Err(error) = bus.read(CLOCK, &mut state) {
             prop_assert!(
-                matches!(error.kind, ErrorKind::Bus | ErrorKind::DeviceFault),
+                matches!(error.kind(), ErrorKind::Bus | ErrorKind::DeviceFault),
                 "{error}"
             );
-            prop_assert!(error.message.contains("left_leg"), "{error}");
+            prop_assert!(error.message().contains("left_leg"), "{error}");
         }
     }
 }

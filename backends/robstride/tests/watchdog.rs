@@ -138,9 +138,9 @@ fn the_watchdog_fits_the_loop_rate_and_a_period_too_long_for_it_is_refused() {
     let Err(Fault::Hardware(error)) = control_loop.cycle(slow) else {
         panic!("the cycle is refused")
     };
-    assert_eq!(error.kind, ErrorKind::Unsupported);
+    assert_eq!(error.kind(), ErrorKind::Unsupported);
     assert_eq!(
-        error.message,
+        error.message(),
         "the motors' CAN watchdog (100 ms) is shorter than two loop periods (100 ms each): they \
          would switch off between cycles; give BusOptions::at_rate the loop's rate"
     );
@@ -197,9 +197,9 @@ fn firmware_without_the_watchdog_fails_configure_naming_the_motor_and_the_way_ou
     let mut bus = component_on::<Pair>(&sim, None, BusOptions::default());
     bus.on_init().unwrap();
     let error = bus.on_configure().unwrap_err();
-    assert_eq!(error.kind, ErrorKind::DeviceFault);
+    assert_eq!(error.kind(), ErrorKind::DeviceFault);
     assert!(
-        error.message.starts_with(
+        error.message().starts_with(
             "the CAN watchdog (canTimeout, 0x7028) was set to 2000 (100 ms) on bus arm, but elbow \
              (id 2) reads Failed: a motor without it keeps its last command if this process \
              dies; to run without one anyway, set BusOptions::watchdog to None"
@@ -293,7 +293,7 @@ fn a_stop_is_confirmed_only_by_a_motor_out_of_run_mode_not_by_a_queued_reply() {
     assert!(
         failures
             .iter()
-            .all(|f| f.message.contains("no reply to a stop") && f.message.contains("elbow")),
+            .all(|f| f.message().contains("no reply to a stop") && f.message().contains("elbow")),
         "{failures:?}"
     );
     let elbow = |sim: &SimBus| {
@@ -317,9 +317,9 @@ fn a_motor_that_drops_out_of_run_mode_mid_run_ends_the_run() {
     let Err(Fault::Hardware(error)) = control_loop.cycle(clock(22)) else {
         panic!("the run ends")
     };
-    assert_eq!(error.kind, ErrorKind::DeviceFault);
+    assert_eq!(error.kind(), ErrorKind::DeviceFault);
     assert!(
-        error.message.contains(
+        error.message().contains(
             "joint elbow (bus arm, id 2) dropped out of run mode (Reset): it switched itself off"
         ),
         "{error}"

@@ -79,10 +79,10 @@ fn a_motor_pushed_past_the_windows_edge_ends_the_run_switched_off() {
     let Some(Fault::Hardware(error)) = ended else {
         panic!("the run goes on, the motor at {furthest:.2} rad")
     };
-    assert_eq!(error.kind, ErrorKind::OutOfLimits);
+    assert_eq!(error.kind(), ErrorKind::OutOfLimits);
     assert!(
         error
-            .message
+            .message()
             .contains("joint shoulder (bus arm, id 1) was pushed past the ±4π window's edge"),
         "{error}"
     );

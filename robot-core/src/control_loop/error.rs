@@ -2,14 +2,15 @@
 
 use super::controller::ControllerError;
 use super::options::LoopReport;
+use crate::hardware::error::write_aftermath;
 use crate::hardware::{ErrorKind, HardwareError};
 
 /// What made a cycle (or an activation) end the run. The hardware has been switched off by the
 /// time a caller sees one.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Fault {
-    /// A component's `read`, `write` or `on_activate` failed.
-    #[error("{0}")]
+    /// A component's `read`, `write` or `on_activate` failed (shown with its aftermath).
+    #[error("{0:#}")]
     Hardware(HardwareError),
     /// The controller refused to go on.
     #[error("the controller stopped: {0}")]
@@ -27,9 +28,12 @@ pub enum Fault {
 impl From<HardwareError> for Fault {
     fn from(error: HardwareError) -> Self {
         if error.kind() == ErrorKind::Panicked {
+            // The panic's message, and what failed after it (switching off again), in words.
+            let mut message = error.message().to_owned();
+            let _ = write_aftermath(&error, &mut message);
             Fault::Panicked {
-                culprit: PanicSource::Component(error.component),
-                message: error.message,
+                culprit: PanicSource::Component(error.component().to_owned()),
+                message,
             }
         } else {
             Fault::Hardware(error)
@@ -59,7 +63,7 @@ impl std::fmt::Display for PanicSource {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LoopError {
     /// Configuring the hardware failed; whatever was configured was cleaned up again.
-    #[error("{transition} failed: {error}")]
+    #[error("{transition} failed: {error:#}")]
     Lifecycle {
         /// `configure`.
         transition: &'static str,
@@ -101,7 +105,7 @@ impl LoopError {
 fn torque_off_note(report: &LoopReport) -> String {
     let mut note = String::new();
     for failure in &report.torque_off_failures {
-        note.push_str(&format!("; torque off failed: {failure}"));
+        note.push_str(&format!("; torque off failed: {failure:#}"));
     }
     for (name, state) in &report.components {
         if *state == crate::hardware::Lifecycle::Active {

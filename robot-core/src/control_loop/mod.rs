@@ -50,7 +50,7 @@ pub use options::{LoopOptions, LoopReport, Pacing, StopAfter};
 pub use realtime::{RealtimeOptions, RealtimeStep};
 pub use stats::{CycleStats, Percentiles, TimingReport};
 
-use crate::hardware::{Clock, HardwareError, Lifecycle, System, panic_message};
+use crate::hardware::{Clock, HardwareError, Lifecycle, Recovery, System, panic_message};
 use crate::typed::RobotTypes;
 use control::Request;
 
@@ -142,12 +142,11 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     /// Unconfigured → inactive. On a failure, the components configured already are cleaned up
     /// again: nothing stays open (a failed clean-up is added to the error).
     pub fn configure(&mut self) -> Result<(), LoopError> {
-        self.system.configure().map_err(|mut error| {
-            if let Err(cleanup) = self.system.cleanup() {
-                error
-                    .message
-                    .push_str(&format!("; cleaning up again failed: {cleanup}"));
-            }
+        self.system.configure().map_err(|error| {
+            let error = match self.system.cleanup() {
+                Ok(()) => error,
+                Err(cleanup) => error.then(Recovery::CleaningUpAgain, cleanup),
+            };
             LoopError::Lifecycle {
                 transition: "configure",
                 error,
@@ -438,7 +437,7 @@ impl<R: RobotTypes, C: Controller<R>> Drop for ControlLoop<R, C> {
             let before = self.torque_off_failures.len();
             self.switch_off();
             for failure in &self.torque_off_failures[before..] {
-                eprintln!("dropping the control loop: torque off failed: {failure}");
+                eprintln!("dropping the control loop: torque off failed: {failure:#}");
             }
         }
     }

@@ -30,20 +30,78 @@ pub enum ErrorKind {
 }
 
 /// A failure of one component.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{component}: {message}")]
+///
+/// What failed while it was being handled (switching the hardware off again, `on_error`, a
+/// clean-up) is not text appended to its message but a chain of [`Aftermath`]s, first to last,
+/// reached through [`std::error::Error::source`] or [`HardwareError::aftermath`]: a caller can
+/// tell a torque-off that failed after a fault from the fault itself.
+///
+/// `{}` shows the error alone, `component: message`; `{:#}` the error and its aftermath, each
+/// after a `; `.
+#[derive(Debug, Clone, PartialEq)]
 pub struct HardwareError {
-    /// The component that failed (its block name, e.g. `LiteBipedLeftLeg`).
-    pub component: String,
-    /// What kind of failure.
-    pub kind: ErrorKind,
-    /// What happened, for people.
-    pub message: String,
+    component: String,
+    kind: ErrorKind,
+    message: String,
     /// Upstream's `ERROR` rather than `FAILURE`: the component goes through `on_error`.
     escalated: bool,
     /// The hardware may still be enabled (a failed `on_activate` that could not switch off
     /// again).
     possibly_live: bool,
+    /// The first failure while this one was handled; each links to the next.
+    aftermath: Option<Box<Aftermath>>,
+}
+
+/// What was being done when a failure followed another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// Switching off again what had been switched on (a roll-back of an activation).
+    SwitchingOffAgain,
+    /// `on_error` of a component that was active: it may still be live, so the
+    /// [`super::System`] holds it active until switching it off succeeds, then finalizes it.
+    OnErrorWhileActive,
+    /// `on_error` of a component that was not active: it is finalized.
+    OnError,
+    /// Cleaning up again what had been configured (a roll-back of a configuration).
+    CleaningUpAgain,
+}
+
+impl std::fmt::Display for Recovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Recovery::SwitchingOffAgain => "switching off again failed",
+            Recovery::OnErrorWhileActive => {
+                "on_error failed too: it may still be live, so it stays active until switching \
+                 it off succeeds, then it is finalized"
+            }
+            Recovery::OnError => "on_error failed too, so it is finalized",
+            Recovery::CleaningUpAgain => "cleaning up again failed",
+        })
+    }
+}
+
+/// A failure while a [`HardwareError`] was being handled: what was being done, and how it
+/// failed. Its [`source`](std::error::Error::source) is that failure, whose own source is the
+/// next aftermath, if any.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{recovery}")]
+pub struct Aftermath {
+    recovery: Recovery,
+    #[source]
+    failure: HardwareError,
+}
+
+impl Aftermath {
+    /// What was being done.
+    pub fn recovery(&self) -> Recovery {
+        self.recovery
+    }
+
+    /// How it failed.
+    pub fn failure(&self) -> &HardwareError {
+        &self.failure
+    }
 }
 
 impl HardwareError {
@@ -55,7 +113,23 @@ impl HardwareError {
             message: message.into(),
             escalated: false,
             possibly_live: false,
+            aftermath: None,
         }
+    }
+
+    /// The component that failed (its block name, e.g. `LiteBipedLeftLeg`).
+    pub fn component(&self) -> &str {
+        &self.component
+    }
+
+    /// What kind of failure.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// What happened, for people (without the aftermath).
+    pub fn message(&self) -> &str {
+        &self.message
     }
 
     /// Marks the error as upstream's `ERROR` rather than `FAILURE`: returned from a lifecycle
@@ -85,8 +159,100 @@ impl HardwareError {
         self.possibly_live
     }
 
-    /// What kind of failure.
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
+    /// This error, followed by `failure` while doing `recovery`: added at the end of the chain.
+    pub fn then(mut self, recovery: Recovery, failure: HardwareError) -> Self {
+        let mut last = &mut self.aftermath;
+        while let Some(aftermath) = last {
+            last = &mut aftermath.failure.aftermath;
+        }
+        *last = Some(Box::new(Aftermath { recovery, failure }));
+        self
+    }
+
+    /// Every failure that followed this one while it was handled, first to last.
+    pub fn aftermath(&self) -> impl Iterator<Item = &Aftermath> {
+        std::iter::successors(self.aftermath.as_deref(), |a| {
+            a.failure.aftermath.as_deref()
+        })
+    }
+}
+
+impl std::fmt::Display for HardwareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.component, self.message)?;
+        if f.alternate() {
+            write_aftermath(self, f)?;
+        }
+        Ok(())
+    }
+}
+
+/// `; recovery: component: message` for each aftermath of `error`.
+pub(crate) fn write_aftermath(
+    error: &HardwareError,
+    f: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    for aftermath in error.aftermath() {
+        let failure = &aftermath.failure;
+        write!(
+            f,
+            "; {}: {}: {}",
+            aftermath.recovery, failure.component, failure.message
+        )?;
+    }
+    Ok(())
+}
+
+impl std::error::Error for HardwareError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.aftermath
+            .as_deref()
+            .map(|a| a as &(dyn std::error::Error + 'static))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    fn error(component: &str, message: &str) -> HardwareError {
+        HardwareError::new(component, ErrorKind::Other, message)
+    }
+
+    #[test]
+    fn the_aftermath_is_a_chain_of_sources_not_text_in_the_message() {
+        let fault = HardwareError::new("Left", ErrorKind::DeviceFault, "overtemperature")
+            .then(
+                Recovery::SwitchingOffAgain,
+                error("Left", "no reply to a stop"),
+            )
+            .then(Recovery::OnError, error("Left", "on_error failed"));
+        assert_eq!(fault.message(), "overtemperature");
+        assert_eq!(fault.kind(), ErrorKind::DeviceFault);
+        assert_eq!(fault.to_string(), "Left: overtemperature");
+        assert_eq!(
+            format!("{fault:#}"),
+            "Left: overtemperature; switching off again failed: Left: no reply to a stop; \
+             on_error failed too, so it is finalized: Left: on_error failed"
+        );
+        let steps: Vec<(Recovery, &str)> = fault
+            .aftermath()
+            .map(|a| (a.recovery(), a.failure().message()))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (Recovery::SwitchingOffAgain, "no reply to a stop"),
+                (Recovery::OnError, "on_error failed")
+            ]
+        );
+        // source(): the aftermath, then its failure, then the next aftermath.
+        let aftermath = fault.source().expect("an aftermath");
+        assert_eq!(aftermath.to_string(), "switching off again failed");
+        let failure = aftermath.source().expect("its failure");
+        assert_eq!(failure.to_string(), "Left: no reply to a stop");
+        let next = failure.source().expect("the next aftermath");
+        assert_eq!(next.to_string(), "on_error failed too, so it is finalized");
     }
 }

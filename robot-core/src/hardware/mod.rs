@@ -28,7 +28,7 @@
 //! over the one state and command struct of the robot.
 
 mod component;
-mod error;
+pub(crate) mod error;
 mod guard;
 pub mod lifecycle;
 pub mod mimic;
@@ -37,7 +37,7 @@ pub mod servo;
 mod system;
 
 pub use component::{Claims, Clock, Component, Counter, switch_off_and_clean_up};
-pub use error::{ErrorKind, HardwareError};
+pub use error::{Aftermath, ErrorKind, HardwareError, Recovery};
 pub use guard::panic_message;
 pub use lifecycle::Lifecycle;
 pub use seed::seed_safe_commands;

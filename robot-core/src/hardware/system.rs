@@ -3,7 +3,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::component::{Clock, Component, Counter};
-use super::error::{ErrorKind, HardwareError};
+use super::error::{ErrorKind, HardwareError, Recovery};
 use super::guard::{guarded, name_of, panic_message};
 use super::lifecycle::Lifecycle;
 use super::seed::seed_safe_commands;
@@ -204,30 +204,23 @@ impl<R: RobotTypes> System<R> {
     /// still be live (its torque-off is what failed, as like as not), so it is held active, and
     /// switching it off is tried again like any failed deactivation; once that succeeds it is
     /// finalized. Upstream finalizes it at once and never calls it again.
-    fn fail(&mut self, index: usize, mut error: HardwareError) -> HardwareError {
+    fn fail(&mut self, index: usize, error: HardwareError) -> HardwareError {
         let previous = self.states[index];
         let recovered = guarded(self.components[index].as_mut(), "on_error", |c| {
             c.on_error(previous)
         });
-        self.states[index] = match recovered {
-            Ok(()) => Lifecycle::Unconfigured,
+        let (state, error) = match recovered {
+            Ok(()) => (Lifecycle::Unconfigured, error),
             Err(failure) if previous == Lifecycle::Active => {
-                error.message.push_str(&format!(
-                    "; on_error failed too ({}): it may still be live, so it stays active until \
-                     switching it off succeeds, then it is finalized",
-                    failure.message
-                ));
                 self.unrecoverable[index] = true;
-                Lifecycle::Active
+                (
+                    Lifecycle::Active,
+                    error.then(Recovery::OnErrorWhileActive, failure),
+                )
             }
-            Err(failure) => {
-                error.message.push_str(&format!(
-                    "; on_error failed too ({}), so it is finalized",
-                    failure.message
-                ));
-                Lifecycle::Finalized
-            }
+            Err(failure) => (Lifecycle::Finalized, error.then(Recovery::OnError, failure)),
         };
+        self.states[index] = state;
         error
     }
 
@@ -294,22 +287,20 @@ impl<R: RobotTypes> System<R> {
                 Err(error) => {
                     // A component that could not undo its own enabling, or that panicked
                     // half-way through it, may be live: switch it off with the others.
-                    let mut error = if error.is_possibly_live() || error.kind == ErrorKind::Panicked
-                    {
-                        self.states[index] = Lifecycle::Active;
-                        error
-                    } else if error.is_escalated() {
-                        self.fail(index, error)
-                    } else {
-                        error
-                    };
+                    let mut error =
+                        if error.is_possibly_live() || error.kind() == ErrorKind::Panicked {
+                            self.states[index] = Lifecycle::Active;
+                            error
+                        } else if error.is_escalated() {
+                            self.fail(index, error)
+                        } else {
+                            error
+                        };
                     if self.any_active()
                         && let Err(failures) = self.deactivate()
                     {
                         for failure in failures {
-                            error
-                                .message
-                                .push_str(&format!("; switching off again failed: {failure}"));
+                            error = error.then(Recovery::SwitchingOffAgain, failure);
                         }
                     }
                     return Err(error);
@@ -454,7 +445,7 @@ impl<R: RobotTypes> Drop for System<R> {
             }
             if let Err(failures) = self.deactivate() {
                 for failure in failures {
-                    eprintln!("dropping the hardware system: torque off failed: {failure}");
+                    eprintln!("dropping the hardware system: torque off failed: {failure:#}");
                 }
             }
         }
