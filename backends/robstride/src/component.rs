@@ -16,7 +16,7 @@
 //! * the mimic joints that follow the bus's joints are in its block, so `read` fills their
 //!   states too ([`robot_core::hardware::mimic`]).
 //!
-//! A fault bit, more missing replies in a row than [`BusOptions::tolerated_missing`], a frame
+//! A fault bit, more replies missed in a row than [`BusOptions::tolerated_missed_in_a_row`], a frame
 //! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
 //! motor id and what happened; the loop then switches every component off.
 
@@ -44,10 +44,10 @@ use crate::transport::{Transport, TransportError};
 pub struct BusOptions {
     /// The host id the frames carry.
     pub host_id: u8,
-    /// Missing replies in a row a motor may have before `read` fails. The default, 2, rides over
+    /// Replies a motor may miss in a row before `read` fails. The default, 2, rides over
     /// one lost frame (a 1 Mbit/s bus loses frames only under error) and stops within three
     /// cycles of a motor gone silent: 15 ms at 200 Hz.
-    pub tolerated_missing: u32,
+    pub tolerated_missed_in_a_row: u32,
     /// How long `on_configure`, `on_activate` and `on_deactivate` wait for every motor's reply.
     pub reply_timeout: Duration,
     /// `false` is calibration mode: four-bar joints read and command the raw actuator angle.
@@ -84,7 +84,7 @@ impl Default for BusOptions {
     fn default() -> Self {
         BusOptions {
             host_id: 0xFD,
-            tolerated_missing: 2,
+            tolerated_missed_in_a_row: 2,
             reply_timeout: Duration::from_millis(50),
             use_linkage: true,
             servo: ServoGains::default(),
@@ -105,8 +105,6 @@ pub struct RobstrideBus<R: RobotTypes> {
     mimics: Result<Mimics, String>,
     open: Box<dyn FnMut() -> Result<Box<dyn Transport>, TransportError> + Send>,
     transport: Option<Box<dyn Transport>>,
-    /// Whether the motors were enabled and not yet told to stop: their replies must say run.
-    live: bool,
     _robot: std::marker::PhantomData<R>,
 }
 
@@ -171,7 +169,6 @@ impl<R: RobotTypes> RobstrideBus<R> {
             mimics,
             open: Box::new(open),
             transport: None,
-            live: false,
             _robot: std::marker::PhantomData,
         }
     }
@@ -233,7 +230,9 @@ impl<R: RobotTypes> RobstrideBus<R> {
             ));
         }
         motor.awaiting = false;
-        motor.missing = 0;
+        motor.missed_in_a_row = 0;
+        // A motor the enable left running must stay so: its own reports are the record.
+        let was_running = motor.running();
         if let Some((from, to)) = motor.take(feedback) {
             let (name, id) = (motor.name.clone(), motor.id);
             return Err(self.error(
@@ -246,7 +245,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 ),
             ));
         }
-        if self.live && feedback.mode != Mode::Run {
+        if was_running && feedback.mode != Mode::Run {
             let motor = &self.motors[index];
             return Err(self.error(
                 ErrorKind::DeviceFault,
@@ -338,7 +337,6 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
     }
 
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
-        self.live = false;
         self.transport = None;
         Ok(())
     }
@@ -360,7 +358,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             self.ask_all(Command::Stop, "a stop")?;
         }
         for motor in &mut self.motors {
-            motor.missing = 0;
+            motor.missed_in_a_row = 0;
             motor.awaiting = false;
             // A command with no value yet (NaN) holds where the joint is, with zero gains.
             let joint = &robot.joints[motor.joint];
@@ -408,12 +406,10 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             }
             return Err(error);
         }
-        self.live = true;
         Ok(())
     }
 
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
-        self.live = false;
         self.ask_all(Command::Stop, "a stop")
     }
 
@@ -465,20 +461,20 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         if let Ok(mimics) = &self.mimics {
             mimics.apply(values);
         }
-        let tolerated = self.options.tolerated_missing;
+        let tolerated = self.options.tolerated_missed_in_a_row;
         for motor in &mut self.motors {
             if motor.awaiting {
                 motor.awaiting = false;
-                motor.missing += 1;
-                motor.missed += 1;
+                motor.missed_in_a_row += 1;
+                motor.missed_in_all += 1;
             }
         }
-        if let Some(motor) = self.motors.iter().find(|m| m.missing > tolerated) {
+        if let Some(motor) = self.motors.iter().find(|m| m.missed_in_a_row > tolerated) {
             return Err(self.error(
                 ErrorKind::Timeout,
                 format!(
                     "joint {} (bus {}, id {}) missed {} replies in a row (tolerated: {tolerated})",
-                    motor.name, self.bus, motor.id, motor.missing
+                    motor.name, self.bus, motor.id, motor.missed_in_a_row
                 ),
             ));
         }
@@ -493,7 +489,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             },
             Counter {
                 name: "replies missed",
-                value: self.motors.iter().map(|m| m.missed).sum(),
+                value: self.motors.iter().map(|m| m.missed_in_all).sum(),
             },
         ]
     }

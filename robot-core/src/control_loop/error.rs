@@ -87,7 +87,7 @@ pub enum LoopError {
         /// Timing, final states and every failed attempt.
         report: Box<LoopReport>,
     },
-    /// The loop thread could not be started or panicked outside a guarded call.
+    /// The loop thread could not be started or panicked outside the calls that catch panics.
     #[error("control thread: {0}")]
     Thread(String),
 }

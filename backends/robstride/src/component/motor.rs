@@ -8,7 +8,7 @@ use robot_core::model::{Actuator, Joint, JointKind};
 use robot_core::transmission::{Transmission, motor_gain};
 use robot_core::typed::Layout;
 use robot_core::{InterfaceKind, Mit, RobstrideModel};
-use robstride_protocol::{Feedback, MitCommand};
+use robstride_protocol::{Feedback, MitCommand, Mode};
 
 use super::BusOptions;
 use crate::guard::CommandGuard;
@@ -62,9 +62,10 @@ pub(super) struct Motor {
     pub enabled: bool,
     /// Whether the last frame sent awaits its reply.
     pub awaiting: bool,
-    /// Replies missed in a row, and over the run.
-    pub missing: u32,
-    pub missed: u64,
+    /// Replies missed in a row.
+    pub missed_in_a_row: u32,
+    /// Replies missed over the run.
+    pub missed_in_all: u64,
     /// The last joint state the motor reported (configure's stop draws the first), which `read`
     /// reports until a newer one arrives: an inactive bus sends nothing, so it reads this.
     pub last: Mit,
@@ -72,6 +73,8 @@ pub(super) struct Motor {
     reported: Option<f64>,
     /// Whether the linkage could not take the last report's angle.
     unmapped: bool,
+    /// The mode of the last report: whether the motor said it was running.
+    mode: Option<Mode>,
 }
 
 /// How far beyond the span its joint's limits take it through a motor may be found when it is
@@ -121,11 +124,12 @@ impl Motor {
             },
             enabled: config.is_none_or(|c| c.joint_enabled(&joint.name)),
             awaiting: false,
-            missed: 0,
-            missing: 0,
+            missed_in_a_row: 0,
+            missed_in_all: 0,
             last: Mit::default(),
             reported: None,
             unmapped: false,
+            mode: None,
         }
     }
 
@@ -145,6 +149,7 @@ impl Motor {
             .map(|last| (last, reported));
         let position = self.turns.unwrap(reported);
         self.reported = Some(position);
+        self.mode = Some(feedback.mode);
         match self.transmission.state_to_joint(&Mit {
             position,
             velocity: f64::from(feedback.velocity),
@@ -158,6 +163,11 @@ impl Motor {
             Err(_) => self.unmapped = true,
         }
         looped
+    }
+
+    /// Whether the motor's last report said it was running (enabled, in run mode).
+    pub fn running(&self) -> bool {
+        self.mode == Some(Mode::Run)
     }
 
     /// Why this motor must not be switched on where it last reported, if it must not: its angle
