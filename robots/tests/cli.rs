@@ -147,18 +147,47 @@ fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
     (output, cwd)
 }
 
+/// cargo's target directory: the folder above the `robot` binary that holds `CACHEDIR.TAG`.
+fn target_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_robot"))
+        .ancestors()
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .expect("the robot binary is in a cargo target directory")
+        .to_path_buf()
+}
+
+#[test]
+fn emit_without_out_writes_into_the_stable_folder_not_the_builds() {
+    let (output, _cwd) = robot_in("emit-stable", &["emit", "--robot", "six_axis_arm"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    let stable = target_dir().join("descriptions").join("six_axis_arm");
+    assert!(
+        stdout.contains(&format!(
+            "wrote {}",
+            stable.join("six_axis_arm.urdf.xacro").display()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("/build/"),
+        "not the build script's OUT_DIR: {stdout}"
+    );
+}
+
 #[test]
 fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics() {
-    // From any folder, the files land where `cargo build` put them, never relative to it.
+    // From any folder, the files land in the stable `<target>/descriptions/<robot>/`, never
+    // relative to it, and never in a folder whose name changes with the features.
     let (output, cwd) = robot_in("run-mock", &["run", "--seconds", "0.3"]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
-    let built = Path::new(env!("ROBOT_DESCRIPTIONS_DIR")).join("lite_biped");
-    assert!(built.is_absolute());
+    let stable = target_dir().join("descriptions").join("lite_biped");
     assert!(
-        stdout.contains(&format!("emitted 9 files into {}", built.display())),
+        stdout.contains(&format!("emitted 9 files into {}", stable.display())),
         "{stdout}"
     );
+    assert!(stable.join("lite_biped.urdf.xacro").is_file());
     assert!(
         stdout.contains("running squat (a slow squat) on lite_biped on mock at 200 Hz"),
         "{stdout}"
@@ -181,7 +210,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
         stdout.contains("(an overrun: a cycle that ended after the next cycle's deadline"),
         "{stdout}"
     );
-    assert_eq!(std::fs::read_dir(&built).unwrap().count(), 9);
+    assert_eq!(std::fs::read_dir(&stable).unwrap().count(), 9);
     assert!(
         !cwd.join("target").exists(),
         "nothing written into the working folder"
