@@ -303,7 +303,9 @@ fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
     assert!(
-        stdout.contains("running squat (a slow squat) on lite_biped on real at 200 Hz"),
+        stdout.contains(
+            "running squat (a slow squat) on lite_biped on real path, simulated buses at 200 Hz"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
@@ -589,5 +591,35 @@ fn a_frame_is_refused_off_mujoco_and_outside_a_png() {
         text(&output.stderr).contains("--frame <FILE>"),
         "--frame-at needs --frame: {}",
         text(&output.stderr)
+    );
+}
+
+#[test]
+fn a_plot_into_a_missing_folder_is_refused_before_anything_runs() {
+    let (output, _) = robot_in(
+        "run-plot-typo",
+        &["run", "--seconds", "5", "--plot", "/nonexistent/dir/x.png"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "error: --plot /nonexistent/dir/x.png: the folder `/nonexistent/dir` does not exist (the \
+         file is written at the end of the run; check it now, not after it)\n"
+    );
+    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
+}
+
+#[test]
+fn the_real_backend_without_interfaces_is_refused_before_emitting_or_running() {
+    let (output, _) = robot_in(
+        "run-real-bare",
+        &["run", "--backend", "real", "--seconds", "0.1"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
+    assert_eq!(
+        text(&output.stderr),
+        "error: backend `real`: bus `left_leg` has no interface: give one in the runtime \
+         configuration (`buses: { left_leg: can0 }`, or `sim` for simulated actuators)\n"
     );
 }

@@ -7,11 +7,11 @@ use std::time::Duration;
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{self, Opened, Transport};
-use robot_core::Backend;
 use robot_core::config::RuntimeConfig;
 use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
 use robot_core::typed::RobotTypes;
+use robot_core::{Backend, Robot};
 use robstride_sim::SimBus;
 use robstride_sim::robot::attach_actuators;
 use robstride_sim::wall_clock::WallClock;
@@ -24,6 +24,62 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
         Backend::Mock | Backend::Real => Ok(()),
         Backend::Mujoco if cfg!(feature = "mujoco") => Ok(()),
         Backend::Mujoco => Err(not_built(backend)),
+    }
+}
+
+/// Whether `config` gives `backend` every device it needs for `robot`: on the real backend,
+/// an interface for every bus. Checked before anything is emitted or run.
+pub fn interfaces_given(
+    robot: &Robot,
+    backend: Backend,
+    config: Option<&RuntimeConfig>,
+) -> Result<(), RunError> {
+    if backend != Backend::Real {
+        return Ok(());
+    }
+    match robot
+        .buses
+        .iter()
+        .find(|bus| config.and_then(|c| c.interface_of(&bus.name)).is_none())
+    {
+        None => Ok(()),
+        Some(bus) => Err(RunError::Backend {
+            backend,
+            reason: format!(
+                "bus `{}` has no interface: give one in the runtime configuration (`buses: {{ {}: can0 }}`, or `sim` for simulated actuators)",
+                bus.name, bus.name
+            ),
+        }),
+    }
+}
+
+/// What a run drives, for people (the run header, a plot's title): the backend's name, or on the
+/// real backend whether its buses are simulated: `real path, simulated buses` when every bus is
+/// on `sim`, `real path, simulated bus left_leg` when some are.
+pub fn label(robot: &Robot, backend: Backend, config: Option<&RuntimeConfig>) -> String {
+    if backend != Backend::Real {
+        return backend.to_string();
+    }
+    let simulated: Vec<&str> = robot
+        .buses
+        .iter()
+        .filter(|bus| {
+            config
+                .and_then(|c| c.interface_of(&bus.name))
+                .is_some_and(|interface| {
+                    matches!(
+                        transport::TransportKind::of(interface),
+                        transport::TransportKind::Sim(_)
+                    )
+                })
+        })
+        .map(|bus| bus.name.as_ref())
+        .collect();
+    match simulated.len() {
+        0 => backend.to_string(),
+        n if n == robot.buses.len() => "real path, simulated buses".to_string(),
+        1 => format!("real path, simulated bus {}", simulated[0]),
+        _ => format!("real path, simulated buses {}", simulated.join(", ")),
     }
 }
 
@@ -151,15 +207,10 @@ fn robstride<R: RobotTypes>(
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     let robot = R::DESCRIPTION;
     let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    interfaces_given(robot, Backend::Real, config)?;
     for bus in robot.buses.iter() {
         let Some(interface) = config.and_then(|c| c.interface_of(&bus.name)) else {
-            return Err(RunError::Backend {
-                backend: Backend::Real,
-                reason: format!(
-                    "bus `{}` has no interface: give one in the runtime configuration (`buses: {{ {}: can0 }}`, or `sim` for simulated actuators)",
-                    bus.name, bus.name
-                ),
-            });
+            continue; // refused above
         };
         let (interface, bus_name) = (interface.to_string(), bus.name.to_string());
         let owned_config = config.cloned();

@@ -6,6 +6,7 @@ mod commission;
 mod descriptions;
 mod frame;
 mod outcome;
+mod output_path;
 
 use std::fmt;
 use std::io::Write;
@@ -341,6 +342,13 @@ impl App {
     }
 
     fn run(&self, args: RunArgs) -> Result<(), String> {
+        // Written at the end of the run: checked before anything is configured.
+        if let Some(path) = &args.plot {
+            output_path::check_writable(path, "--plot")?;
+        }
+        if let Some(path) = &args.frame {
+            output_path::check_writable(path, "--frame")?;
+        }
         let mut config: Option<RuntimeConfig> = match &args.config {
             Some(path) => {
                 let robot = match &args.robot {
@@ -401,6 +409,8 @@ impl App {
         }
         crate::backends::available(backend).map_err(|e| e.to_string())?;
         let pacing = crate::backends::pacing(backend, args.fast).map_err(|e| e.to_string())?;
+        crate::backends::interfaces_given(robot, backend, config.as_ref())
+            .map_err(|e| e.to_string())?;
         let frame = frame::request(&args, backend)?;
         if let Some(out) = args
             .out
@@ -447,10 +457,11 @@ impl App {
             ..LoopOptions::default()
         };
         println!(
-            "running {} ({}) on {} on {backend} at {rate} Hz for {} s{}",
+            "running {} ({}) on {} on {} at {rate} Hz for {} s{}",
             controller.name,
             controller.about,
             robot.name,
+            crate::backends::label(robot, backend, config.as_ref()),
             args.seconds,
             match pacing {
                 Pacing::RealTime => "",

@@ -133,7 +133,11 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
             request.options,
             Plot {
                 path,
-                title: &format!("{} on {}", R::DESCRIPTION.name, request.backend),
+                title: &format!(
+                    "{} on {}",
+                    R::DESCRIPTION.name,
+                    crate::backends::label(R::DESCRIPTION, request.backend, request.config)
+                ),
             },
             progress,
         ),
