@@ -430,6 +430,14 @@ fn every_numeric_flag_is_refused_outside_its_range_with_the_range() {
         ),
         ("--cpu", "5000", "5000 is not in 0..=1023"),
         ("--spin-us", "2000000", "is not in 0..=1000000"),
+        // A negative value reaches the range check, never clap's `unexpected argument '-1'`.
+        (
+            "--seconds",
+            "-1",
+            "`-1` is not a run length: give more than 0 and at most 86400 seconds",
+        ),
+        ("--rate", "-5", "-5 is not in 1..=10000"),
+        ("--cpu", "-1", "-1 is not in 0..=1023"),
     ] {
         let output = robot(&["run", flag, value]);
         let stderr = text(&output.stderr);
@@ -621,5 +629,16 @@ fn the_real_backend_without_interfaces_is_refused_before_emitting_or_running() {
         text(&output.stderr),
         "error: backend `real`: bus `left_leg` has no interface: give one in the runtime \
          configuration (`buses: { left_leg: can0 }`, or `sim` for simulated actuators)\n"
+    );
+}
+
+#[test]
+fn a_backend_is_named_in_any_case() {
+    let output = robot(&["run", "--backend", "MOCK", "--seconds", "0.05"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains(" on mock at "),
+        "{}",
+        text(&output.stdout)
     );
 }

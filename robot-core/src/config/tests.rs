@@ -209,6 +209,29 @@ fn yaml_syntax_error_keeps_its_position() {
 }
 
 #[test]
+fn an_indentation_slip_names_the_line_of_the_key_it_runs_into() {
+    // `rear` is indented deeper than `front`: YAML reads it as more of `front`'s value, and
+    // complains only at its `:`, so the message says which line it ran into.
+    let text = rejected("robot: test_bot\nbackend: real\nbuses:\n  front: can0\n   rear: can1\n");
+    assert!(
+        text.ends_with(
+            "; line 5 is indented deeper than line 4 (`front`), so YAML reads it as more of \
+             `front`'s value: indent it as line 4 (2 spaces) or fix line 4"
+        ),
+        "{text}"
+    );
+    // Indented less than the entries above it, but more than their parent: fits no block.
+    let text = rejected("robot: test_bot\nbackend: real\nbuses:\n  front: can0\n rear: can1\n");
+    assert!(
+        text.ends_with(
+            "; line 5 is indented 1 space, less than line 4 (`front`, 2 spaces) above it but \
+             more than their parent: indent it as one or the other"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_duplicate_key_names_its_own_line() {
     let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: {}\n  ankle: {}\n");
     assert_eq!(

@@ -443,9 +443,9 @@ impl<R: RobotTypes, C: Controller<R>> Drop for ControlLoop<R, C> {
         if self.system.any_active() || self.controller_active {
             let before = self.torque_off_failures.len();
             self.switch_off();
-            for failure in &self.torque_off_failures[before..] {
-                eprintln!("dropping the control loop: torque off failed: {failure:#}");
-            }
+            // The system, dropped next, tries again and reports these with its own.
+            let failed = self.torque_off_failures.drain(before..);
+            self.system.report_when_dropped(failed);
         }
     }
 }

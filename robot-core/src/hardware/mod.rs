@@ -37,7 +37,7 @@ pub mod servo;
 mod system;
 
 pub use component::{Claims, Clock, Component, Counter, switch_off_and_clean_up};
-pub use error::{Aftermath, ErrorKind, HardwareError, Recovery};
+pub use error::{Aftermath, ErrorKind, HardwareError, Recovery, summarize};
 pub use lifecycle::Lifecycle;
 pub use panics::panic_message;
 pub use seed::seed_safe_commands;

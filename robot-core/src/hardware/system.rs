@@ -3,7 +3,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::component::{Clock, Component, Counter};
-use super::error::{ErrorKind, HardwareError, Recovery};
+use super::error::{ErrorKind, HardwareError, Recovery, summarize};
 use super::lifecycle::Lifecycle;
 use super::panics::{catching_panics, name_of, panic_message};
 use super::seed::seed_safe_commands;
@@ -26,6 +26,8 @@ pub struct System<R: RobotTypes> {
     unclaimed: Vec<usize>,
     /// The components' names, asked once.
     names: Vec<String>,
+    /// Torque-off failures of whoever is dropping this system, reported with its own.
+    failed_before_drop: Vec<HardwareError>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
@@ -134,6 +136,7 @@ impl<R: RobotTypes> System<R> {
             unclaimed,
             components,
             names: component_names,
+            failed_before_drop: Vec::new(),
         };
         for component in &mut system.components {
             catching_panics(component.as_mut(), "on_init", |c| c.on_init())?;
@@ -181,6 +184,12 @@ impl<R: RobotTypes> System<R> {
             .collect();
         sensors.dedup();
         sensors
+    }
+
+    /// Hands torque-off failures to the report this system prints when it is dropped, so that a
+    /// loop dropping it reports its failures and the system's in one place.
+    pub fn report_when_dropped(&mut self, failures: impl IntoIterator<Item = HardwareError>) {
+        self.failed_before_drop.extend(failures);
     }
 
     /// The components' names, in order.
@@ -459,25 +468,36 @@ const DROP_TORQUE_OFF_ATTEMPTS: usize = 3;
 impl<R: RobotTypes> Drop for System<R> {
     /// Switches off whatever is still active: the last line of defence when a loop or a caller
     /// forgot (or could not) deactivate. Drop has no one to return an error to, so failures go to
-    /// stderr.
+    /// stderr, in one report with those of whoever dropped it ([`System::report_when_dropped`]):
+    /// how many attempts failed, each distinct failure once, and what is still active.
     fn drop(&mut self) {
+        let mut failures = std::mem::take(&mut self.failed_before_drop);
         for _ in 0..DROP_TORQUE_OFF_ATTEMPTS {
             if !self.any_active() {
-                return;
+                break;
             }
-            if let Err(failures) = self.deactivate() {
-                for failure in failures {
-                    eprintln!("dropping the hardware system: torque off failed: {failure:#}");
-                }
+            if let Err(more) = self.deactivate() {
+                failures.extend(more);
             }
         }
-        for (name, state) in self.states() {
-            if state == Lifecycle::Active {
-                eprintln!(
-                    "dropping the hardware system: `{name}` is still active after \
-                     {DROP_TORQUE_OFF_ATTEMPTS} attempts to switch it off"
-                );
-            }
+        let still_active: Vec<String> = self
+            .states()
+            .filter(|(_, state)| *state == Lifecycle::Active)
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        if failures.is_empty() && still_active.is_empty() {
+            return;
         }
+        let outcome = if still_active.is_empty() {
+            "everything is off now".to_string()
+        } else {
+            format!("STILL ACTIVE: {}", still_active.join(", "))
+        };
+        eprintln!(
+            "dropping the hardware: switching it off failed {} {}: {}; {outcome}",
+            failures.len(),
+            if failures.len() == 1 { "time" } else { "times" },
+            summarize(&failures)
+        );
     }
 }
