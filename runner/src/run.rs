@@ -338,11 +338,13 @@ pub fn summary(report: &LoopReport) -> String {
             let _ = writeln!(out, "  {component}: {}", counted.join(", "));
         }
     }
-    let _ = writeln!(
-        out,
-        "  (an overrun: a cycle that ended after the next cycle's deadline, as ros2_control counts them;\n   \
-         a skipped deadline: one the loop dropped to catch up rather than run late cycles back to back)"
-    );
+    if report.timing.paced {
+        let _ = writeln!(
+            out,
+            "  (an overrun: a cycle that ended after the next cycle's deadline, as ros2_control counts them;\n   \
+             a skipped deadline: one the loop dropped to catch up rather than run late cycles back to back)"
+        );
+    }
     out
 }
 

@@ -287,7 +287,11 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         control: &LoopControl,
     ) -> Result<LoopReport, LoopError> {
         let realtime = realtime::apply(&options.realtime);
-        let mut stats = CycleStats::new(self.period, options.stats_capacity);
+        let mut stats = if options.pacing == Pacing::SimulatedFast {
+            CycleStats::unpaced(self.period, options.stats_capacity)
+        } else {
+            CycleStats::new(self.period, options.stats_capacity)
+        };
         if self.system.lifecycle() == Lifecycle::Unconfigured {
             self.configure()?;
         }
