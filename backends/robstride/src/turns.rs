@@ -1,6 +1,9 @@
-//! Turn counting for continuous joints: the MIT frame carries the motor angle as 16 bits over
-//! ±4π, and the firmware reports an angle that loops within that window (docs/robstride-protocol.md §6, "Angle
-//! wrap"), so a joint that turns without end is seen jumping by 8π at the window's edge.
+//! Turn counting for joints whose motor leaves the ±4π window: the MIT frame carries the motor
+//! angle as 16 bits over ±4π, and the firmware reports an angle that loops within that window
+//! (docs/robstride-protocol.md §6, "Angle wrap"), so a motor that turns on is seen jumping by 8π
+//! at the window's edge. Which joints are counted is [`MotorTravel`] (`robot_model::actuator`):
+//! continuous ones, and multi-turn ones, whose range takes the motor past ±4π (a lead screw, a
+//! belt, a high-ratio stage).
 //!
 //! * **state**: a jump of more than half the window (4π) between two reports is a pass over the
 //!   edge, never motion: at the fastest model's 50 rad/s a motor turns 0.25 rad in a 5 ms cycle,
@@ -10,45 +13,86 @@
 //!   unwrapped target is sent relative to the last report, `reported + (target − unwrapped)`:
 //!   the law's error, hence the torque, is the same after any number of turns. The window clamps
 //!   what is sent: a target more than the distance to the edge ahead is sent as the edge, and
-//!   the next cycle, after the motor has looped, sends the rest.
+//!   the next cycle, after the motor has looped, sends the rest. Joint limits stay the guard's,
+//!   in joint space.
 //!
-//! What cannot be counted: turns made while no report arrives (an inactive bus sends nothing, so
-//! nothing answers; a motor moved by hand while switched off). The first report after such a gap
-//! takes the turn that keeps the angle nearest the last one known. Firmware that saturates at
-//! ±4π instead of looping never jumps, so the state then stops at the edge and targets past it
-//! are held there.
+//! **Where the count starts.** A continuous joint has no range, so no turn to get wrong: it is
+//! counted from where it was first read. A multi-turn joint's count decides where its range is,
+//! and a report that loops every 8π cannot tell a lift at 10 mm from one at 170 mm: a wrong turn
+//! would drive it into its end stop. So the count is never guessed; it is seeded
+//! ([`Turns::seed`]) from the motor's own, parameter 0x7019 `mechPos`, the multi-turn angle the
+//! firmware keeps since power-on (§8), read at configure and again at every activation (it counts
+//! what the host could not see: turns made while the bus was inactive, a joint moved by hand).
+//! The report is taken on the loop nearest that count, and must lie within [`SEED_TOLERANCE`] of
+//! it. A motor whose count cannot be read, or whose report is not its count looped into the window
+//! (firmware that saturates at ±4π, a report and a count from different zeros), is not switched
+//! on, and the error names the joint; so is one whose seeded angle puts the joint beyond its range
+//! (the component's start check). `mechPos` itself is only as right as where the motor was powered
+//! on: it starts within one turn of the motor's zero (parameter `zero_sta`, §6), so a multi-turn
+//! joint must be powered on in the turn of its zero, or zeroed there (`robot can set-zero`).
 //!
-//! Revolute joints stay inside the window (`robot!` checks their whole range through direction,
-//! zero offset and linkage), so they are not counted: a jump there means the motor was pushed
-//! past the window's edge, and the component fails naming it.
+//! What cannot be counted: for a continuous joint, turns made while no report arrives (an
+//! inactive bus sends nothing, so nothing answers); the first report after such a gap takes the
+//! turn that keeps the angle nearest the last one known. Firmware that saturates at ±4π instead
+//! of looping never jumps, so a continuous joint's state then stops at the edge and targets past
+//! it are held there; a multi-turn joint beyond the edge is refused at its seed.
+//!
+//! Joints inside the window are not counted: a jump there means the motor was pushed past the
+//! window's edge, and the component fails naming it.
 
-use robot_core::actuator::POSITION_SPAN;
+use robot_core::actuator::{MotorTravel, POSITION_SPAN};
 
 /// One whole loop of the reported angle, rad: the window's width, 8π.
 pub const LOOP: f64 = 2.0 * POSITION_SPAN;
 
+/// How far a report taken on its nearest loop may lie from the motor's own count, rad. Far below
+/// half a loop (4π), which would make the loop ambiguous; far above what separates two readings
+/// of one motor: the 16-bit report's step (3.8e-4 rad), `mechPos`'s f32 step within the turn
+/// counter (2.4e-4 rad), and what a switched-off motor moves between two round trips.
+pub const SEED_TOLERANCE: f64 = 0.5;
+
+/// Why a multi-turn joint's count could not be seeded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SeedError {
+    /// No report to take on a loop yet.
+    NoReport,
+    /// The motor's count is not a number.
+    NotANumber(f64),
+    /// The report, on the loop nearest the count, is more than [`SEED_TOLERANCE`] from it.
+    Disagrees {
+        /// The angle the motor last reported, rad, within ±4π.
+        reported: f64,
+        /// The motor's own multi-turn angle, rad.
+        count: f64,
+    },
+}
+
 /// The turn count of one motor.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Turns {
-    counting: bool,
+    travel: MotorTravel,
     turns: i64,
     /// The last angle the motor reported, rad, within ±4π.
     reported: Option<f64>,
+    /// Whether a multi-turn count was seeded from the motor's own.
+    seeded: bool,
 }
 
 impl Turns {
-    /// A counter for a continuous joint's motor (`counting`), or one that passes every angle
-    /// through unchanged.
-    pub fn new(counting: bool) -> Turns {
+    /// A counter for a motor that travels as `travel` says: one that passes every angle through
+    /// unchanged for [`MotorTravel::Window`].
+    pub fn new(travel: MotorTravel) -> Turns {
         Turns {
-            counting,
-            ..Turns::default()
+            travel,
+            turns: 0,
+            reported: None,
+            seeded: false,
         }
     }
 
     /// The unwrapped angle of a report of `reported` rad, counting a pass over the window's edge.
     pub fn unwrap(&mut self, reported: f64) -> f64 {
-        if !self.counting || !reported.is_finite() {
+        if !self.counting() || !reported.is_finite() {
             return reported;
         }
         if let Some(last) = self.reported {
@@ -63,20 +107,51 @@ impl Turns {
         self.unwrapped(reported)
     }
 
+    /// Seeds the count from the motor's own multi-turn angle `count` (`mechPos`, rad): the last
+    /// report taken on the loop nearest it, which must lie within [`SEED_TOLERANCE`] of it.
+    /// Replaces whatever was counted before. Returns the unwrapped angle of the last report.
+    pub fn seed(&mut self, count: f64) -> Result<f64, SeedError> {
+        let reported = self.reported.ok_or(SeedError::NoReport)?;
+        if !count.is_finite() {
+            return Err(SeedError::NotANumber(count));
+        }
+        // Within the turn counter (±4096 rad, `robot!`'s rule) a loop count fits an i64 many
+        // times over; a count beyond it saturates, and then disagrees below.
+        let loops = ((count - reported) / LOOP).round() as i64;
+        let unwrapped = reported + loops as f64 * LOOP;
+        if (unwrapped - count).abs() > SEED_TOLERANCE {
+            return Err(SeedError::Disagrees { reported, count });
+        }
+        self.turns = loops;
+        self.seeded = true;
+        Ok(unwrapped)
+    }
+
     /// The angle to send for the unwrapped target `target`: relative to the last report, within
     /// the window. Before any report, or when not counting, `target` itself (the guard then
     /// clamps it to the window).
     pub fn target(&self, target: f64) -> f64 {
         match self.reported {
-            Some(reported) if self.counting => (reported + (target - self.unwrapped(reported)))
+            Some(reported) if self.counting() => (reported + (target - self.unwrapped(reported)))
                 .clamp(-POSITION_SPAN, POSITION_SPAN),
             _ => target,
         }
     }
 
-    /// Whether this counter counts turns (a continuous joint's motor).
+    /// Whether this counter counts turns (a continuous or multi-turn joint's motor).
     pub fn counting(&self) -> bool {
-        self.counting
+        self.travel != MotorTravel::Window
+    }
+
+    /// Whether the count must be seeded from the motor's own before the motor is switched on:
+    /// a multi-turn joint's.
+    pub fn needs_seed(&self) -> bool {
+        self.travel == MotorTravel::MultiTurn
+    }
+
+    /// Whether a multi-turn count was seeded ([`Turns::seed`]).
+    pub fn seeded(&self) -> bool {
+        self.seeded
     }
 
     /// Whole loops counted so far (positive: past +4π).
@@ -102,7 +177,7 @@ mod tests {
 
     #[test]
     fn a_report_that_loops_is_counted_in_turns_both_ways() {
-        let mut turns = Turns::new(true);
+        let mut turns = Turns::new(MotorTravel::Continuous);
         // Three turns forward in small steps (past +4π once), then back to three turns the other
         // way (back over +4π, then past −4π).
         let path = (0..=600)
@@ -117,7 +192,7 @@ mod tests {
 
     #[test]
     fn a_target_is_sent_relative_to_the_report_and_within_the_window() {
-        let mut turns = Turns::new(true);
+        let mut turns = Turns::new(MotorTravel::Continuous);
         for i in 0..=300 {
             turns.unwrap(wrap(f64::from(i) * 0.02 * PI));
         }
@@ -130,21 +205,66 @@ mod tests {
     }
 
     #[test]
-    fn a_revolute_joints_motor_is_not_counted() {
-        let mut turns = Turns::new(false);
+    fn a_joint_inside_the_window_is_not_counted() {
+        let mut turns = Turns::new(MotorTravel::Window);
         assert_eq!(turns.unwrap(12.0), 12.0);
         assert_eq!(turns.unwrap(-12.0), -12.0);
         assert_eq!(turns.target(20.0), 20.0);
         assert_eq!(turns.turns(), 0);
+        assert!(!turns.needs_seed());
     }
 
     #[test]
     fn before_any_report_a_target_passes_through_and_nan_is_not_counted() {
-        let mut turns = Turns::new(true);
+        let mut turns = Turns::new(MotorTravel::Continuous);
         assert_eq!(turns.target(1.5), 1.5);
         assert!(turns.unwrap(f64::NAN).is_nan());
         assert_eq!(turns.unwrap(12.0), 12.0);
         assert_eq!(turns.turns(), 0);
+    }
+
+    #[test]
+    fn a_multi_turn_count_is_seeded_on_the_loop_nearest_the_motors_own() {
+        // A 300 mm lift on a 40 mm lead at 170 mm: 26.7 rad, reported as 26.7 − 8π = 1.57.
+        let angle = 0.17 / 0.04 * std::f64::consts::TAU;
+        let mut turns = Turns::new(MotorTravel::MultiTurn);
+        assert!(turns.needs_seed() && !turns.seeded());
+        assert_eq!(turns.seed(angle), Err(SeedError::NoReport));
+        // Alone, the report reads 10 mm.
+        assert!((turns.unwrap(wrap(angle)) - (angle - LOOP)).abs() < 1e-12);
+        // The motor's count (an f32 on the wire) puts it a loop on.
+        let seeded = turns.seed(f64::from(angle as f32)).unwrap();
+        assert!((seeded - angle).abs() < 1e-9, "{seeded}");
+        assert!(turns.seeded());
+        assert_eq!(turns.turns(), 1);
+        // Counted from there as a continuous joint is, and sent relative to the report.
+        assert!((turns.unwrap(wrap(angle + 0.1)) - (angle + 0.1)).abs() < 1e-9);
+        assert!((turns.target(angle + 0.3) - wrap(angle + 0.3)).abs() < 1e-9);
+        // A later seed replaces the count: turns made while nothing was reported.
+        turns.unwrap(wrap(angle + 3.0 * LOOP));
+        assert_eq!(turns.turns(), 1, "a gap of whole loops is invisible");
+        let seeded = turns.seed(angle + 3.0 * LOOP).unwrap();
+        assert!((seeded - (angle + 3.0 * LOOP)).abs() < 1e-9);
+        assert_eq!(turns.turns(), 4);
+    }
+
+    #[test]
+    fn a_count_the_report_does_not_loop_with_is_refused() {
+        let mut turns = Turns::new(MotorTravel::MultiTurn);
+        // Firmware that saturates: the report stays at the edge while the motor is at 20 rad.
+        turns.unwrap(POSITION_SPAN);
+        assert_eq!(
+            turns.seed(20.0),
+            Err(SeedError::Disagrees {
+                reported: POSITION_SPAN,
+                count: 20.0
+            })
+        );
+        assert!(!turns.seeded());
+        assert!(matches!(turns.seed(f64::NAN), Err(SeedError::NotANumber(c)) if c.is_nan()));
+        // Within the tolerance: a motor that moved a little between the two readings.
+        turns.unwrap(1.0);
+        assert!((turns.seed(1.0 + LOOP + 0.4).unwrap() - (1.0 + LOOP)).abs() < 1e-12);
     }
 
     #[test]
