@@ -536,7 +536,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             if !motor.enabled {
                 continue;
             }
-            let mit = match motor.command(values) {
+            let mit = match motor.command(values, clock.period.as_secs_f64()) {
                 Ok(mit) => mit,
                 Err(why) => {
                     let message = match why {

@@ -15,6 +15,19 @@
 //!   what is sent: a target more than the distance to the edge ahead is sent as the edge, and
 //!   the next cycle, after the motor has looped, sends the rest. Joint limits stay the guard's,
 //!   in joint space.
+//! * **at the edge** ([`Turns::command`]): the report a command is built on is a period old, and
+//!   the command acts for a period more, so a motor near the edge may loop before or while it
+//!   acts; the law would then compare a target near one edge with an angle near the other, an
+//!   error of 8π, and push at full torque for a period (the simulated lift took 17 N·m, its
+//!   motor's whole torque, at every loop). So while the motor could reach the edge within those
+//!   two periods at the model's top speed, the host applies the spring itself: stiffness 0, and
+//!   `Kp·(target − predicted)` added to the feed-forward torque, `predicted` the report moved on
+//!   by its velocity to the middle of the period the command acts in, the target held at the window's edge as the firmware's would
+//!   be unless the motor is predicted past it already. The damping stays the firmware's (a
+//!   velocity does not loop). A report on the edge itself (its first or last count) from a motor
+//!   not yet seen to loop may be one that saturates there: the firmware's spring then acts, on
+//!   the target clamped to the edge, which holds such firmware at its edge instead of pushing a
+//!   motor the host cannot see move.
 //!
 //! **Where the count starts.** A continuous joint has no range, so no turn to get wrong: it is
 //! counted from where it was first read. A multi-turn joint's count decides where its range is,
@@ -40,6 +53,7 @@
 //! Joints inside the window are not counted: a jump there means the motor was pushed past the
 //! window's edge, and the component fails naming it.
 
+use robot_core::Mit;
 use robot_core::actuator::{MotorTravel, POSITION_SPAN};
 
 /// One whole loop of the reported angle, rad: the window's width, 8π.
@@ -50,6 +64,9 @@ pub const LOOP: f64 = 2.0 * POSITION_SPAN;
 /// of one motor: the 16-bit report's step (3.8e-4 rad), `mechPos`'s f32 step within the turn
 /// counter (2.4e-4 rad), and what a switched-off motor moves between two round trips.
 pub const SEED_TOLERANCE: f64 = 0.5;
+
+/// Half a count of the 16-bit reported angle, rad: a report this close to ±4π is on the edge.
+const HALF_COUNT: f64 = POSITION_SPAN / 65535.0;
 
 /// Why a multi-turn joint's count could not be seeded.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,22 +88,29 @@ pub enum SeedError {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Turns {
     travel: MotorTravel,
+    /// The fastest the motor turns, rad/s (its model's velocity range).
+    top_speed: f64,
     turns: i64,
     /// The last angle the motor reported, rad, within ±4π.
     reported: Option<f64>,
     /// Whether a multi-turn count was seeded from the motor's own.
     seeded: bool,
+    /// Whether the report was seen to loop (a pass counted, or a seed a loop away): the
+    /// firmware loops, so a report on the edge is an angle there, not a saturated one.
+    looped: bool,
 }
 
 impl Turns {
-    /// A counter for a motor that travels as `travel` says: one that passes every angle through
-    /// unchanged for [`MotorTravel::Window`].
-    pub fn new(travel: MotorTravel) -> Turns {
+    /// A counter for a motor that travels as `travel` says, turning at `top_speed` rad/s at
+    /// most: one that passes every angle through unchanged for [`MotorTravel::Window`].
+    pub fn new(travel: MotorTravel, top_speed: f64) -> Turns {
         Turns {
             travel,
+            top_speed,
             turns: 0,
             reported: None,
             seeded: false,
+            looped: false,
         }
     }
 
@@ -99,8 +123,10 @@ impl Turns {
             let jump = reported - last;
             if jump > POSITION_SPAN {
                 self.turns -= 1;
+                self.looped = true;
             } else if jump < -POSITION_SPAN {
                 self.turns += 1;
+                self.looped = true;
             }
         }
         self.reported = Some(reported);
@@ -124,6 +150,7 @@ impl Turns {
         }
         self.turns = loops;
         self.seeded = true;
+        self.looped |= loops != 0;
         Ok(unwrapped)
     }
 
@@ -136,6 +163,38 @@ impl Turns {
                 .clamp(-POSITION_SPAN, POSITION_SPAN),
             _ => target,
         }
+    }
+
+    /// The operation-control command to send for `command`, a motor-space command whose
+    /// position is unwrapped, given the last report's `velocity` (rad/s) and the loop's `period`
+    /// (s): its target relative to the report, within the window ([`Turns::target`]); and, where
+    /// the motor could loop before the next command, its spring applied by the host (module
+    /// docs). Unchanged but for the target on a motor whose turns are not counted.
+    pub fn command(&self, command: &Mit, velocity: f64, period: f64) -> Mit {
+        let mut sent = Mit {
+            position: self.target(command.position),
+            ..*command
+        };
+        let Some(reported) = self.reported.filter(|_| self.counting()) else {
+            return sent;
+        };
+        // How far the motor can turn from the report until the next command: a period old, and
+        // a period to go.
+        let from_edge = POSITION_SPAN - reported.abs();
+        let saturated = from_edge < HALF_COUNT && !self.looped;
+        if from_edge > 2.0 * period * self.top_speed || saturated {
+            return sent;
+        }
+        // In the report's loop: where the motor is predicted while this command acts (the
+        // middle of the next period), and the spring's target, held at the edge as the
+        // firmware's would be, or where the motor is predicted past it.
+        let predicted = reported + 1.5 * velocity * period;
+        let target = (reported + (command.position - self.unwrapped(reported)))
+            .min(POSITION_SPAN.max(predicted))
+            .max((-POSITION_SPAN).min(predicted));
+        sent.effort += command.stiffness * (target - predicted);
+        sent.stiffness = 0.0;
+        sent
     }
 
     /// Whether this counter counts turns (a continuous or multi-turn joint's motor).
@@ -177,7 +236,7 @@ mod tests {
 
     #[test]
     fn a_report_that_loops_is_counted_in_turns_both_ways() {
-        let mut turns = Turns::new(MotorTravel::Continuous);
+        let mut turns = Turns::new(MotorTravel::Continuous, 44.0);
         // Three turns forward in small steps (past +4π once), then back to three turns the other
         // way (back over +4π, then past −4π).
         let path = (0..=600)
@@ -192,7 +251,7 @@ mod tests {
 
     #[test]
     fn a_target_is_sent_relative_to_the_report_and_within_the_window() {
-        let mut turns = Turns::new(MotorTravel::Continuous);
+        let mut turns = Turns::new(MotorTravel::Continuous, 44.0);
         for i in 0..=300 {
             turns.unwrap(wrap(f64::from(i) * 0.02 * PI));
         }
@@ -205,8 +264,73 @@ mod tests {
     }
 
     #[test]
+    fn near_the_edge_the_host_applies_the_spring_and_away_from_it_the_firmware_does() {
+        let mut turns = Turns::new(MotorTravel::Continuous, 44.0);
+        let command = |position| Mit {
+            position,
+            velocity: 20.0,
+            effort: 0.5,
+            stiffness: 30.0,
+            damping: 1.0,
+        };
+        // At 3 rad: 8.8 rad from the edge, farther than 44 rad/s reaches in two 5 ms periods.
+        turns.unwrap(3.0);
+        assert_eq!(turns.command(&command(3.1), 20.0, 0.005), command(3.1));
+        // At 12.3 rad, 0.27 rad from the edge: the spring, on the angle predicted for the
+        // middle of the next period (12.3 + 1.5 · 20 · 0.005 = 12.45), becomes torque; the
+        // damping stays the firmware's.
+        turns.unwrap(12.3);
+        let sent = turns.command(&command(12.5), 20.0, 0.005);
+        assert_eq!(sent.stiffness, 0.0);
+        assert!((sent.effort - (0.5 + 30.0 * 0.05)).abs() < 1e-9, "{sent:?}");
+        assert_eq!((sent.velocity, sent.damping), (20.0, 1.0));
+        assert!((sent.position - 12.5).abs() < 1e-9);
+        // A target past the edge pulls to the edge, as the firmware's clamped target would...
+        let sent = turns.command(&command(13.0), 20.0, 0.005);
+        assert!((sent.effort - (0.5 + 30.0 * (POSITION_SPAN - 12.45))).abs() < 1e-9);
+        assert_eq!(sent.position, POSITION_SPAN);
+        // ... unless the motor is predicted past it already (12.5 + 0.15): then it neither
+        // pulls back nor pushes on past where the motor is predicted.
+        turns.unwrap(12.5);
+        let sent = turns.command(&command(12.7), 20.0, 0.005);
+        assert!((sent.effort - 0.5).abs() < 1e-9, "{sent:?}");
+        let sent = turns.command(&command(12.6), 20.0, 0.005);
+        assert!((sent.effort - (0.5 - 30.0 * 0.05)).abs() < 1e-9, "{sent:?}");
+        // Past the edge, counted: the same on the other side of it.
+        turns.unwrap(wrap(12.7));
+        assert_eq!(turns.turns(), 1);
+        let sent = turns.command(&command(12.9), 20.0, 0.005);
+        assert_eq!(sent.stiffness, 0.0);
+        assert!((sent.effort - (0.5 + 30.0 * 0.05)).abs() < 1e-9, "{sent:?}");
+        // On the edge itself, once the report was seen to loop: an angle there, the host's.
+        turns.unwrap(-POSITION_SPAN);
+        assert_eq!(turns.command(&command(12.6), 20.0, 0.005).stiffness, 0.0);
+        // A joint inside the window keeps its law whole, edge or not.
+        let mut window = Turns::new(MotorTravel::Window, 44.0);
+        window.unwrap(12.5);
+        assert_eq!(window.command(&command(12.55), 20.0, 0.005), command(12.55));
+    }
+
+    #[test]
+    fn a_report_on_the_edge_itself_keeps_the_firmwares_spring_on_the_edge() {
+        // Firmware that saturates: its report stays at 4π however far the motor goes.
+        let mut turns = Turns::new(MotorTravel::Continuous, 44.0);
+        turns.unwrap(12.0);
+        turns.unwrap(f64::from(POSITION_SPAN as f32));
+        let command = Mit {
+            position: 20.0,
+            stiffness: 30.0,
+            ..Mit::default()
+        };
+        let sent = turns.command(&command, 5.0, 0.005);
+        assert_eq!(sent.stiffness, 30.0);
+        assert_eq!(sent.position, POSITION_SPAN);
+        assert_eq!(sent.effort, 0.0);
+    }
+
+    #[test]
     fn a_joint_inside_the_window_is_not_counted() {
-        let mut turns = Turns::new(MotorTravel::Window);
+        let mut turns = Turns::new(MotorTravel::Window, 44.0);
         assert_eq!(turns.unwrap(12.0), 12.0);
         assert_eq!(turns.unwrap(-12.0), -12.0);
         assert_eq!(turns.target(20.0), 20.0);
@@ -216,7 +340,7 @@ mod tests {
 
     #[test]
     fn before_any_report_a_target_passes_through_and_nan_is_not_counted() {
-        let mut turns = Turns::new(MotorTravel::Continuous);
+        let mut turns = Turns::new(MotorTravel::Continuous, 44.0);
         assert_eq!(turns.target(1.5), 1.5);
         assert!(turns.unwrap(f64::NAN).is_nan());
         assert_eq!(turns.unwrap(12.0), 12.0);
@@ -227,7 +351,7 @@ mod tests {
     fn a_multi_turn_count_is_seeded_on_the_loop_nearest_the_motors_own() {
         // A 300 mm lift on a 40 mm lead at 170 mm: 26.7 rad, reported as 26.7 − 8π = 1.57.
         let angle = 0.17 / 0.04 * std::f64::consts::TAU;
-        let mut turns = Turns::new(MotorTravel::MultiTurn);
+        let mut turns = Turns::new(MotorTravel::MultiTurn, 44.0);
         assert!(turns.needs_seed() && !turns.seeded());
         assert_eq!(turns.seed(angle), Err(SeedError::NoReport));
         // Alone, the report reads 10 mm.
@@ -250,7 +374,7 @@ mod tests {
 
     #[test]
     fn a_count_the_report_does_not_loop_with_is_refused() {
-        let mut turns = Turns::new(MotorTravel::MultiTurn);
+        let mut turns = Turns::new(MotorTravel::MultiTurn, 44.0);
         // Firmware that saturates: the report stays at the edge while the motor is at 20 rad.
         turns.unwrap(POSITION_SPAN);
         assert_eq!(

@@ -221,6 +221,13 @@ fn assert_whole_run(rig: &Rig, run: &Run) {
         run.state_lag * 1e3
     );
     assert!(run.largest_sent <= POSITION_SPAN + 1e-3, "{run:?}");
+    // Passing the window's edge (at 80 and 240 mm) never takes the joint's whole effort, 500 N
+    // (3.18 N·m through the lead), let alone the motor's 17 N·m (a law 8π off for a period).
+    assert!(
+        run.largest_torque < 500.0 * LEAD / TAU,
+        "{:.2} N·m",
+        run.largest_torque
+    );
     assert_eq!(rig.bus.clamps(), 0, "targets past the window are no clamps");
     // 47.1 rad at the top: its report looped twice past +4π (at 12.6 and 37.7 rad).
     assert_eq!(run.turns_at_top, 2, "{run:?}");
@@ -305,6 +312,30 @@ fn turns_made_while_the_bus_was_inactive_are_counted_at_activation() {
         "held where it stands: {}",
         rig.height()
     );
+}
+
+#[test]
+fn held_where_its_motor_sits_on_the_windows_edge_the_lift_stays_put() {
+    // 80 mm is 4π: the motor's report flips between +4π and −4π as it settles.
+    let edge = 0.08;
+    let mut rig = Rig::configured(motor_at(edge - 0.002));
+    rig.activate().unwrap();
+    let mut largest_torque: f64 = 0.0;
+    for k in 0..800 {
+        rig.command.lift.position = edge;
+        rig.command.lift.velocity = 0.0;
+        rig.cycle();
+        if k > 200 {
+            assert!(
+                (rig.height() - edge).abs() < 1e-4,
+                "cycle {k}: {}",
+                rig.height()
+            );
+            largest_torque = largest_torque.max(rig.with_motor(|m| m.shaft().torque.abs()));
+        }
+    }
+    assert!(largest_torque < 0.2, "{largest_torque} N·m");
+    assert!((rig.state.lift.position - edge).abs() < 1e-4);
 }
 
 #[test]

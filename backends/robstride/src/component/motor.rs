@@ -115,7 +115,7 @@ impl Motor {
             id: u16::from(actuator.can_id) as u8,
             model: actuator.model,
             transmission,
-            turns: Turns::new(MotorTravel::of(joint, &transmission)),
+            turns: Turns::new(MotorTravel::of(joint, &transmission), spec.velocity),
             guard: CommandGuard::new(joint, actuator.model, Mit::default()),
             state: Slots::of(state, index),
             command: Slots::of(command, index),
@@ -264,11 +264,12 @@ impl Motor {
         }
     }
 
-    /// The operation-control command for the robot's `command`: guarded in joint space,
-    /// through the transmission (a continuous joint's target relative to the motor's report),
-    /// the servo's gains where the joint commands none, guarded again in motor space. Allocates
-    /// nothing.
-    pub fn command(&mut self, command: &[f64]) -> Result<MitCommand, Unsendable> {
+    /// The operation-control command for the robot's `command`, in a loop of `period` s:
+    /// guarded in joint space, through the transmission, the servo's gains where the joint
+    /// commands none, a counted joint's target relative to the motor's report (its spring the
+    /// host's near the window's edge: [`Turns::command`]), guarded again in motor space.
+    /// Allocates nothing.
+    pub fn command(&mut self, command: &[f64], period: f64) -> Result<MitCommand, Unsendable> {
         let get = |slot: Option<usize>| {
             slot.and_then(|s| command.get(s))
                 .copied()
@@ -286,13 +287,14 @@ impl Motor {
             .transmission
             .command_to_motor(&joint, self.last.position)
             .map_err(|_| Unsendable::Unreachable(joint.position))?;
-        at_motor.position = self.turns.target(at_motor.position);
         if self.command.stiffness.is_none() {
             at_motor.stiffness = self.servo.stiffness;
         }
         if self.command.damping.is_none() {
             at_motor.damping = self.servo.damping;
         }
-        MitCommand::new(self.guard.motor_command(&at_motor)).map_err(|_| Unsendable::NotANumber)
+        let velocity = self.reported.map_or(0.0, |r| r.velocity);
+        let sent = self.turns.command(&at_motor, velocity, period);
+        MitCommand::new(self.guard.motor_command(&sent)).map_err(|_| Unsendable::NotANumber)
     }
 }
