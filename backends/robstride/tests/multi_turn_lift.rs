@@ -36,7 +36,9 @@ robot! {
         child: carriage,
         axis: [0, 0, 1],
         limits { lower: 0, upper: 300 mm, velocity: 0.2, effort: 500 },
-        dynamics { damping: 20, friction: 10 },
+        // An RS02's rotor, about 0.001 kg·m² at its output, is 0.001 / (0.04 / 2π)² ≈ 25 kg at
+        // the carriage.
+        dynamics { damping: 20, friction: 10, armature: 25 },
         actuator { bus: base, can_id: 1, model: RS02, lead: 40 mm },
         command: [position, velocity],
         state: [position, velocity, effort],
@@ -61,7 +63,7 @@ fn motor_at(q: f64) -> SimActuator {
     let dynamics = Dynamics {
         damping: motor_gain(20.0, r),
         friction: 10.0 * r,
-        armature: 0.0,
+        armature: motor_gain(25.0, r),
     };
     SimActuator::new(
         RobstrideModel::RS02,
@@ -203,8 +205,19 @@ fn drive(rig: &mut Rig, waypoints: &[f64]) -> Run {
 }
 
 /// The checks every whole run keeps: it reached both ends, tracked its command, never read a
-/// jump, sent nothing outside the window, and clamped nothing.
-fn assert_whole_run(rig: &Rig, run: &Run) {
+/// jump, sent nothing outside the window, and clamped nothing. Prints the figures
+/// (`--nocapture`).
+fn assert_whole_run(start: &str, rig: &Rig, run: &Run) {
+    eprintln!(
+        "from the {start}: tracking {:.3} mm, state lag {:.3} mm, torque {:.2} N·m at most, \
+         {} loops of 8π counted at the top, motor {:.2} rad ({:.2} turns) at the top",
+        run.tracking * 1e3,
+        run.state_lag * 1e3,
+        run.largest_torque,
+        run.turns_at_top,
+        motor_angle(run.highest),
+        run.highest / LEAD
+    );
     assert!(run.lowest < BOTTOM + 1e-4, "{run:?}");
     assert!(run.highest > TOP - 1e-4, "{run:?}");
     assert!(
@@ -239,16 +252,7 @@ fn from_the_bottom_the_lift_runs_its_whole_travel_up_and_back() {
     assert!(rig.state.lift.position.abs() < 1e-4);
     rig.activate().unwrap();
     let run = drive(&mut rig, &[TOP, BOTTOM]);
-    assert_whole_run(&rig, &run);
-    eprintln!(
-        "from the bottom: tracking {:.3} mm, state lag {:.3} mm, torque {:.2} N·m at most, turns \
-         at the top {} (8π loops), motor {:.2} rad at the top",
-        run.tracking * 1e3,
-        run.state_lag * 1e3,
-        run.largest_torque,
-        run.turns_at_top,
-        motor_angle(run.highest)
-    );
+    assert_whole_run("bottom", &rig, &run);
     assert_eq!(
         rig.turns(),
         0,
@@ -275,7 +279,7 @@ fn from_the_middle_the_count_is_the_motors_not_the_reports() {
     }
     assert!((rig.height() - MIDDLE).abs() < 1e-4, "{}", rig.height());
     let run = drive(&mut rig, &[TOP, BOTTOM, MIDDLE]);
-    assert_whole_run(&rig, &run);
+    assert_whole_run("middle", &rig, &run);
     assert!((rig.state.lift.position - MIDDLE).abs() < 2e-4);
 }
 
@@ -287,7 +291,7 @@ fn from_the_top_the_lift_runs_down_and_back() {
     assert_eq!(rig.turns(), 2);
     rig.activate().unwrap();
     let run = drive(&mut rig, &[BOTTOM, TOP]);
-    assert_whole_run(&rig, &run);
+    assert_whole_run("top", &rig, &run);
     assert!((rig.state.lift.position - TOP).abs() < 2e-4);
 }
 
