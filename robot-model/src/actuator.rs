@@ -24,16 +24,19 @@
 //!   high-ratio stage: a 300 mm lift on a 40 mm lead is 7.5 turns) has its turns counted. The
 //!   count is seeded from the motor's own: parameter 0x7019 `mechPos`, the multi-turn angle the
 //!   firmware keeps since power-on, read at configure and again at every activation; the looping
-//!   report is taken on the loop nearest it. A motor whose count cannot be read, or whose report
-//!   is not that count looped into the window (firmware that saturates at ±4π), or whose count
-//!   puts the joint beyond its range, is not switched on. The count is only as right as where the
+//!   report is taken on the loop nearest it (a report alone cannot tell a lift at 10 mm from one
+//!   at 170 mm, and the wrong loop would drive it into its end stop: the count is never guessed).
+//!   A motor whose count cannot be read, or whose report is not that count looped into the
+//!   window (firmware that saturates at ±4π), or whose count puts the joint more than a quarter
+//!   turn beyond its range, is not switched on, and the error names the joint. The count is only as right as where the
 //!   motor was powered on: `mechPos` starts within one turn of the motor's zero (parameter
 //!   `zero_sta`), so a multi-turn joint must be powered on in the turn of its zero (its zero pose,
 //!   or an end stop the zero is set at), or zeroed there (`robot can set-zero`) before a run.
 //! * **continuous**: a joint without a range, counted from where it was first read.
 //!
-//! Counted or not, a target is sent relative to the last report and within the window, and the
-//! joint's limits are enforced in joint space.
+//! Counted, a target is sent relative to the last report and clamped to the window's edge, and
+//! near the edge, where the motor may loop while a command acts, the host applies the spring
+//! itself as feed-forward torque; counted or not, the joint's limits are enforced in joint space.
 //!
 //! **The rule** ([`within_turn_counter`]): every motor angle a joint's range takes its motor to
 //! lies within ±[`TURN_COUNTER_SPAN`] = ±4096 rad (651.9 turns) of the motor's zero. The bound is
