@@ -22,12 +22,12 @@
 //!   motor's whole torque, at every loop). So while the motor could reach the edge within those
 //!   two periods at the model's top speed, the host applies the spring itself: stiffness 0, and
 //!   `Kp·(target − predicted)` added to the feed-forward torque, `predicted` the report moved on
-//!   by its velocity to the middle of the period the command acts in, the target held at the window's edge as the firmware's would
-//!   be unless the motor is predicted past it already. The damping stays the firmware's (a
-//!   velocity does not loop). A report on the edge itself (its first or last count) from a motor
-//!   not yet seen to loop may be one that saturates there: the firmware's spring then acts, on
-//!   the target clamped to the edge, which holds such firmware at its edge instead of pushing a
-//!   motor the host cannot see move.
+//!   by its velocity to the middle of the period the command acts in, the target held at the
+//!   window's edge as the firmware's would be unless the motor is predicted past it already. The
+//!   damping stays the firmware's (a velocity does not loop). A report on the edge itself (its
+//!   first or last count) from a motor not yet seen to loop may be one that saturates there: the
+//!   firmware's spring then acts, on the target clamped to the edge, which holds such firmware at
+//!   its edge instead of pushing a motor the host cannot see move.
 //!
 //! **Where the count starts.** A continuous joint has no range, so no turn to get wrong: it is
 //! counted from where it was first read. A multi-turn joint's count decides where its range is,
