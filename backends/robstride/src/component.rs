@@ -11,8 +11,10 @@
 //!   confirms;
 //! * `write` sends one operation-control frame per enabled joint; `read` takes the replies that
 //!   have arrived, without waiting (`docs/hardware-lifecycle.md`: the reply to cycle k's write is read at k + 1);
-//! * a continuous joint's motor angle, which the firmware reports looping within ±4π, is unwrapped
-//!   over any number of turns and its targets sent relative to the report ([`crate::turns`]);
+//! * a continuous or multi-turn joint's motor angle, which the firmware reports looping within
+//!   ±4π, is unwrapped over any number of turns and its targets sent relative to the report; a
+//!   multi-turn joint's count is seeded from the motor's own (`mechPos`) at configure and at
+//!   every activation, and the motor is not switched on when it cannot be ([`crate::turns`]);
 //! * the mimic joints that follow the bus's joints are in its block, so `read` fills their
 //!   states too ([`robot_core::hardware::mimic`]).
 //!
@@ -35,7 +37,7 @@ use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, Mit, Values};
 use robstride_protocol::{Command, Feedback, Mode, Reply, RobstrideModel};
 
-use self::motor::{Motor, Unsendable};
+use self::motor::{Motor, PushedPastEdge, Unsendable};
 use crate::guard::CommandGuard;
 use crate::transport::{Transport, TransportError};
 
@@ -198,6 +200,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
         self.motors.iter().map(|m| m.guard.clamps()).sum()
     }
 
+    /// The whole 8π loops of its reported angle that joint `joint`'s motor has been counted
+    /// through ([`crate::turns`]; 0 for a joint inside the ±4π window), if the joint is on this
+    /// bus.
+    pub fn turns(&self, joint: &str) -> Option<i64> {
+        let motor = self.motors.iter().find(|m| m.name == joint)?;
+        Some(motor.turns())
+    }
+
     fn take_reply(&mut self, feedback: &Feedback) -> Result<(), HardwareError> {
         let Some(index) = self.motors.iter().position(|m| m.id == feedback.motor) else {
             return Ok(()); // another bus's id, or a motor this definition does not have
@@ -233,7 +243,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         motor.missed_in_a_row = 0;
         // A motor the enable left running must stay so: its own reports are the record.
         let was_running = motor.running();
-        if let Some((from, to)) = motor.take(feedback) {
+        if let Err(PushedPastEdge { from, to }) = motor.record(feedback) {
             let (name, id) = (motor.name.clone(), motor.id);
             return Err(self.error(
                 ErrorKind::OutOfLimits,
@@ -329,7 +339,10 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         self.transport = Some(transport);
         // Every motor answers a stop with its feedback: present, and switched off.
         let answered = self.ask_all(Command::Stop, "a stop");
-        if let Err(error) = answered.and_then(|()| self.arm_watchdog()) {
+        let ready = answered
+            .and_then(|()| self.arm_watchdog())
+            .and_then(|()| self.seed_turns());
+        if let Err(error) = ready {
             self.transport = None;
             return Err(error);
         }
@@ -357,6 +370,8 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         } else {
             self.ask_all(Command::Stop, "a stop")?;
         }
+        // A multi-turn joint's count afresh too: the motor counted what the bus did not see.
+        self.seed_turns()?;
         for motor in &mut self.motors {
             motor.missed_in_a_row = 0;
             motor.awaiting = false;
@@ -516,7 +531,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             if !motor.enabled {
                 continue;
             }
-            let mit = match motor.command(values) {
+            let mit = match motor.command(values, clock.period.as_secs_f64()) {
                 Ok(mit) => mit,
                 Err(why) => {
                     let message = match why {
