@@ -213,7 +213,7 @@ fn expand_robot(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     // Rule problems are reported next to syntax errors, except where the syntax errors left
     // gaps (see `check::robot`); a broken limb leaves its copies incomplete, so then none.
     if limb_errors == 0 {
-        check::robot(&lowered, &mut errors);
+        check::robot(&lowered, &limbs, &mut errors);
     }
     // The types are generated even when there are errors, so the user sees the real errors and
     // not a cascade of "cannot find type" in their controller code.

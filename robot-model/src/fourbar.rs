@@ -132,6 +132,9 @@ pub enum FourBarError {
         what: &'static str,
         /// The offending value.
         value: f64,
+        /// The parameter it is, where it is one (not a joint range): a definition's error is
+        /// placed on its value.
+        param: Option<FourBarParam>,
     },
     /// The linkage cannot be assembled (on the chosen branch) at joint angle
     /// `at` (rad).
@@ -304,8 +307,32 @@ fn why(gap: &Option<Gap>) -> String {
     }
 }
 
+/// A parameter of a [`FourBar`], as a definition writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum FourBarParam {
+    Ground,
+    InputCrank,
+    Coupler,
+    OutputCrank,
+    AlphaZero,
+    Sign,
+}
+
 fn bad(what: &'static str, value: f64) -> FourBarError {
-    FourBarError::BadGeometry { what, value }
+    FourBarError::BadGeometry {
+        what,
+        value,
+        param: None,
+    }
+}
+
+fn bad_param(param: FourBarParam, what: &'static str, value: f64) -> FourBarError {
+    FourBarError::BadGeometry {
+        what,
+        value,
+        param: Some(param),
+    }
 }
 
 fn finite(what: &'static str, value: f64) -> Result<f64, FourBarError> {
@@ -316,6 +343,14 @@ fn finite(what: &'static str, value: f64) -> Result<f64, FourBarError> {
     }
 }
 
+fn finite_param(param: FourBarParam, what: &'static str, value: f64) -> Result<f64, FourBarError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(bad_param(param, what, value))
+    }
+}
+
 impl FourBar {
     /// Distance |OA| between the two pivots, m.
     pub fn ground_length(&self) -> f64 {
@@ -323,28 +358,38 @@ impl FourBar {
     }
 
     fn validate(&self) -> Result<(), FourBarError> {
-        finite("ground x must be finite", self.ground[0])?;
-        finite("ground z must be finite", self.ground[1])?;
+        use FourBarParam::*;
+        finite_param(Ground, "ground x must be finite", self.ground[0])?;
+        finite_param(Ground, "ground z must be finite", self.ground[1])?;
         let ground = self.ground_length();
         if !ground.is_finite() || ground <= 0.0 {
-            return Err(bad("ground length must be finite and positive", ground));
+            return Err(bad_param(
+                Ground,
+                "ground length must be finite and positive",
+                ground,
+            ));
         }
         let lengths = [
-            ("input_crank must be finite and positive", self.input_crank),
-            ("coupler must be finite and positive", self.coupler),
             (
+                InputCrank,
+                "input_crank must be finite and positive",
+                self.input_crank,
+            ),
+            (Coupler, "coupler must be finite and positive", self.coupler),
+            (
+                OutputCrank,
                 "output_crank must be finite and positive",
                 self.output_crank,
             ),
         ];
-        for (what, len) in lengths {
+        for (param, what, len) in lengths {
             if !(len.is_finite() && len > 0.0) {
-                return Err(bad(what, len));
+                return Err(bad_param(param, what, len));
             }
         }
-        finite("alpha_zero must be finite", self.alpha_zero)?;
+        finite_param(AlphaZero, "alpha_zero must be finite", self.alpha_zero)?;
         if self.sign != 1.0 && self.sign != -1.0 {
-            return Err(bad("sign must be +1 or -1", self.sign));
+            return Err(bad_param(Sign, "sign must be +1 or -1", self.sign));
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ use robot_model::model::{
 use robot_model::validate::{JointField, Site};
 use robot_model::{InterfaceKind, RobstrideModel};
 
-use super::parts::{four_bar, pose};
+use super::parts::{four_bar, four_bar_spans, pose};
 use super::values::{Fields, Quantity, as_block, as_ident, integer, number, vector};
 use super::{Lowering, docs, name};
 use crate::errors::hint;
@@ -329,6 +329,10 @@ impl Lowering<'_> {
         let four_bar = a.entry::<kw::four_bar>(self.errors).and_then(|e| {
             self.spans.insert(site(JointField::FourBar), e.key.span());
             let block = as_block(&e.value, self.errors)?;
+            for (param, span) in four_bar_spans(block) {
+                self.spans
+                    .insert(site(JointField::FourBarParam(param)), span);
+            }
             four_bar(block, self.errors)
         });
         let lead = a.value::<kw::lead>(self.errors).and_then(|v| {

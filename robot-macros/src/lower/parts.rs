@@ -3,13 +3,35 @@
 
 use std::borrow::Cow;
 
-use robot_model::fourbar::{Branch, FourBar};
+use proc_macro2::Span;
+use robot_model::fourbar::{Branch, FourBar, FourBarParam};
 use robot_model::model::{Geometry, Pose, Shape};
 
 use super::values::{Fields, Quantity, as_block, as_ident, as_str, integer};
 use crate::errors::{Errors, hint, one_of};
 use crate::kw::{self, Keyword};
 use crate::parse::{Block, Entry, Value};
+
+/// Where each parameter's value is written in `block`, so a rule broken by one is reported on
+/// its value, not on `four_bar`.
+pub(super) fn four_bar_spans(block: &Block) -> Vec<(FourBarParam, Span)> {
+    let params = [
+        (kw::ground::TEXT, FourBarParam::Ground),
+        (kw::input_crank::TEXT, FourBarParam::InputCrank),
+        (kw::coupler::TEXT, FourBarParam::Coupler),
+        (kw::output_crank::TEXT, FourBarParam::OutputCrank),
+        (kw::alpha_zero::TEXT, FourBarParam::AlphaZero),
+        (kw::sign::TEXT, FourBarParam::Sign),
+    ];
+    block
+        .entries
+        .iter()
+        .filter_map(|entry| {
+            let (_, param) = params.iter().find(|(key, _)| entry.key == key)?;
+            Some((*param, entry.value.span()))
+        })
+        .collect()
+}
 
 pub(super) fn four_bar(block: &Block, errors: &mut Errors) -> Option<FourBar> {
     let mut f = Fields::new(block, kw::four_bar::TEXT);

@@ -8,13 +8,21 @@ use super::{Problems, suggest};
 use crate::actuator::{
     ModelSpec, RobstrideModel, TURN_COUNTER_SPAN, limit_angles, within_turn_counter,
 };
+use crate::fourbar::FourBarError;
 use crate::interface::InterfaceKind;
 use crate::model::{Actuator, Joint, JointKind, Limits, Robot};
 use crate::transmission::{Transmission, motor_gain};
 
-/// Smallest and largest |J| = |dq/dθ| over the joint range: 1 without a linkage, `lead / 2π`
-/// through a lead, the four-bar's extremes through one.
-type RatioRange = (f64, f64);
+/// What stands between motor and joint, as the model's ranges see it.
+#[derive(Clone, Copy)]
+struct Through {
+    /// Smallest and largest |J| = |dq/dθ| over the joint range: 1 without a linkage,
+    /// `lead / 2π` through a lead, the four-bar's extremes through one.
+    ratio: (f64, f64),
+    /// `four-bar` or `lead`, where there is one: a limit then reaches the joint through it, and
+    /// the message says so.
+    linkage: Option<&'static str>,
+}
 
 /// The units of a joint's quantities: rotary, or prismatic.
 struct Units {
@@ -66,7 +74,10 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
         );
     }
     let range = joint.limits.and_then(|l| l.lower.zip(l.upper));
-    let mut ratio: RatioRange = (1.0, 1.0);
+    let mut through = Through {
+        ratio: (1.0, 1.0),
+        linkage: None,
+    };
     // Whether joint and motor are related as the definition says: not with a lead on a rotary
     // joint (reported below), whose range then says nothing about the motor's.
     let mut mapped = true;
@@ -92,7 +103,10 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
         }
         (JointKind::Prismatic, Some(_)) => {
             let r = actuator.lead_ratio().unwrap_or(1.0);
-            ratio = (r, r);
+            through = Through {
+                ratio: (r, r),
+                linkage: Some("lead"),
+            };
         }
         (kind, Some(_)) => {
             mapped = false;
@@ -115,11 +129,21 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
             Some((lower, upper)) => match four_bar.check_range(lower, upper) {
                 Ok(report) => {
                     let (a, b) = (report.min_ratio.abs(), report.max_ratio.abs());
-                    ratio = (a.min(b), a.max(b));
+                    through = Through {
+                        ratio: (a.min(b), a.max(b)),
+                        linkage: Some("four-bar"),
+                    };
                 }
                 Err(source) => {
+                    // A bad parameter is placed on its value; the rest on the linkage.
+                    let field = match source {
+                        FourBarError::BadGeometry {
+                            param: Some(param), ..
+                        } => JointField::FourBarParam(param),
+                        _ => JointField::FourBar,
+                    };
                     out.push(
-                        Site::Joint(index, JointField::FourBar),
+                        Site::Joint(index, field),
                         ProblemKind::FourBar {
                             joint: name(),
                             source,
@@ -132,12 +156,12 @@ pub(super) fn joint_actuator(robot: &Robot, index: usize, joint: &Joint, out: &m
     }
     let spec = actuator.model.spec();
     if let Some(limits) = &joint.limits {
-        velocity_and_effort(index, joint, actuator.model, limits, ratio, out);
+        velocity_and_effort(index, joint, actuator.model, limits, through, out);
     }
     if mapped {
         position_range(index, joint, actuator, out);
     }
-    gains(index, joint, actuator.model, spec, ratio, out);
+    gains(index, joint, actuator.model, spec, through, out);
 }
 
 /// The joint's velocity and effort limits must be reachable everywhere in the range: velocity at
@@ -148,11 +172,12 @@ fn velocity_and_effort(
     joint: &Joint,
     model: RobstrideModel,
     limits: &Limits,
-    (min_ratio, max_ratio): RatioRange,
+    through: Through,
     out: &mut Problems,
 ) {
     let spec = model.spec();
     let units = Units::of(joint.kind);
+    let (min_ratio, max_ratio) = through.ratio;
     let checks = [
         (
             "velocity limit",
@@ -180,6 +205,7 @@ fn velocity_and_effort(
                     max: round3(max),
                     unit,
                     model: model.name(),
+                    through: through.linkage,
                 },
             );
         }
@@ -226,11 +252,11 @@ fn gains(
     joint: &Joint,
     model: RobstrideModel,
     spec: ModelSpec,
-    (_, max_ratio): RatioRange,
+    through: Through,
     out: &mut Problems,
 ) {
     // The largest motor gain a joint gain K asks for over the range.
-    let referred = motor_gain(1.0, max_ratio);
+    let referred = motor_gain(1.0, through.ratio.1);
     let units = Units::of(joint.kind);
     for (i, interface) in joint.command_interfaces.iter().enumerate() {
         let (what, max, unit) = match interface.kind {
@@ -261,6 +287,7 @@ fn gains(
                     max: round3(max / referred),
                     unit,
                     model: model.name(),
+                    through: through.linkage,
                 },
             );
         }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::problem::{BusField, JointField, ProblemKind, SensorField, Site};
+use super::problem::{BusField, JointField, ProblemKind, RobotField, SensorField, Site};
 use super::{Problems, suggest};
 use crate::bus_load;
 use crate::interface::InterfaceKind;
@@ -294,9 +294,12 @@ pub(super) fn buses(robot: &Robot, out: &mut Problems) {
             continue;
         }
         if let Some(overload) = bus_load::overload(robot, bus, robot.update_rate) {
-            out.push(
+            // The load is the rate's as much as the bitrate's: point at both.
+            out.push_related(
                 Site::Bus(index, BusField::Bitrate),
                 ProblemKind::BusOverloaded(overload),
+                Site::Robot(RobotField::UpdateRate),
+                "the update rate is set here",
             );
         }
     }

@@ -239,8 +239,10 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "joint `slider`: velocity limit 0.8 m/s is beyond what an RS05 can do (0.795 m/s)",
-                "joint `slider`: effort limit 400 N is beyond what an RS05 can do (345.575 N)",
+                "joint `slider`: velocity limit 0.8 m/s is beyond what an RS05 can do (0.795 m/s \
+                 at the joint, through its lead)",
+                "joint `slider`: effort limit 400 N is beyond what an RS05 can do (345.575 N at \
+                 the joint, through its lead)",
             ]
         );
     }

@@ -58,6 +58,8 @@ pub enum JointField {
     Bus,
     CanId,
     FourBar,
+    /// A parameter's value inside `four_bar { .. }`.
+    FourBarParam(crate::fourbar::FourBarParam),
     Lead,
     Mimic,
     /// The command interface at this index of [`Joint::command_interfaces`](crate::model::Joint::command_interfaces).
@@ -180,17 +182,21 @@ pub enum ProblemKind {
     #[error("continuous joint `{joint}` cannot have position limits (MuJoCo would limit it)")]
     ContinuousWithPositionLimits { joint: String },
     #[error(
-        "joint `{joint}`: {what} {value} {unit} is beyond what {} {model} can do ({max} {unit})",
-        article(.model)
+        "joint `{joint}`: {what} {value} {unit} is beyond what {} {model} can do ({max} {unit}{})",
+        article(.model),
+        at_the_joint(*.through)
     )]
     BeyondModel {
         joint: String,
         /// `velocity limit`, `initial stiffness`, ...
         what: &'static str,
         value: f64,
+        /// What the model gives at the joint: through `through`, where there is a linkage.
         max: f64,
         unit: &'static str,
         model: &'static str,
+        /// `four-bar` or `lead`: the model's range seen at the joint through it.
+        through: Option<&'static str>,
     },
     #[error(
         "joint `{joint}`: its {end} limit {} puts the motor {} from its zero, beyond the ±{} {} {model}'s turns are counted over (past it, the motor's f32 multi-turn angle steps coarser than its feedback); narrow the limits or change the actuator's `zero_offset`",
@@ -351,6 +357,13 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// ` at the joint, through its four-bar` after a limit where one stands between motor and joint.
+fn at_the_joint(through: Option<&str>) -> String {
+    through.map_or(String::new(), |linkage| {
+        format!(" at the joint, through its {linkage}")
+    })
+}
+
 /// "a" or "an" before `word`, by how its first letter sounds: an initialism is read letter by
 /// letter ("an RS03", "an LED", "a CAN bus"), another word by whether it starts with a vowel.
 pub(crate) fn article(word: &str) -> &'static str {
@@ -428,10 +441,25 @@ mod tests {
             max: 44.0,
             unit: "rad/s",
             model: "RS02",
+            through: None,
         };
         assert_eq!(
             kind.to_string(),
             "joint `j`: velocity limit 100 rad/s is beyond what an RS02 can do (44 rad/s)"
+        );
+        let kind = ProblemKind::BeyondModel {
+            joint: "ankle".into(),
+            what: "effort limit",
+            value: 14.0,
+            max: 12.82,
+            unit: "N·m",
+            model: "RS00",
+            through: Some("four-bar"),
+        };
+        assert_eq!(
+            kind.to_string(),
+            "joint `ankle`: effort limit 14 N·m is beyond what an RS00 can do (12.82 N·m at the \
+             joint, through its four-bar)"
         );
     }
 }

@@ -234,7 +234,7 @@ pub(super) fn generated_names(robot: &Robot, out: &mut Problems) {
                     generated: generated.clone(),
                 },
                 first_site,
-                "this one",
+                "the other one here",
             ),
             None => {
                 seen.insert(generated, (what, name, site));
@@ -444,7 +444,7 @@ pub(super) fn tree(robot: &Robot, out: &mut Problems) {
                     root: robot.links[root].name.to_string(),
                 },
                 Site::Link(root, LinkField::Name),
-                "the root",
+                "the root here",
             );
         }
     }

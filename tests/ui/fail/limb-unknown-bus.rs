@@ -1,6 +1,6 @@
 use robot_macros::robot;
 
-// A rule broken in a limb is reported for each side's joint, at the one token.
+// A rule broken by a value a limb shares is reported once, naming the limb, at the one token.
 robot! {
     robot Tiny { update_rate: 100 Hz }
     bus arm {}
