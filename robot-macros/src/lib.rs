@@ -171,9 +171,12 @@
 //! (`robot_core::validate::names`).
 //!
 //! Numbers may carry a unit, converted to SI: `deg`, `rad` (angles), `mm`, `m` (lengths), `g`,
-//! `kg` (masses), `Hz` (frequencies), `%` (ratios). The unit must measure what the field does: `lower: -1 mm`
-//! on a revolute joint, `deg` on a length or `deg` on a velocity limit (rad/s, which has no unit
-//! here) is an error at the unit. A bare number is in SI units.
+//! `kg` (masses), `Hz` (frequencies), `%` (ratios), `rad/s`, `deg/s`, `rpm` (angular
+//! velocities), `m/s`, `mm/s` (velocities), `N·m`, `Nm` (torques) and `N` (forces). The unit must
+//! measure what the field does: a revolute joint's `velocity` limit takes an angular velocity and
+//! its `effort` a torque, a prismatic joint's a velocity and a force; `lower: -1 mm` on a
+//! revolute joint, `deg` on a length or `deg` on a velocity limit is an error at the unit, saying
+//! which units the field takes. A bare number is in SI units.
 //!
 //! In a limb, names declared in it get the side as prefix (`hip_pitch` → `left_hip_pitch`, and
 //! so does every reference to them), and any value may be written `a | b`: one per side, in side

@@ -140,6 +140,10 @@ pub enum Dimension {
     Frequency,
     /// A share of something: `%`.
     Ratio,
+    AngularVelocity,
+    Velocity,
+    Torque,
+    Force,
 }
 
 impl Dimension {
@@ -150,6 +154,10 @@ impl Dimension {
             Dimension::Mass => "mass",
             Dimension::Frequency => "frequency",
             Dimension::Ratio => "ratio",
+            Dimension::AngularVelocity => "angular velocity",
+            Dimension::Velocity => "velocity",
+            Dimension::Torque => "torque",
+            Dimension::Force => "force",
         }
     }
 }
@@ -172,6 +180,27 @@ const UNITS: &[(&str, f64, Dimension)] = &[
     ("kg", 1.0, Dimension::Mass),
     ("g", 1e-3, Dimension::Mass),
     ("Hz", 1.0, Dimension::Frequency),
+    (
+        "rpm",
+        std::f64::consts::TAU / 60.0,
+        Dimension::AngularVelocity,
+    ),
+    ("N", 1.0, Dimension::Force),
+    ("Nm", 1.0, Dimension::Torque),
+    ("N·m", 1.0, Dimension::Torque),
+];
+
+/// Units written `<unit>/s`: the unit before the slash, and what the pair is.
+const PER_SECOND: &[(&str, &str, f64, Dimension)] = &[
+    ("rad", "rad/s", 1.0, Dimension::AngularVelocity),
+    (
+        "deg",
+        "deg/s",
+        std::f64::consts::PI / 180.0,
+        Dimension::AngularVelocity,
+    ),
+    ("m", "m/s", 1.0, Dimension::Velocity),
+    ("mm", "mm/s", 1e-3, Dimension::Velocity),
 ];
 
 impl Parse for Input {
@@ -327,6 +356,12 @@ fn parse_single(input: ParseStream) -> syn::Result<Value> {
         .error("expected a value: a number, a name, a string, `true`/`false`, `[...]` or `{...}`"))
 }
 
+/// Whether `/ s` comes next (`deg/s`).
+fn is_per_second(input: ParseStream) -> bool {
+    let fork = input.fork();
+    fork.parse::<Token![/]>().is_ok() && fork.parse::<Ident>().is_ok_and(|s| s == "s")
+}
+
 fn parse_number(input: ParseStream) -> syn::Result<Value> {
     let minus: Option<Token![-]> = input.parse()?;
     let (mut value, integer, span) = if input.peek(syn::LitInt) {
@@ -376,11 +411,22 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
         let word: Ident = fork.parse()?;
         if let Some(&(name, factor, dimension)) = UNITS.iter().find(|(unit, ..)| word == unit) {
             input.parse::<Ident>()?;
+            // `deg/s`: the unit per second, a rate.
+            let per_second = PER_SECOND.iter().find(|(unit, ..)| *unit == name);
+            let (name, factor, dimension, word_span) = match per_second {
+                Some(&(_, rate, factor, dimension)) if is_per_second(input) => {
+                    input.parse::<Token![/]>()?;
+                    let seconds: Ident = input.parse()?;
+                    let span = word.span().join(seconds.span()).unwrap_or(word.span());
+                    (rate, factor, dimension, span)
+                }
+                _ => (name, factor, dimension, word.span()),
+            };
             if factor != 1.0 {
                 value *= factor;
                 integer = None;
             }
-            let span = span.join(word.span()).unwrap_or(span);
+            let span = span.join(word_span).unwrap_or(span);
             return Ok(Value::Number {
                 value,
                 integer,
@@ -388,7 +434,7 @@ fn parse_number(input: ParseStream) -> syn::Result<Value> {
                 unit: Some(Unit {
                     name,
                     dimension,
-                    span: word.span(),
+                    span: word_span,
                 }),
             });
         }

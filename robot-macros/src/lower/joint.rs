@@ -86,23 +86,19 @@ impl Lowering<'_> {
             let block = as_block(&e.value, self.errors)?;
             let mut l = Fields::new(block, kw::limits::TEXT);
             let position = Quantity::position(kind);
-            let (speed, force) = match kind {
-                JointKind::Prismatic => ("m/s", "N"),
-                _ => ("rad/s", "N·m"),
-            };
             let lower = self.limit::<kw::lower>(&mut l, kind, site(JointField::Lower), position);
             let upper = self.limit::<kw::upper>(&mut l, kind, site(JointField::Upper), position);
             let velocity = self.limit::<kw::velocity>(
                 &mut l,
                 kind,
                 site(JointField::Velocity),
-                Quantity::Plain(speed),
+                Quantity::velocity(kind),
             );
             let effort = self.limit::<kw::effort>(
                 &mut l,
                 kind,
                 site(JointField::Effort),
-                Quantity::Plain(force),
+                Quantity::effort(kind),
             );
             let current = self.limit::<kw::current>(
                 &mut l,
@@ -403,6 +399,8 @@ impl Lowering<'_> {
             let initial = initial.and_then(|v| {
                 let quantity = match kind {
                     InterfaceKind::Position => Quantity::position(joint),
+                    InterfaceKind::Velocity => Quantity::velocity(joint),
+                    InterfaceKind::Effort => Quantity::effort(joint),
                     // Temperature in °C is no SI unit, but it is the interface's.
                     other => Quantity::Plain(other.unit()),
                 };

@@ -20,6 +20,10 @@ pub(super) enum Quantity {
     Ratio,
     /// A position whose joint type is not known where it is read: an angle or a length.
     AngleOrLength,
+    AngularVelocity,
+    Velocity,
+    Torque,
+    Force,
     /// Something no unit of the language measures, always written in this SI unit.
     Plain(&'static str),
 }
@@ -33,6 +37,22 @@ impl Quantity {
         }
     }
 
+    /// An angular velocity for rotating joints, a velocity for prismatic ones.
+    pub(super) fn velocity(kind: robot_model::model::JointKind) -> Quantity {
+        match kind {
+            robot_model::model::JointKind::Prismatic => Quantity::Velocity,
+            _ => Quantity::AngularVelocity,
+        }
+    }
+
+    /// A torque for rotating joints, a force for prismatic ones.
+    pub(super) fn effort(kind: robot_model::model::JointKind) -> Quantity {
+        match kind {
+            robot_model::model::JointKind::Prismatic => Quantity::Force,
+            _ => Quantity::Torque,
+        }
+    }
+
     fn accepts(self, dimension: Dimension) -> bool {
         match self {
             Quantity::Angle => dimension == Dimension::Angle,
@@ -41,6 +61,10 @@ impl Quantity {
             Quantity::Frequency => dimension == Dimension::Frequency,
             Quantity::Ratio => dimension == Dimension::Ratio,
             Quantity::AngleOrLength => matches!(dimension, Dimension::Angle | Dimension::Length),
+            Quantity::AngularVelocity => dimension == Dimension::AngularVelocity,
+            Quantity::Velocity => dimension == Dimension::Velocity,
+            Quantity::Torque => dimension == Dimension::Torque,
+            Quantity::Force => dimension == Dimension::Force,
             Quantity::Plain(_) => false,
         }
     }
@@ -54,6 +78,15 @@ impl Quantity {
             Quantity::Frequency => "a frequency: use `Hz` or a bare number".into(),
             Quantity::Ratio => "a ratio: use `%` or a bare fraction".into(),
             Quantity::AngleOrLength => "an angle or a length: use `rad`, `deg`, `m` or `mm`".into(),
+            Quantity::AngularVelocity => {
+                "an angular velocity: use `rad/s`, `deg/s` or `rpm` (a bare number is in rad/s)"
+                    .into()
+            }
+            Quantity::Velocity => {
+                "a velocity: use `m/s` or `mm/s` (a bare number is in m/s)".into()
+            }
+            Quantity::Torque => "a torque: use `N·m` or `Nm` (a bare number is in N·m)".into(),
+            Quantity::Force => "a force: use `N` (a bare number is in N)".into(),
             Quantity::Plain(si) => {
                 format!("in {si}, which has no unit here: write the bare number")
             }
