@@ -376,6 +376,7 @@ impl App {
                 backend,
                 buses: Default::default(),
                 joints: Default::default(),
+                imus: Default::default(),
                 mujoco: Default::default(),
             });
             with_model.mujoco.model = model.clone();

@@ -29,6 +29,8 @@ pub struct System<R: RobotTypes> {
     unclaimed: Vec<usize>,
     /// The components' names, asked once.
     names: Vec<String>,
+    /// The component driving each sensor of the robot, by index into `components`.
+    sensor_owner: Vec<Option<usize>>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
@@ -118,6 +120,7 @@ impl<R: RobotTypes> System<R> {
             unclaimed,
             components,
             names: component_names,
+            sensor_owner,
         };
         for component in &mut system.components {
             guarded(component.as_mut(), "on_init", |c| c.on_init())?;
@@ -165,6 +168,13 @@ impl<R: RobotTypes> System<R> {
             .collect();
         sensors.dedup();
         sensors
+    }
+
+    /// The name of the component that drives sensor `sensor` (an index into the robot's
+    /// `sensors`), or `None` when none does (it reads NaN).
+    pub fn sensor_driver(&self, sensor: usize) -> Option<&str> {
+        let owner = (*self.sensor_owner.get(sensor)?)?;
+        self.names.get(owner).map(String::as_str)
     }
 
     /// The components' names, in order.
