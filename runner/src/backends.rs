@@ -7,14 +7,17 @@ use std::time::Duration;
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{self, Opened, Transport};
+use backend_witmotion::{Device, ImuOptions, WitmotionImu};
 use robot_core::Backend;
-use robot_core::config::RuntimeConfig;
+use robot_core::config::{RuntimeConfig, SIMULATED_IMU};
 use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
 use robot_core::typed::RobotTypes;
 use robstride_sim::SimBus;
 use robstride_sim::robot::attach_actuators;
 use robstride_sim::wall_clock::WallClock;
+use witmotion_protocol::BaudRate;
+use witmotion_sim::{Settings, SimImu, SimOptions};
 
 use crate::run::RunError;
 
@@ -93,7 +96,11 @@ pub fn components<R: RobotTypes>(
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
-        Backend::Real => robstride::<R>(config, rate_hz),
+        Backend::Real => {
+            let mut components = robstride::<R>(config, rate_hz)?;
+            components.extend(imus::<R>(config)?);
+            Ok(components)
+        }
         #[cfg(feature = "mujoco")]
         Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz, frame)]),
         #[cfg(not(feature = "mujoco"))]
@@ -178,6 +185,52 @@ fn robstride<R: RobotTypes>(
                 }
             },
         )));
+    }
+    Ok(components)
+}
+
+/// One WitMotion component per IMU, on the serial port the configuration gives it, or on a
+/// simulated device (`port: sim`) on a pseudo-terminal, made when the component is configured:
+/// the component opens its slave path as it would `/dev/ttyUSB0`. An IMU without a port refuses
+/// the run: a balance controller must never run blind.
+fn imus<R: RobotTypes>(
+    config: Option<&RuntimeConfig>,
+) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
+    let robot = R::DESCRIPTION;
+    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    for sensor in robot.sensors.iter() {
+        let Some(imu) = config.and_then(|c| c.imu(&sensor.name)) else {
+            return Err(RunError::Backend {
+                backend: Backend::Real,
+                reason: format!(
+                    "IMU `{}` has no serial port: give one in the runtime configuration (`imus: {{ {}: {{ port: /dev/ttyUSB0, baud: 460800 }} }}`, or `port: sim` for a simulated device)",
+                    sensor.name, sensor.name
+                ),
+            });
+        };
+        let component = if imu.is_simulated() {
+            let options =
+                ImuOptions::from_config(imu, format!("{SIMULATED_IMU} (a pseudo-terminal)"));
+            let (rate, baud) = (
+                options.output_rate(),
+                BaudRate::from_bits_per_second(imu.baud),
+            );
+            WitmotionImu::<R>::with_device(&sensor.name, options, move || {
+                let (Some(rate), Some(baud)) = (rate, baud) else {
+                    return Err("the simulated IMU has no such rate or baud".to_string());
+                };
+                let sim = SimImu::spawn(SimOptions::new(Settings::streaming(rate, baud))).map_err(
+                    |e| format!("cannot open a pseudo-terminal for the simulated IMU: {e}"),
+                )?;
+                Ok(Device {
+                    path: sim.path().to_string(),
+                    keep_alive: Some(Box::new(sim)),
+                })
+            })
+        } else {
+            WitmotionImu::<R>::new(&sensor.name, ImuOptions::from_config(imu, imu.port.clone()))
+        };
+        components.push(Box::new(component));
     }
     Ok(components)
 }
