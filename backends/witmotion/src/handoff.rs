@@ -1,19 +1,21 @@
 //! The handoff from the reader thread to the control thread: the newest complete sample in a
 //! sequence lock made of atomics.
 //!
-//! One writer (the reader thread) and any readers, none of which ever waits on the other: the
-//! writer bumps the sequence to odd, stores the words, bumps it to even; a reader takes the
-//! words between two equal even sequence numbers. Every word is an atomic, so a torn read is
-//! detected and never undefined behaviour; no lock, no allocation, no `unsafe`. A reader that
-//! keeps meeting a write in progress gives up after [`ATTEMPTS`] and reports no new sample,
-//! which the staleness check then judges: the control thread never spins for long.
+//! One writer (the reader thread) and any readers, none of which ever waits on the other. Two
+//! slots, each a sequence lock: the writer fills the older slot (sequence to odd, the words,
+//! sequence to even) and then names it the newest; a reader takes the newest slot's words
+//! between two equal even sequence numbers. Every word is an atomic, so a torn read is detected
+//! and never undefined behaviour; no lock, no allocation, no `unsafe`. A writer preempted mid-
+//! write holds up no reader (it is writing the other slot); a reader that the writer overtakes
+//! [`ATTEMPTS`] times in a row gives up and reports no sample, which the staleness check then
+//! judges: the control thread never spins for long.
 
-use std::sync::atomic::{AtomicU64, Ordering, fence};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, fence};
 
 use witmotion_protocol::Quaternion;
 
-/// How often a read retries when it met a write in progress. A write stores 7 words, so two
-/// writes in a row under one read mean a writer far faster than any device.
+/// How often a read retries when the writer overtook it. A write stores 7 words, so a writer
+/// that overtakes a read of 7 words twice is far faster than any device.
 const ATTEMPTS: usize = 4;
 
 /// One complete sample, in the sensor's own frame.
@@ -76,44 +78,73 @@ impl Sample {
     }
 }
 
-/// The newest sample, shared between one writer and its readers.
+/// One slot: a sequence lock over a sample's words.
 #[derive(Debug, Default)]
-pub(crate) struct Latest {
+struct Slot {
     sequence: AtomicU64,
     words: [AtomicU64; WORDS],
 }
 
-impl Latest {
-    /// Publishes `sample`. One writer only (the reader thread).
-    pub(crate) fn store(&self, sample: Sample) {
+impl Slot {
+    fn store(&self, words: [u64; WORDS]) {
         let sequence = self.sequence.load(Ordering::Relaxed);
         self.sequence
             .store(sequence.wrapping_add(1), Ordering::Relaxed);
         // The odd sequence is visible before any word changes.
         fence(Ordering::Release);
-        for (slot, word) in self.words.iter().zip(sample.to_words()) {
+        for (slot, word) in self.words.iter().zip(words) {
             slot.store(word, Ordering::Relaxed);
         }
         self.sequence
             .store(sequence.wrapping_add(2), Ordering::Release);
     }
 
-    /// The newest sample, `None` before the first or when every attempt met a write. Never
-    /// blocks, never allocates.
+    fn load(&self) -> Option<[u64; WORDS]> {
+        let before = self.sequence.load(Ordering::Acquire);
+        if before % 2 == 1 {
+            return None;
+        }
+        let words = std::array::from_fn(|i| self.words[i].load(Ordering::Relaxed));
+        // The words are read before the sequence is read again.
+        fence(Ordering::Acquire);
+        (self.sequence.load(Ordering::Relaxed) == before).then_some(words)
+    }
+}
+
+/// The newest sample, shared between one writer and its readers.
+///
+/// Two slots, written in turn, and the index of the newest complete one: a writer preempted in
+/// the middle of a write (a few nanoseconds' window, but a thread can be descheduled for
+/// milliseconds in it) is writing the slot that is not the newest, so a reader still gets the
+/// newest complete sample at once instead of finding a write in progress.
+#[derive(Debug, Default)]
+pub(crate) struct Latest {
+    newest: AtomicUsize,
+    slots: [Slot; 2],
+}
+
+impl Latest {
+    /// Publishes `sample`. One writer only (the reader thread).
+    pub(crate) fn store(&self, sample: Sample) {
+        let next = 1 - self.newest.load(Ordering::Relaxed) % 2;
+        self.slots[next].store(sample.to_words());
+        self.newest.store(next, Ordering::Release);
+    }
+
+    /// The newest sample, `None` before the first (or, after [`ATTEMPTS`] tries, when the
+    /// writer kept overtaking this read). Never blocks, never allocates.
     pub(crate) fn load(&self) -> Option<Sample> {
         for _ in 0..ATTEMPTS {
-            let before = self.sequence.load(Ordering::Acquire);
-            if before % 2 == 1 {
-                std::hint::spin_loop();
-                continue;
-            }
-            let words = std::array::from_fn(|i| self.words[i].load(Ordering::Relaxed));
-            // The words are read before the sequence is read again.
-            fence(Ordering::Acquire);
-            if self.sequence.load(Ordering::Relaxed) == before {
+            let newest = self.newest.load(Ordering::Acquire) % 2;
+            // The newest slot, else the other (the writer overtook this read twice).
+            let words = self.slots[newest]
+                .load()
+                .or_else(|| self.slots[1 - newest].load());
+            if let Some(words) = words {
                 let sample = Sample::from_words(words);
                 return (sample.number > 0).then_some(sample);
             }
+            std::hint::spin_loop();
         }
         None
     }

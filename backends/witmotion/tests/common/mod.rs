@@ -25,10 +25,12 @@ pub fn options(path: &str) -> ImuOptions {
     options
 }
 
-/// The component on the simulated device `sim`, which the test keeps to steer it.
+/// The component of `R`'s first IMU on the simulated device `sim`, which the test keeps to steer
+/// it.
 pub fn component<R: RobotTypes>(sim: &SimImu, options: ImuOptions) -> WitmotionImu<R> {
     let path = sim.path().to_string();
-    WitmotionImu::<R>::with_device("base_imu", options, move || {
+    let sensor = &R::DESCRIPTION.sensors[0].name;
+    WitmotionImu::<R>::with_device(sensor, options, move || {
         Ok(Device {
             path: path.clone(),
             keep_alive: None,
@@ -65,3 +67,5 @@ pub fn configured(sim: &SimImu) -> WitmotionImu<LiteBiped> {
     imu.on_configure().unwrap();
     imu
 }
+
+pub mod rig;
