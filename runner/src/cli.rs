@@ -4,6 +4,7 @@ mod args;
 mod can;
 mod commission;
 mod frame;
+mod imu;
 mod outcome;
 
 use std::fmt;
@@ -201,6 +202,18 @@ impl App {
                 }
             };
         }
+        if let Command::Imu(imu) = cli.command {
+            return match imu::run(imu) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(can::CanError::Usage(message)) => command
+                    .error(clap::error::ErrorKind::ValueValidation, message)
+                    .exit(),
+                Err(can::CanError::Failed(message)) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         match self.execute(cli.command) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -239,7 +252,7 @@ impl App {
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
             Command::Run(args) => self.run(args),
             // Handled in `main`, which knows the command line for its usage errors.
-            Command::Can(_) => Ok(()),
+            Command::Can(_) | Command::Imu(_) => Ok(()),
         }
     }
 
