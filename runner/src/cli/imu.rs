@@ -78,8 +78,9 @@ pub enum ImuCommand {
 /// The port a bring-up command talks on.
 #[derive(Debug, Args)]
 pub struct PortArgs {
-    /// The serial port (`/dev/ttyUSB0`; `ls /dev/serial/by-id`), or `sim`: a simulated IMU,
-    /// fresh from the factory (10 Hz, 9600 baud), alive for this one command.
+    /// The serial port (`/dev/ttyUSB0`; `ls /dev/serial/by-id`), or `sim`: a simulated IMU
+    /// with the factory's settings (10 Hz) at `--baud` (`scan`: the factory's 9600), alive for
+    /// this one command.
     #[arg(long)]
     pub port: String,
     /// The baud rate the device is at (`scan` finds it); the factory's 9600 by default.
@@ -111,7 +112,7 @@ struct Port {
 
 impl Port {
     fn open(args: &PortArgs) -> Result<Port, CanError> {
-        let (path, sim) = simulated(&args.port)?;
+        let (path, sim) = simulated(&args.port, args.baud)?;
         let device = BringUp::open(&path, args.baud).map_err(failed)?;
         Ok(Port {
             device,
@@ -121,15 +122,17 @@ impl Port {
     }
 }
 
-/// The path to open for `port`, and for `sim` the simulated device behind it.
-fn simulated(port: &str) -> Result<(String, Option<SimImu>), CanError> {
+/// The path to open for `port`, and for `sim` the simulated device behind it, at `baud`.
+fn simulated(port: &str, baud: u32) -> Result<(String, Option<SimImu>), CanError> {
     if port != robot_core::config::SIMULATED_IMU {
         return Ok((port.to_string(), None));
     }
     eprintln!(
-        "note: `sim` is a simulated IMU, fresh from the factory, that lives for this one command; nothing written to it is kept"
+        "note: `sim` is a simulated IMU with the factory's settings at {baud} baud, that lives for this one command; nothing written to it is kept"
     );
-    let sim = SimImu::spawn(SimOptions::new(Settings::FACTORY))
+    let mut settings = Settings::FACTORY;
+    settings.baud = BaudRate::from_bits_per_second(baud).unwrap_or(settings.baud);
+    let sim = SimImu::spawn(SimOptions::new(settings))
         .map_err(|e| CanError::Failed(format!("cannot open a pseudo-terminal: {e}")))?;
     Ok((sim.path().to_string(), Some(sim)))
 }
@@ -146,7 +149,9 @@ pub(crate) fn run(command: ImuCommand) -> Result<(), CanError> {
     let mut out = std::io::stdout().lock();
     match command {
         ImuCommand::Scan(args) => {
-            let (path, _sim) = simulated(&args.port)?;
+            // A scan finds the baud: a simulated device is at the factory's.
+            let factory = Settings::FACTORY.baud.bits_per_second();
+            let (path, _sim) = simulated(&args.port, factory)?;
             let found = BringUp::scan(&path).map_err(|e| CanError::Failed(e.to_string()))?;
             writeln!(out, "{}", found_line(&args.port, &found)).map_err(io)
         }
