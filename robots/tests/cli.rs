@@ -347,6 +347,15 @@ fn describe_shows_joints_buses_and_their_load() {
     );
     assert!(stdout.contains("left_ankle_pitch"), "{stdout}");
     assert!(stdout.contains("(four-bar)"), "{stdout}");
+    // Which component drives the IMU on the real path, and in which body's axes it reports.
+    assert!(
+        stdout.contains("imu on link `imu` (reported for body `pelvis`, the link turned 0.000 0.000 0.000 rad in it)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("robot run on real: LiteBipedIMU, a WitMotion-protocol IMU on the port the configuration gives (`imus.base_imu`)"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains(
             "left_leg     1000000 bit/s, 7 actuators, 448000 bit/s at 200 Hz = 44.8% load, \

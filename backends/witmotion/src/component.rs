@@ -115,10 +115,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
         let slot = index
             .and_then(|i| R::STATE_LAYOUT.imu_slot(i))
             .ok_or_else(|| format!("`{sensor}` has no IMU state in {}", robot.name));
-        let name = match robot.sensors.len() {
-            1 => format!("{}IMU", robot.type_name),
-            _ => format!("{}{}", robot.type_name, upper_camel(sensor)),
-        };
+        let name = robot.imu_block_name(sensor);
         WitmotionImu {
             name,
             sensor: sensor.to_string(),
@@ -251,17 +248,6 @@ impl<R: RobotTypes> WitmotionImu<R> {
             ),
         )
     }
-}
-
-fn upper_camel(name: &str) -> String {
-    name.split('_')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_uppercase().chain(chars).collect()
-            })
-        })
-        .collect()
 }
 
 impl<R: RobotTypes> Drop for WitmotionImu<R> {

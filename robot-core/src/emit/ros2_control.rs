@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::ToSnakeCase;
 
 use super::EmitError;
 use super::format::number;
@@ -178,10 +178,7 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
     }
     for (sensor, macro_name) in imus {
         // One IMU keeps the customary `<Robot>IMU`; several get a block each, as each has its own driver.
-        let name = match imus.len() {
-            1 => format!("{}IMU", robot.type_name),
-            _ => format!("{}{}", robot.type_name, sensor.name.to_upper_camel_case()),
-        };
+        let name = robot.imu_block_name(&sensor.name);
         let params = sensor
             .params
             .iter()
