@@ -14,8 +14,7 @@
 //! forward, y left, z up, whatever way the device is turned.
 
 use robot_core::Robot;
-use robot_core::kinematics::{Matrix, Transform};
-use robot_core::model::JointKind;
+use robot_core::kinematics::{self, Matrix};
 
 /// A rotation as a unit quaternion, `x, y, z, w`, in `f64`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,54 +67,10 @@ impl Rotation {
         std::array::from_fn(|i| v[i] + self.w * t[i] + ut[i])
     }
 
-    /// The quaternion of a rotation matrix (Shepperd's method: the largest of the four
-    /// candidates, so no division by a small number).
+    /// The quaternion of a rotation matrix, `w ≥ 0`.
     pub fn of_matrix(m: &Matrix) -> Rotation {
-        let trace = m[0][0] + m[1][1] + m[2][2];
-        let q = if trace > 0.0 {
-            let s = 2.0 * (1.0 + trace).sqrt();
-            Rotation {
-                w: s / 4.0,
-                x: (m[2][1] - m[1][2]) / s,
-                y: (m[0][2] - m[2][0]) / s,
-                z: (m[1][0] - m[0][1]) / s,
-            }
-        } else if m[0][0] > m[1][1] && m[0][0] > m[2][2] {
-            let s = 2.0 * (1.0 + m[0][0] - m[1][1] - m[2][2]).sqrt();
-            Rotation {
-                w: (m[2][1] - m[1][2]) / s,
-                x: s / 4.0,
-                y: (m[0][1] + m[1][0]) / s,
-                z: (m[0][2] + m[2][0]) / s,
-            }
-        } else if m[1][1] > m[2][2] {
-            let s = 2.0 * (1.0 + m[1][1] - m[0][0] - m[2][2]).sqrt();
-            Rotation {
-                w: (m[0][2] - m[2][0]) / s,
-                x: (m[0][1] + m[1][0]) / s,
-                y: s / 4.0,
-                z: (m[1][2] + m[2][1]) / s,
-            }
-        } else {
-            let s = 2.0 * (1.0 + m[2][2] - m[0][0] - m[1][1]).sqrt();
-            Rotation {
-                w: (m[1][0] - m[0][1]) / s,
-                x: (m[0][2] + m[2][0]) / s,
-                y: (m[1][2] + m[2][1]) / s,
-                z: s / 4.0,
-            }
-        };
-        // A positive scalar part: one of the two quaternions of the rotation, always the same.
-        if q.w < 0.0 {
-            Rotation {
-                x: -q.x,
-                y: -q.y,
-                z: -q.z,
-                w: -q.w,
-            }
-        } else {
-            q
-        }
+        let [w, x, y, z] = robot_core::kinematics::matrix_to_quaternion(m);
+        Rotation { x, y, z, w }
     }
 }
 
@@ -143,23 +98,12 @@ impl Mounting {
         if robot.link(link).is_none() {
             return Err(format!("its link `{link}` is not in {}", robot.name));
         }
-        let mut transform = Transform::IDENTITY;
-        let mut current = link.to_string();
-        for _ in 0..=robot.joints.len() {
-            let parent = robot
-                .joints
-                .iter()
-                .find(|j| j.child == current.as_str() && j.kind == JointKind::Fixed);
-            let Some(joint) = parent else {
-                return Ok(Mounting {
-                    body: current,
-                    rotation: Rotation::of_matrix(&transform.rotation),
-                });
-            };
-            transform = Transform::from_pose(&joint.origin).then(&transform);
-            current = joint.parent.to_string();
-        }
-        Err(format!("the fixed joints above `{link}` form a cycle"))
+        let (body, pose) = kinematics::rigid_body_of(robot, link)
+            .ok_or_else(|| format!("the fixed joints above `{link}` form a cycle"))?;
+        Ok(Mounting {
+            body: body.to_string(),
+            rotation: Rotation::of_matrix(&pose.rotation),
+        })
     }
 
     /// The body's orientation from the sensor's: `q · m*`.
@@ -193,7 +137,7 @@ mod tests {
             let m = robot_core::kinematics::rpy_to_matrix(rpy);
             let q = Rotation::of_matrix(&m);
             for v in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.2, -0.5, 0.7]] {
-                let by_matrix = Transform {
+                let by_matrix = robot_core::kinematics::Transform {
                     rotation: m,
                     translation: [0.0; 3],
                 }

@@ -246,7 +246,7 @@ fn body(
             geom(xml, shape, visual, &mesh)?;
         }
         for sensor in robot.sensors.iter().filter(|s| s.link == link.name) {
-            empty(xml, "site", Attrs::new("name", site_name(sensor)))?;
+            empty(xml, "site", site(robot, sensor))?;
         }
         // A valid tree is at most as deep as it has links; the bound keeps an unvalidated
         // description with a loop from recursing forever.
@@ -387,6 +387,23 @@ fn geom(xml: &mut Xml, shape: &Shape, visual: bool, mesh: &str) -> io::Result<()
         }
     }
     empty(xml, "geom", attrs)
+}
+
+/// An IMU's site, turned so that its axes are those of the body the IMU is fixed to (the first
+/// link up through fixed joints): MuJoCo's sensors then report what the real path's component
+/// reports, the body's orientation and rates in the body's axes, however the IMU's link is turned
+/// (`backend_witmotion::mounting`). Square on the link when the link is square in its body.
+fn site(robot: &Robot, sensor: &Sensor) -> Attrs {
+    let attrs = Attrs::new("name", site_name(sensor));
+    let Some((_, pose)) = crate::kinematics::rigid_body_of(robot, &sensor.link) else {
+        return attrs;
+    };
+    let [w, x, y, z] = crate::kinematics::matrix_to_quaternion(&pose.rotation);
+    if (w - 1.0).abs() < 1e-12 {
+        return attrs;
+    }
+    // The body in the link's frame: the inverse of the link's rotation in the body.
+    attrs.with("quat", numbers(&[w, -x, -y, -z]))
 }
 
 fn site_name(sensor: &Sensor) -> String {
