@@ -7,7 +7,7 @@
 //! between two equal even sequence numbers. Every word is an atomic, so a torn read is detected
 //! and never undefined behaviour; no lock, no allocation, no `unsafe`. A writer preempted mid-
 //! write holds up no reader (it is writing the other slot); a reader that the writer overtakes
-//! [`ATTEMPTS`] times in a row gives up and reports no sample, which the staleness check then
+//! `ATTEMPTS` times in a row gives up and reports no sample, which the staleness check then
 //! judges: the control thread never spins for long.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, fence};

@@ -1,10 +1,10 @@
-//! The reader thread: it owns the port's read side, waits for bytes (at most
-//! [`crate::serial::READ_WAIT`] at a time, so that it notices being stopped), parses them, puts
-//! the frames of one sample together and publishes each complete sample through [`Latest`].
+//! The reader thread: it owns the port's read side, waits for bytes (at most 10 ms
+//! at a time, so that it notices being stopped), parses them, puts
+//! the frames of one sample together and publishes each complete sample through `Latest`.
 //!
-//! It ends when asked to ([`Reader::stop`], which joins it), or on its own when the port fails
+//! It ends when asked to (`Reader::stop`, which joins it), or on its own when the port fails
 //! (end of file, `EIO` or a hang-up: unplugged), when the stream is corrupt beyond the bound
-//! ([`Corruption`]), or if it panics: each of those leaves a [`Shared::failure`] that the
+//! ([`Corruption`]), or if it panics: each of those leaves a failure that the
 //! component's next `read` returns as an error, so the loop switches everything off.
 
 use std::io::Read;

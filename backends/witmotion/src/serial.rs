@@ -64,7 +64,7 @@ pub enum SerialError {
     },
 }
 
-/// Opens `port` at `baud` for the reader thread: reads wait at most [`READ_WAIT`].
+/// Opens `port` at `baud` for the reader thread: reads wait at most 10 ms.
 pub fn open(port: &str, baud: u32) -> Result<TTYPort, SerialError> {
     open_with_wait(port, baud, READ_WAIT)
 }
