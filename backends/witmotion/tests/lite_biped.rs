@@ -264,3 +264,12 @@ fn cleanup_stops_the_reader_and_closes_the_port() {
     imu.on_configure().unwrap();
     read(&mut imu).unwrap();
 }
+
+#[test]
+fn dropping_the_component_stops_the_reader_and_closes_the_port() {
+    let sim = SimImu::spawn(streaming()).unwrap();
+    let imu = configured(&sim);
+    assert!(backend_witmotion::serial::open(sim.path(), BAUD).is_err());
+    drop(imu);
+    drop(backend_witmotion::serial::open(sim.path(), BAUD).unwrap());
+}
