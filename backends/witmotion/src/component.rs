@@ -147,8 +147,10 @@ impl<R: RobotTypes> WitmotionImu<R> {
         if let Some(mut open) = self.open.take() {
             open.reader.stop();
             let shared = open.reader.shared();
-            self.counted[0] += (0..16)
-                .map(|i| shared.frames[i].load(Ordering::Relaxed))
+            self.counted[0] += shared
+                .frames
+                .iter()
+                .map(|f| f.load(Ordering::Relaxed))
                 .sum::<u64>();
             self.counted[1] += shared.checksum_failures.load(Ordering::Relaxed);
             self.counted[2] += shared.skipped_bytes.load(Ordering::Relaxed);
@@ -432,8 +434,10 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
         let mut counted = self.counted;
         if let Some(open) = &self.open {
             let shared = open.reader.shared();
-            counted[0] += (0..16)
-                .map(|i| shared.frames[i].load(Ordering::Relaxed))
+            counted[0] += shared
+                .frames
+                .iter()
+                .map(|f| f.load(Ordering::Relaxed))
                 .sum::<u64>();
             counted[1] += shared.checksum_failures.load(Ordering::Relaxed);
             counted[2] += shared.skipped_bytes.load(Ordering::Relaxed);
