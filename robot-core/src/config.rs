@@ -94,7 +94,7 @@ pub struct JointConfig {
     #[serde(default = "enabled")]
     pub enabled: bool,
     /// Zero offset of the unit, rad, replacing the definition's; measured at commissioning.
-    /// Within the actuator's MIT position range, ±4π, with the joint's whole range through it.
+    /// The joint's whole range through it stays within ±4096 rad, where turns are counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero_offset: Option<f64>,
 }

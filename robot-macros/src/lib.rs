@@ -197,10 +197,11 @@ use proc_macro::TokenStream;
 /// Defines a robot. See the [crate docs](crate) for the language and an example.
 #[proc_macro]
 pub fn robot(input: TokenStream) -> TokenStream {
-    robot2(input.into()).into()
+    expand_robot(input.into()).into()
 }
 
-fn robot2(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+/// `robot!` over `proc_macro2` tokens, so unit tests can run it outside a compiler.
+fn expand_robot(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let parsed = match syn::parse2::<parse::Input>(input) {
         Ok(parsed) => parsed,
         Err(error) => return error.into_compile_error(),

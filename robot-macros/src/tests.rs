@@ -3,19 +3,20 @@
 
 use quote::quote;
 
-use crate::robot2;
+use crate::expand_robot;
 
 /// The expansion of `input`, or the panic message if it panicked.
 fn expand(input: proc_macro2::TokenStream) -> Result<String, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| robot2(input).to_string())).map_err(
-        |panic| {
-            panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default()
-        },
-    )
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        expand_robot(input).to_string()
+    }))
+    .map_err(|panic| {
+        panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default()
+    })
 }
 
 fn joint_named(name: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {

@@ -147,18 +147,47 @@ fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
     (output, cwd)
 }
 
+/// cargo's target directory: the folder above the `robot` binary that holds `CACHEDIR.TAG`.
+fn target_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_robot"))
+        .ancestors()
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .expect("the robot binary is in a cargo target directory")
+        .to_path_buf()
+}
+
+#[test]
+fn emit_without_out_writes_into_the_stable_folder_not_the_builds() {
+    let (output, _cwd) = robot_in("emit-stable", &["emit", "--robot", "six_axis_arm"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
+    let stable = target_dir().join("descriptions").join("six_axis_arm");
+    assert!(
+        stdout.contains(&format!(
+            "wrote {}",
+            stable.join("six_axis_arm.urdf.xacro").display()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("/build/"),
+        "not the build script's OUT_DIR: {stdout}"
+    );
+}
+
 #[test]
 fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics() {
-    // From any folder, the files land where `cargo build` put them, never relative to it.
+    // From any folder, the files land in the stable `<target>/descriptions/<robot>/`, never
+    // relative to it, and never in a folder whose name changes with the features.
     let (output, cwd) = robot_in("run-mock", &["run", "--seconds", "0.3"]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
-    let built = Path::new(env!("ROBOT_DESCRIPTIONS_DIR")).join("lite_biped");
-    assert!(built.is_absolute());
+    let stable = target_dir().join("descriptions").join("lite_biped");
     assert!(
-        stdout.contains(&format!("emitted 9 files into {}", built.display())),
+        stdout.contains(&format!("emitted 9 files into {}", stable.display())),
         "{stdout}"
     );
+    assert!(stable.join("lite_biped.urdf.xacro").is_file());
     assert!(
         stdout.contains("running squat (a slow squat) on lite_biped on mock at 200 Hz"),
         "{stdout}"
@@ -181,7 +210,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
         stdout.contains("(an overrun: a cycle that ended after the next cycle's deadline"),
         "{stdout}"
     );
-    assert_eq!(std::fs::read_dir(&built).unwrap().count(), 9);
+    assert_eq!(std::fs::read_dir(&stable).unwrap().count(), 9);
     assert!(
         !cwd.join("target").exists(),
         "nothing written into the working folder"
@@ -274,7 +303,9 @@ fn the_real_backend_runs_the_squat_on_simulated_robstride_buses_and_a_simulated_
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
     assert!(
-        stdout.contains("running squat (a slow squat) on lite_biped on real at 200 Hz"),
+        stdout.contains(
+            "running squat (a slow squat) on lite_biped on real path, simulated buses and IMU at 200 Hz"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
@@ -414,6 +445,14 @@ fn every_numeric_flag_is_refused_outside_its_range_with_the_range() {
         ),
         ("--cpu", "5000", "5000 is not in 0..=1023"),
         ("--spin-us", "2000000", "is not in 0..=1000000"),
+        // A negative value reaches the range check, never clap's `unexpected argument '-1'`.
+        (
+            "--seconds",
+            "-1",
+            "`-1` is not a run length: give more than 0 and at most 86400 seconds",
+        ),
+        ("--rate", "-5", "-5 is not in 1..=10000"),
+        ("--cpu", "-1", "-1 is not in 0..=1023"),
     ] {
         let output = robot(&["run", flag, value]);
         let stderr = text(&output.stderr);
@@ -602,6 +641,36 @@ fn the_real_backend_refuses_to_run_an_imu_without_a_port() {
 }
 
 #[test]
+fn a_plot_into_a_missing_folder_is_refused_before_anything_runs() {
+    let (output, _) = robot_in(
+        "run-plot-typo",
+        &["run", "--seconds", "5", "--plot", "/nonexistent/dir/x.png"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "error: --plot /nonexistent/dir/x.png: the folder `/nonexistent/dir` does not exist (the \
+         file is written at the end of the run; check it now, not after it)\n"
+    );
+    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
+}
+
+#[test]
+fn the_real_backend_without_interfaces_is_refused_before_emitting_or_running() {
+    let (output, _) = robot_in(
+        "run-real-bare",
+        &["run", "--backend", "real", "--seconds", "0.1"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
+    assert_eq!(
+        text(&output.stderr),
+        "error: backend `real`: bus `left_leg` has no interface: give one in the runtime \
+         configuration (`buses: { left_leg: can0 }`, or `sim` for simulated actuators)\n"
+    );
+}
+
+#[test]
 fn a_real_imu_port_that_is_missing_fails_configure_naming_it() {
     let file = scratch(
         "missing_imu.yaml",
@@ -621,5 +690,16 @@ fn a_real_imu_port_that_is_missing_fails_configure_naming_it() {
         ),
         "{}",
         text(&output.stderr)
+    );
+}
+
+#[test]
+fn a_backend_is_named_in_any_case() {
+    let output = robot(&["run", "--backend", "MOCK", "--seconds", "0.05"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains(" on mock at "),
+        "{}",
+        text(&output.stdout)
     );
 }

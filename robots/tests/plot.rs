@@ -47,15 +47,20 @@ fn an_svg_has_a_panel_per_joint_and_says_what_it_shows() {
     });
     assert_eq!(moving.clone().count(), 14);
     for joint in moving {
+        // Each panel says how far apart the lines ever were, which it cannot show where they
+        // coincide (the mock mirrors every command).
         assert!(
-            svg.contains(&format!("\n{}\n</text>", joint.name)),
+            svg.contains(&format!("\n{} (max |error| ", joint.name)),
             "no panel for {}",
             joint.name
         );
     }
-    // 4 columns by 4 rows of 360 × 200 px panels under a 40 px title.
+    // A key to the lines, under the title.
+    assert!(svg.contains("\nmeasured (solid)\n</text>"), "no legend");
+    assert!(svg.contains("\ncommanded (dashed)\n</text>"), "no legend");
+    // 4 columns by 4 rows of 360 × 200 px panels under a 56 px title and legend.
     assert!(
-        svg.contains(r#"width="1440" height="840""#),
+        svg.contains(r#"width="1440" height="856""#),
         "{}",
         &svg[..200]
     );
@@ -80,7 +85,7 @@ fn a_png_of_the_simulated_robstride_buses() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert_eq!((width, height), (1440, 840));
+    assert_eq!((width, height), (1440, 856));
 }
 
 #[test]

@@ -8,11 +8,11 @@ use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{self, Opened, Transport};
 use backend_witmotion::{Device, ImuOptions, WitmotionImu};
-use robot_core::Backend;
 use robot_core::config::{RuntimeConfig, SIMULATED_IMU};
 use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
 use robot_core::typed::RobotTypes;
+use robot_core::{Backend, Robot};
 use robstride_sim::SimBus;
 use robstride_sim::robot::attach_actuators;
 use robstride_sim::wall_clock::WallClock;
@@ -27,6 +27,103 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
         Backend::Mock | Backend::Real => Ok(()),
         Backend::Mujoco if cfg!(feature = "mujoco") => Ok(()),
         Backend::Mujoco => Err(not_built(backend)),
+    }
+}
+
+/// Whether `config` gives `backend` every device it needs for `robot`: on the real backend,
+/// an interface for every bus and a serial port for every IMU. Checked before anything is
+/// emitted or run.
+pub fn interfaces_given(
+    robot: &Robot,
+    backend: Backend,
+    config: Option<&RuntimeConfig>,
+) -> Result<(), RunError> {
+    if backend != Backend::Real {
+        return Ok(());
+    }
+    if let Some(bus) = robot
+        .buses
+        .iter()
+        .find(|bus| config.and_then(|c| c.interface_of(&bus.name)).is_none())
+    {
+        return Err(RunError::Backend {
+            backend,
+            reason: format!(
+                "bus `{}` has no interface: give one in the runtime configuration (`buses: {{ {}: can0 }}`, or `sim` for simulated actuators)",
+                bus.name, bus.name
+            ),
+        });
+    }
+    match robot
+        .sensors
+        .iter()
+        .find(|sensor| config.and_then(|c| c.imu(&sensor.name)).is_none())
+    {
+        None => Ok(()),
+        Some(sensor) => Err(no_imu_port(&sensor.name)),
+    }
+}
+
+/// A balance controller must never run blind: the real backend refuses an IMU it cannot read.
+fn no_imu_port(sensor: &str) -> RunError {
+    RunError::Backend {
+        backend: Backend::Real,
+        reason: format!(
+            "IMU `{sensor}` has no serial port: give one in the runtime configuration (`imus: {{ {sensor}: {{ port: /dev/ttyUSB0, baud: 460800 }} }}`, or `port: sim` for a simulated device)"
+        ),
+    }
+}
+
+/// What a run drives, for people (the run header, a plot's title): the backend's name, or on the
+/// real backend what is simulated: `real path, simulated buses and IMU` when every bus and IMU
+/// is on `sim`, `real path, simulated bus left_leg` when some are.
+pub fn label(robot: &Robot, backend: Backend, config: Option<&RuntimeConfig>) -> String {
+    if backend != Backend::Real {
+        return backend.to_string();
+    }
+    let simulated: Vec<&str> = robot
+        .buses
+        .iter()
+        .filter(|bus| {
+            config
+                .and_then(|c| c.interface_of(&bus.name))
+                .is_some_and(|interface| {
+                    matches!(
+                        transport::TransportKind::of(interface),
+                        transport::TransportKind::Sim(_)
+                    )
+                })
+        })
+        .map(|bus| bus.name.as_ref())
+        .collect();
+    let simulated_imus: Vec<&str> = robot
+        .sensors
+        .iter()
+        .filter(|s| {
+            config
+                .and_then(|c| c.imu(&s.name))
+                .is_some_and(|i| i.is_simulated())
+        })
+        .map(|s| s.name.as_ref())
+        .collect();
+    let mut parts = Vec::new();
+    match simulated.len() {
+        0 => {}
+        n if n == robot.buses.len() => parts.push("simulated buses".to_string()),
+        1 => parts.push(format!("simulated bus {}", simulated[0])),
+        _ => parts.push(format!("simulated buses {}", simulated.join(", "))),
+    }
+    match simulated_imus.len() {
+        0 => {}
+        1 if robot.sensors.len() == 1 => parts.push("IMU".to_string()),
+        n if n == robot.sensors.len() => parts.push("IMUs".to_string()),
+        _ => parts.push(format!("IMU {}", simulated_imus.join(", "))),
+    }
+    match parts.len() {
+        0 => backend.to_string(),
+        // The IMU alone: say it is simulated.
+        1 if simulated.is_empty() => format!("real path, simulated {}", parts[0]),
+        _ => format!("real path, {}", parts.join(" and ")),
     }
 }
 
@@ -158,15 +255,10 @@ fn robstride<R: RobotTypes>(
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     let robot = R::DESCRIPTION;
     let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    interfaces_given(robot, Backend::Real, config)?;
     for bus in robot.buses.iter() {
         let Some(interface) = config.and_then(|c| c.interface_of(&bus.name)) else {
-            return Err(RunError::Backend {
-                backend: Backend::Real,
-                reason: format!(
-                    "bus `{}` has no interface: give one in the runtime configuration (`buses: {{ {}: can0 }}`, or `sim` for simulated actuators)",
-                    bus.name, bus.name
-                ),
-            });
+            continue; // refused above
         };
         let (interface, bus_name) = (interface.to_string(), bus.name.to_string());
         let owned_config = config.cloned();
@@ -200,13 +292,7 @@ fn imus<R: RobotTypes>(
     let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
     for sensor in robot.sensors.iter() {
         let Some(imu) = config.and_then(|c| c.imu(&sensor.name)) else {
-            return Err(RunError::Backend {
-                backend: Backend::Real,
-                reason: format!(
-                    "IMU `{}` has no serial port: give one in the runtime configuration (`imus: {{ {}: {{ port: /dev/ttyUSB0, baud: 460800 }} }}`, or `port: sim` for a simulated device)",
-                    sensor.name, sensor.name
-                ),
-            });
+            return Err(no_imu_port(&sensor.name));
         };
         let component = if imu.is_simulated() {
             let options =

@@ -3,9 +3,11 @@
 mod args;
 mod can;
 mod commission;
+mod descriptions;
 mod frame;
 mod imu;
 mod outcome;
+mod output_path;
 
 use std::fmt;
 use std::io::Write;
@@ -100,9 +102,11 @@ impl App {
         self
     }
 
-    /// Where `emit` and `run` write descriptions by default: the folder the build script wrote
-    /// (`env!("ROBOT_DESCRIPTIONS_DIR")`, see `robot_core::build`). Without it, `emit` needs
-    /// `--out` and `run` emits only with `--out`.
+    /// Where the build script wrote the descriptions (`env!("ROBOT_DESCRIPTIONS_DIR")`, see
+    /// `robot_core::build`): where `emit` and `run` write by default when the program does not
+    /// run from a cargo target directory. From one (`cargo run`), they write into the stable
+    /// `<target>/descriptions/<robot>/`, whatever the features, profile or `--target`. Without
+    /// either, `emit` needs `--out` and `run` emits only with `--out`.
     pub fn descriptions_dir(mut self, dir: impl Into<PathBuf>) -> App {
         self.descriptions_dir = Some(dir.into());
         self
@@ -299,7 +303,7 @@ impl App {
             return Ok(());
         }
         let out = out
-            .or_else(|| self.descriptions_dir.clone())
+            .or_else(|| descriptions::default_dir(self.descriptions_dir.as_deref()))
             .ok_or_else(|| "give the folder to write into with `--out`".to_string())?;
         let selected = match robot {
             Some(name) => vec![self.find(name)?],
@@ -351,6 +355,13 @@ impl App {
     }
 
     fn run(&self, args: RunArgs) -> Result<(), String> {
+        // Written at the end of the run: checked before anything is configured.
+        if let Some(path) = &args.plot {
+            output_path::check_writable(path, "--plot")?;
+        }
+        if let Some(path) = &args.frame {
+            output_path::check_writable(path, "--frame")?;
+        }
         let mut config: Option<RuntimeConfig> = match &args.config {
             Some(path) => {
                 let robot = match &args.robot {
@@ -412,8 +423,14 @@ impl App {
         }
         crate::backends::available(backend).map_err(|e| e.to_string())?;
         let pacing = crate::backends::pacing(backend, args.fast).map_err(|e| e.to_string())?;
+        crate::backends::interfaces_given(robot, backend, config.as_ref())
+            .map_err(|e| e.to_string())?;
         let frame = frame::request(&args, backend)?;
-        if let Some(out) = args.out.clone().or_else(|| self.descriptions_dir.clone()) {
+        if let Some(out) = args
+            .out
+            .clone()
+            .or_else(|| descriptions::default_dir(self.descriptions_dir.as_deref()))
+        {
             let dir = out.join(robot.name.as_ref());
             let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
             println!(
@@ -454,10 +471,11 @@ impl App {
             ..LoopOptions::default()
         };
         println!(
-            "running {} ({}) on {} on {backend} at {rate} Hz for {} s{}",
+            "running {} ({}) on {} on {} at {rate} Hz for {} s{}",
             controller.name,
             controller.about,
             robot.name,
+            crate::backends::label(robot, backend, config.as_ref()),
             args.seconds,
             match pacing {
                 Pacing::RealTime => "",

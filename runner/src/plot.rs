@@ -61,7 +61,7 @@ impl Format {
 
 const PANEL: (u32, u32) = (360, 200);
 const COLUMNS: usize = 4;
-const TITLE_HEIGHT: u32 = 40;
+const TITLE_HEIGHT: u32 = 56;
 const FONT: &str = "sans-serif";
 const COMMANDED: RGBColor = RGBColor(214, 39, 40);
 const MEASURED: RGBColor = RGBColor(31, 119, 180);
@@ -114,7 +114,8 @@ fn draw<DB: DrawingBackend>(
     let text = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(text)?;
     let (header, body) = root.split_vertically(TITLE_HEIGHT);
-    header
+    let (title_area, legend_area) = header.split_vertically(TITLE_HEIGHT / 2);
+    title_area
         .titled(
             &format!(
                 "{title}: commanded (dashed) vs measured (solid) position [rad] over time [s]"
@@ -122,6 +123,7 @@ fn draw<DB: DrawingBackend>(
             (FONT, 18),
         )
         .map_err(text)?;
+    legend(&legend_area).map_err(text)?;
     let times = trace.times();
     let (start, end) = (times[0], times[times.len() - 1]);
     let span = if end > start { end } else { start + 1.0 };
@@ -135,8 +137,14 @@ fn draw<DB: DrawingBackend>(
         let commanded: Vec<(f64, f64)> = points(times, trace.commanded(index));
         let measured: Vec<(f64, f64)> = points(times, trace.measured(index));
         let (low, high) = range(commanded.iter().chain(&measured).map(|p| p.1));
+        // Where the two lines lie on top of each other, the caption still says how far apart
+        // they ever were.
+        let caption = match largest_error(trace, index) {
+            Some(error) => format!("{} (max |error| {error:.3})", joint.name),
+            None => joint.name.to_string(),
+        };
         let mut chart = ChartBuilder::on(&panel)
-            .caption(joint.name, (FONT, 14))
+            .caption(caption, (FONT, 14))
             .margin(6)
             .x_label_area_size(22)
             .y_label_area_size(44)
@@ -150,6 +158,10 @@ fn draw<DB: DrawingBackend>(
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(text)?;
+        // Measured first and wide, commanded dashed on top: where they coincide, both show.
+        chart
+            .draw_series(LineSeries::new(measured, MEASURED.stroke_width(4)))
+            .map_err(text)?;
         chart
             .draw_series(DashedLineSeries::new(
                 commanded,
@@ -158,11 +170,48 @@ fn draw<DB: DrawingBackend>(
                 COMMANDED.stroke_width(2),
             ))
             .map_err(text)?;
-        chart
-            .draw_series(LineSeries::new(measured, MEASURED.stroke_width(1)))
-            .map_err(text)?;
     }
     Ok(())
+}
+
+/// The key under the title: a sample of each line and what it is.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let y = (TITLE_HEIGHT / 4) as i32;
+    let x = (area.dim_in_pixel().0 / 2) as i32 - 200;
+    area.draw(&PathElement::new(
+        vec![(x, y), (x + 40, y)],
+        MEASURED.stroke_width(4),
+    ))?;
+    area.draw(&Text::new(
+        "measured (solid)",
+        (x + 48, y - 7),
+        (FONT, 13).into_font(),
+    ))?;
+    let x = x + 200;
+    for dash in 0..4 {
+        let from = x + dash * 10;
+        area.draw(&PathElement::new(
+            vec![(from, y), (from + 6, y)],
+            COMMANDED.stroke_width(2),
+        ))?;
+    }
+    area.draw(&Text::new(
+        "commanded (dashed)",
+        (x + 48, y - 7),
+        (FONT, 13).into_font(),
+    ))
+}
+
+/// The largest |commanded − measured| of joint `index` over the samples that have both.
+fn largest_error(trace: &Trace, index: usize) -> Option<f64> {
+    trace
+        .commanded(index)
+        .zip(trace.measured(index))
+        .map(|(c, m)| (c - m).abs())
+        .filter(|e| e.is_finite())
+        .reduce(f64::max)
 }
 
 /// The finite points of one series.

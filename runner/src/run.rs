@@ -133,7 +133,11 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
             request.options,
             Plot {
                 path,
-                title: &format!("{} on {}", R::DESCRIPTION.name, request.backend),
+                title: &format!(
+                    "{} on {}",
+                    R::DESCRIPTION.name,
+                    crate::backends::label(R::DESCRIPTION, request.backend, request.config)
+                ),
             },
             progress,
         ),
@@ -335,11 +339,13 @@ pub fn summary(report: &LoopReport) -> String {
             let _ = writeln!(out, "  {component}: {}", counted.join(", "));
         }
     }
-    let _ = writeln!(
-        out,
-        "  (an overrun: a cycle that ended after the next cycle's deadline, as ros2_control counts them;\n   \
-         a skipped deadline: one the loop dropped to catch up rather than run late cycles back to back)"
-    );
+    if report.timing.paced {
+        let _ = writeln!(
+            out,
+            "  (an overrun: a cycle that ended after the next cycle's deadline, as ros2_control counts them;\n   \
+             a skipped deadline: one the loop dropped to catch up rather than run late cycles back to back)"
+        );
+    }
     out
 }
 

@@ -50,7 +50,7 @@ fn a_run_that_fails_is_plotted_up_to_the_failure() {
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.contains("a failing run: commanded (dashed)"));
     // The probe commands the left knee to 1.0: its panel shows it.
-    assert!(svg.contains("\nleft_knee_pitch\n</text>"));
+    assert!(svg.contains("\nleft_knee_pitch (max |error| "), "{svg}");
 }
 
 #[test]

@@ -30,11 +30,12 @@ pub struct MujocoSystem<R: RobotTypes> {
     timestep: f64,
     sim: Option<Sim>,
     plan: Plan,
-    /// Per planned joint, what `write` last stored (zero torque until then).
+    /// Per planned joint, what `write` last stored: [`Mit::NONE`], zero torque, while inactive
+    /// (before the first activation, and from `on_deactivate` on), so whether the law acts needs
+    /// no flag of its own.
     targets: Vec<Mit>,
     /// Per planned joint, the torque of the current physics step (a buffer, so no step allocates).
     torques: Vec<f64>,
-    active: bool,
     /// The frame to take mid-run, if one was asked for ([`MujocoSystem::with_frame`]).
     #[cfg(feature = "render")]
     frame: Option<crate::frame::Pending>,
@@ -53,7 +54,6 @@ pub struct Snapshot {
     state: Box<[f64]>,
     steps: u64,
     targets: Vec<Mit>,
-    active: bool,
 }
 
 impl Snapshot {
@@ -87,7 +87,6 @@ impl<R: RobotTypes> std::fmt::Debug for MujocoSystem<R> {
             .field("name", &self.name)
             .field("options", &self.options)
             .field("timestep", &self.timestep)
-            .field("active", &self.active)
             .finish_non_exhaustive()
     }
 }
@@ -121,7 +120,6 @@ impl<R: RobotTypes> MujocoSystem<R> {
             plan: Plan::default(),
             targets: Vec::new(),
             torques: Vec::new(),
-            active: false,
             #[cfg(feature = "render")]
             frame: None,
             _robot: PhantomData,
@@ -168,7 +166,6 @@ impl<R: RobotTypes> MujocoSystem<R> {
             state: sim.data.state(Snapshot::SPEC),
             steps: sim.steps,
             targets: self.targets.clone(),
-            active: self.active,
         })
     }
 
@@ -194,7 +191,6 @@ impl<R: RobotTypes> MujocoSystem<R> {
         sim.data.forward();
         sim.steps = snapshot.steps;
         self.targets.clone_from(&snapshot.targets);
-        self.active = snapshot.active;
         Ok(())
     }
 
@@ -203,14 +199,12 @@ impl<R: RobotTypes> MujocoSystem<R> {
     }
 
     /// One physics step: the law from the state as it is now, then `mj_step`.
-    fn step(sim: &mut Sim, plan: &Plan, targets: &[Mit], torques: &mut [f64], active: bool) {
+    fn step(sim: &mut Sim, plan: &Plan, targets: &[Mit], torques: &mut [f64]) {
         let (qpos, qvel) = (sim.data.qpos(), sim.data.qvel());
         for ((joint, target), torque) in plan.joints.iter().zip(targets).zip(torques.iter_mut()) {
-            *torque = match (active, joint.drive) {
-                (true, Some(drive)) => {
-                    law::torque(target, qpos[joint.qpos], qvel[joint.dof], drive.limit)
-                }
-                _ => 0.0,
+            *torque = match joint.drive {
+                Some(drive) => law::torque(target, qpos[joint.qpos], qvel[joint.dof], drive.limit),
+                None => 0.0,
             };
         }
         let ctrl = sim.data.ctrl_mut();
@@ -299,7 +293,6 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
     /// name (one error naming everything missing), and puts the robot in its initial state.
     fn on_configure(&mut self) -> Result<(), HardwareError> {
         self.sim = None;
-        self.active = false;
         let robot = R::DESCRIPTION;
         let step = Duration::from_secs_f64(self.timestep);
         let loaded = model::load(robot, &self.options.model, step)
@@ -354,7 +347,6 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
 
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
         self.sim = None;
-        self.active = false;
         Ok(())
     }
 
@@ -368,14 +360,12 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         if self.sim.is_none() {
             return Err(self.error(ErrorKind::Lifecycle, "not configured"));
         }
-        self.write(Clock::default(), command)?;
-        self.active = true;
-        Ok(())
+        // Stores every target or none (`write` checks them all first).
+        self.write(Clock::default(), command)
     }
 
     /// No torque from here on: the targets are forgotten and every motor's control is zero.
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
-        self.active = false;
         self.targets.fill(Mit::NONE);
         self.release();
         Ok(())
@@ -400,13 +390,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             .saturating_sub(sim.steps)
             .min(MAX_CATCH_UP_PERIODS * per_period.max(1));
         for _ in 0..steps {
-            Self::step(
-                sim,
-                &self.plan,
-                &self.targets,
-                &mut self.torques,
-                self.active,
-            );
+            Self::step(sim, &self.plan, &self.targets, &mut self.torques);
         }
         let out = state.as_mut_slice();
         let data = &sim.data;

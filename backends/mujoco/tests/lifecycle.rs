@@ -7,7 +7,7 @@ use backend_mujoco::{ModelSource, MujocoOptions, MujocoSystem};
 use common::*;
 use robot_core::InterfaceKind;
 use robot_core::hardware::{Component, ErrorKind};
-use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
+use robots::{LiteBiped, LiteBipedState};
 
 /// The squat controller's leg gains.
 const GAINS_STIFF: (f64, f64) = (40.0, 1.0);
@@ -20,28 +20,22 @@ fn all_zero(efforts: &[(&str, f64)]) -> bool {
     efforts.iter().all(|(_, e)| *e == 0.0)
 }
 
-/// Written to directly while inactive (a System never does), the component still applies
-/// nothing: commands take effect only once activated.
+/// Inactive, a System reads but never writes (ros2_control's contract), so commands
+/// take no effect: the component applies nothing until it is activated, with no flag of its
+/// own: its targets are `Mit::NONE` until then.
 #[test]
 fn nothing_is_applied_while_inactive() {
-    let mut mujoco = MujocoSystem::<LiteBiped>::new(options(ModelSource::Stand));
-    mujoco.on_init().unwrap();
-    mujoco.on_configure().unwrap();
-    let mut state = LiteBipedState::default();
-    let mut command = LiteBipedCommand::default();
+    let (mut system, mut state, mut command) = inactive(options(ModelSource::Stand));
     hold(&mut command, |_| 0.5, GAINS_STIFF);
-    mujoco.read(clock(0), &mut state).unwrap();
     for k in 1..cycles(0.2) {
-        mujoco.write(clock(k), &command).unwrap();
-        mujoco.read(clock(k), &mut state).unwrap();
+        system.write(clock(k), &command).unwrap();
+        system.read(clock(k), &mut state).unwrap();
         assert!(
             all_zero(&efforts(&state)),
             "cycle {k}: {:?}",
             efforts(&state)
         );
     }
-    let ctrl = mujoco.data().map(|d| d.ctrl().to_vec()).unwrap();
-    assert!(ctrl.iter().all(|&c| c == 0.0), "{ctrl:?}");
 }
 
 /// Active, the hold applies torque; after deactivation every motor's control and every effort

@@ -11,12 +11,14 @@
 //!   confirms;
 //! * `write` sends one operation-control frame per enabled joint; `read` takes the replies that
 //!   have arrived, without waiting (`docs/hardware-lifecycle.md`: the reply to cycle k's write is read at k + 1);
-//! * a continuous joint's motor angle, which the firmware reports looping within ±4π, is unwrapped
-//!   over any number of turns and its targets sent relative to the report ([`crate::turns`]);
+//! * a continuous or multi-turn joint's motor angle, which the firmware reports looping within
+//!   ±4π, is unwrapped over any number of turns and its targets sent relative to the report; a
+//!   multi-turn joint's count is seeded from the motor's own (`mechPos`) at configure and at
+//!   every activation, and the motor is not switched on when it cannot be ([`crate::turns`]);
 //! * the mimic joints that follow the bus's joints are in its block, so `read` fills their
 //!   states too ([`robot_core::hardware::mimic`]).
 //!
-//! A fault bit, more missing replies in a row than [`BusOptions::tolerated_missing`], a frame
+//! A fault bit, more replies missed in a row than [`BusOptions::tolerated_missed_in_a_row`], a frame
 //! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
 //! motor id and what happened; the loop then switches every component off.
 
@@ -35,7 +37,7 @@ use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, Mit, Values};
 use robstride_protocol::{Command, Feedback, Mode, Reply, RobstrideModel};
 
-use self::motor::{Motor, Unsendable};
+use self::motor::{Motor, PushedPastEdge, Unsendable};
 use crate::guard::CommandGuard;
 use crate::transport::{Transport, TransportError};
 
@@ -44,10 +46,10 @@ use crate::transport::{Transport, TransportError};
 pub struct BusOptions {
     /// The host id the frames carry.
     pub host_id: u8,
-    /// Missing replies in a row a motor may have before `read` fails. The default, 2, rides over
+    /// Replies a motor may miss in a row before `read` fails. The default, 2, rides over
     /// one lost frame (a 1 Mbit/s bus loses frames only under error) and stops within three
     /// cycles of a motor gone silent: 15 ms at 200 Hz.
-    pub tolerated_missing: u32,
+    pub tolerated_missed_in_a_row: u32,
     /// How long `on_configure`, `on_activate` and `on_deactivate` wait for every motor's reply.
     pub reply_timeout: Duration,
     /// `false` is calibration mode: four-bar joints read and command the raw actuator angle.
@@ -84,7 +86,7 @@ impl Default for BusOptions {
     fn default() -> Self {
         BusOptions {
             host_id: 0xFD,
-            tolerated_missing: 2,
+            tolerated_missed_in_a_row: 2,
             reply_timeout: Duration::from_millis(50),
             use_linkage: true,
             servo: ServoGains::default(),
@@ -105,8 +107,6 @@ pub struct RobstrideBus<R: RobotTypes> {
     mimics: Result<Mimics, String>,
     open: Box<dyn FnMut() -> Result<Box<dyn Transport>, TransportError> + Send>,
     transport: Option<Box<dyn Transport>>,
-    /// Whether the motors were enabled and not yet told to stop: their replies must say run.
-    live: bool,
     _robot: std::marker::PhantomData<R>,
 }
 
@@ -171,7 +171,6 @@ impl<R: RobotTypes> RobstrideBus<R> {
             mimics,
             open: Box::new(open),
             transport: None,
-            live: false,
             _robot: std::marker::PhantomData,
         }
     }
@@ -199,6 +198,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
     /// The clamps applied to commands so far, over every motor.
     pub fn clamps(&self) -> u64 {
         self.motors.iter().map(|m| m.guard.clamps()).sum()
+    }
+
+    /// The whole 8π loops of its reported angle that joint `joint`'s motor has been counted
+    /// through ([`crate::turns`]; 0 for a joint inside the ±4π window), if the joint is on this
+    /// bus.
+    pub fn turns(&self, joint: &str) -> Option<i64> {
+        let motor = self.motors.iter().find(|m| m.name == joint)?;
+        Some(motor.turns())
     }
 
     fn take_reply(&mut self, feedback: &Feedback) -> Result<(), HardwareError> {
@@ -233,8 +240,10 @@ impl<R: RobotTypes> RobstrideBus<R> {
             ));
         }
         motor.awaiting = false;
-        motor.missing = 0;
-        if let Some((from, to)) = motor.take(feedback) {
+        motor.missed_in_a_row = 0;
+        // A motor the enable left running must stay so: its own reports are the record.
+        let was_running = motor.running();
+        if let Err(PushedPastEdge { from, to }) = motor.record(feedback) {
             let (name, id) = (motor.name.clone(), motor.id);
             return Err(self.error(
                 ErrorKind::OutOfLimits,
@@ -246,7 +255,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 ),
             ));
         }
-        if self.live && feedback.mode != Mode::Run {
+        if was_running && feedback.mode != Mode::Run {
             let motor = &self.motors[index];
             return Err(self.error(
                 ErrorKind::DeviceFault,
@@ -330,7 +339,10 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         self.transport = Some(transport);
         // Every motor answers a stop with its feedback: present, and switched off.
         let answered = self.ask_all(Command::Stop, "a stop");
-        if let Err(error) = answered.and_then(|()| self.arm_watchdog()) {
+        let ready = answered
+            .and_then(|()| self.arm_watchdog())
+            .and_then(|()| self.seed_turns());
+        if let Err(error) = ready {
             self.transport = None;
             return Err(error);
         }
@@ -338,7 +350,6 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
     }
 
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
-        self.live = false;
         self.transport = None;
         Ok(())
     }
@@ -359,8 +370,10 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         } else {
             self.ask_all(Command::Stop, "a stop")?;
         }
+        // A multi-turn joint's count afresh too: the motor counted what the bus did not see.
+        self.seed_turns()?;
         for motor in &mut self.motors {
-            motor.missing = 0;
+            motor.missed_in_a_row = 0;
             motor.awaiting = false;
             // A command with no value yet (NaN) holds where the joint is, with zero gains.
             let joint = &robot.joints[motor.joint];
@@ -408,12 +421,10 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             }
             return Err(error);
         }
-        self.live = true;
         Ok(())
     }
 
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
-        self.live = false;
         self.ask_all(Command::Stop, "a stop")
     }
 
@@ -465,20 +476,20 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         if let Ok(mimics) = &self.mimics {
             mimics.apply(values);
         }
-        let tolerated = self.options.tolerated_missing;
+        let tolerated = self.options.tolerated_missed_in_a_row;
         for motor in &mut self.motors {
             if motor.awaiting {
                 motor.awaiting = false;
-                motor.missing += 1;
-                motor.missed += 1;
+                motor.missed_in_a_row += 1;
+                motor.missed_in_all += 1;
             }
         }
-        if let Some(motor) = self.motors.iter().find(|m| m.missing > tolerated) {
+        if let Some(motor) = self.motors.iter().find(|m| m.missed_in_a_row > tolerated) {
             return Err(self.error(
                 ErrorKind::Timeout,
                 format!(
                     "joint {} (bus {}, id {}) missed {} replies in a row (tolerated: {tolerated})",
-                    motor.name, self.bus, motor.id, motor.missing
+                    motor.name, self.bus, motor.id, motor.missed_in_a_row
                 ),
             ));
         }
@@ -493,7 +504,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             },
             Counter {
                 name: "replies missed",
-                value: self.motors.iter().map(|m| m.missed).sum(),
+                value: self.motors.iter().map(|m| m.missed_in_all).sum(),
             },
         ]
     }
@@ -520,7 +531,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             if !motor.enabled {
                 continue;
             }
-            let mit = match motor.command(values) {
+            let mit = match motor.command(values, clock.period.as_secs_f64()) {
                 Ok(mit) => mit,
                 Err(why) => {
                     let message = match why {

@@ -129,6 +129,12 @@ fn a_position_target_turns_on_is_reached_with_the_torque_of_its_error() {
         // Kp·error is the torque the firmware applies: never a loop's worth of error.
         let error = rig.command.spin.position - rig.state.spin.position;
         assert!(error.abs() < 0.5, "cycle {k}: error {error} rad");
+        // Nor for a cycle while the motor loops: no more than the joint's effort limit.
+        let torque = rig
+            .sim
+            .with_node(rig.motor, |m: &mut SimActuator| m.shaft().torque)
+            .unwrap();
+        assert!(torque.abs() <= 10.0, "cycle {k}: {torque} N·m");
     }
     assert!(
         (rig.state.spin.position - 30.0).abs() < 0.01,

@@ -7,8 +7,9 @@
 
 use serde_json::Value as Json;
 
+use crate::actuator::{TURN_COUNTER_SPAN, limit_angles, within_turn_counter};
 use crate::backend::Backend;
-use crate::model::{JointKind, Robot};
+use crate::model::Robot;
 use crate::transmission::Transmission;
 
 use super::load::{FieldError, field_path, found};
@@ -103,7 +104,7 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     real_backend_has_every_interface(config, robot, &mut errors);
     joints_are_the_robots(config, robot, &mut errors);
     unit_settings_need_an_actuator(config, robot, &mut errors);
-    zero_offsets_within_the_position_range(config, robot, &mut errors);
+    zero_offsets_within_the_turn_counter(config, robot, &mut errors);
     imus_are_the_robots(config, robot, &mut errors);
     imu_ports_are_device_paths(config, &mut errors);
     mujoco_model_is_a_word_or_an_mjcf_file(config, &mut errors);
@@ -254,64 +255,53 @@ fn unit_settings_need_an_actuator(config: &Parsed, robot: &Robot, errors: &mut V
     }
 }
 
-/// A zero offset is a motor angle (the one at which the joint is at zero), and the MIT frame
-/// encodes the motor's angle in ±4π of its own zero ([`crate::actuator`]): an offset outside that
-/// range is a unit or sign mistake (degrees for radians, a raw encoder count), and the joint's
-/// zero could never be commanded. Inside it, the joint's whole range must stay inside too, as
-/// `robot!` checks for the definition's offset.
-fn zero_offsets_within_the_position_range(
+/// A zero offset is a motor angle (the one at which the joint is at zero), held to the rule
+/// `robot!` holds the definition's to ([`crate::actuator`]): the joint's whole range, through
+/// direction, four-bar or lead, within what the turn counter follows, ±4096 rad of the motor's
+/// zero (beyond the MIT frame's ±4π the backend counts turns; beyond the counter, the motor's own
+/// multi-turn angle steps coarser than its feedback). The offset itself too: one beyond it is a
+/// unit mistake (a raw encoder count), and the joint's zero could never be reached.
+fn zero_offsets_within_the_turn_counter(
     config: &Parsed,
     robot: &Robot,
     errors: &mut Vec<FieldError>,
 ) {
     for (name, settings) in &config.joints {
-        let (Some(offset), Some(actuator)) = (
-            settings.zero_offset,
-            robot.joint(name).and_then(|j| j.actuator.as_ref()),
-        ) else {
-            continue; // no offset, or reported by the rules above
+        let (Some(offset), Some(joint)) = (settings.zero_offset, robot.joint(name)) else {
+            continue; // no offset, or an unknown joint (reported by the rules above)
         };
-        let range = actuator.model.spec().position;
+        let Some(actuator) = &joint.actuator else {
+            continue; // reported by the rules above
+        };
         let field = field_path(&["joints", name, "zero_offset"]);
-        if offset.abs() > range {
+        let model = actuator.model.name();
+        if !(offset.is_finite() && within_turn_counter(offset)) {
             errors.push(FieldError::new(
                 field,
                 format!(
-                    "the zero offset of `{name}`, {} rad, is outside the MIT position range of its {}, ±{range:.3} rad",
+                    "the zero offset of `{name}`, {} rad, is beyond the ±{TURN_COUNTER_SPAN} rad \
+                     its {model}'s turns are counted over",
                     short(offset),
-                    actuator.model.name()
                 ),
             ));
             continue;
         }
-        // As `robot!` checks the definition's offset: the joint's whole range, through
-        // direction, four-bar or lead, must stay inside the window, or the motor could be
-        // driven past its edge, where the firmware loops its angle.
-        let Some(joint) = robot.joint(name) else {
-            continue;
-        };
-        let Some(limits) = joint.limits.filter(|_| joint.kind != JointKind::Continuous) else {
-            continue;
-        };
         let transmission = Transmission::of(actuator).with_zero_offset(offset);
-        for (end, limit) in [("lower", limits.lower), ("upper", limits.upper)] {
-            let Some(motor) = limit.and_then(|q| transmission.motor_position(q).ok()) else {
-                continue;
-            };
-            if motor.abs() > range * (1.0 + 1e-12) {
-                errors.push(FieldError::new(
-                    field.clone(),
-                    format!(
-                        "with a zero offset of {} rad, the {end} limit of `{name}` ({}) is motor \
-                         angle {motor:.3} rad, outside the MIT position range of its {}, \
-                         ±{range:.3} rad",
-                        short(offset),
-                        short(limit.unwrap_or_default()),
-                        actuator.model.name()
-                    ),
-                ));
-                break;
-            }
+        if let Some(end) =
+            limit_angles(joint, &transmission).find(|e| !within_turn_counter(e.motor))
+        {
+            errors.push(FieldError::new(
+                field,
+                format!(
+                    "with a zero offset of {} rad, the {} limit of `{name}` ({}) is motor angle \
+                     {:.3} rad, beyond the ±{TURN_COUNTER_SPAN} rad its {model}'s turns are \
+                     counted over",
+                    short(offset),
+                    end.end,
+                    short(end.limit),
+                    end.motor,
+                ),
+            ));
         }
     }
 }

@@ -209,6 +209,29 @@ fn yaml_syntax_error_keeps_its_position() {
 }
 
 #[test]
+fn an_indentation_slip_names_the_line_of_the_key_it_runs_into() {
+    // `rear` is indented deeper than `front`: YAML reads it as more of `front`'s value, and
+    // complains only at its `:`, so the message says which line it ran into.
+    let text = rejected("robot: test_bot\nbackend: real\nbuses:\n  front: can0\n   rear: can1\n");
+    assert!(
+        text.ends_with(
+            "; line 5 is indented deeper than line 4 (`front`), so YAML reads it as more of \
+             `front`'s value: indent it as line 4 (2 spaces) or fix line 4"
+        ),
+        "{text}"
+    );
+    // Indented less than the entries above it, but more than their parent: fits no block.
+    let text = rejected("robot: test_bot\nbackend: real\nbuses:\n  front: can0\n rear: can1\n");
+    assert!(
+        text.ends_with(
+            "; line 5 is indented 1 space, less than line 4 (`front`, 2 spaces) above it but \
+             more than their parent: indent it as one or the other"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_duplicate_key_names_its_own_line() {
     let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: {}\n  ankle: {}\n");
     assert_eq!(
@@ -416,45 +439,45 @@ fn two_buses_on_one_interface_are_refused() {
 }
 
 #[test]
-fn a_zero_offset_stays_within_the_actuators_position_range() {
+fn a_zero_offset_keeps_the_joints_range_within_the_turn_counter() {
     let text = rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: 1e9 }\n");
     assert_eq!(
         text,
         format!(
-            "{FILE}: joints.ankle.zero_offset: the zero offset of `ankle`, 1e9 rad, is outside the MIT position range of its RS00, ±12.566 rad"
+            "{FILE}: joints.ankle.zero_offset: the zero offset of `ankle`, 1e9 rad, is beyond the ±4096 rad its RS00's turns are counted over"
         )
     );
     let text =
-        rejected("robot: test_bot\nbackend: mock\njoints:\n  wheel: { zero_offset: -12.6 }\n");
+        rejected("robot: test_bot\nbackend: mock\njoints:\n  wheel: { zero_offset: -4097 }\n");
     assert!(
-        text.contains(
-            "the zero offset of `wheel`, -12.6 rad, is outside the MIT position range of its RS02"
-        ),
+        text.contains("the zero offset of `wheel`, -4097 rad, is beyond the ±4096 rad its RS02's"),
         "{text}"
     );
     let text =
         rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: -1.5e300 }\n");
     assert!(
-        text.contains("the zero offset of `ankle`, -1.5e300 rad, is outside"),
+        text.contains("the zero offset of `ankle`, -1.5e300 rad, is beyond"),
         "{text}"
     );
-    // Within the window, but with the joint's range past its edge: the motor could be driven
-    // over it, where the firmware loops its angle.
+    // Within the counter, but with the joint's range past it: the definition's rule.
     let text =
-        rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: 12.0 }\n");
+        rejected("robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: 4095.5 }\n");
     assert!(
         text.starts_with(&format!(
-            "{FILE}: joints.ankle.zero_offset: with a zero offset of 12 rad, the upper limit of \
+            "{FILE}: joints.ankle.zero_offset: with a zero offset of 4095.5 rad, the upper limit of \
              `ankle` ("
-        )) && text.contains("outside the MIT position range of its RS00, ±12.566 rad"),
+        )) && text.contains("beyond the ±4096 rad its RS00's turns are counted over"),
         "{text}"
     );
-    // The window itself is allowed: whole for a continuous joint (no range), and for a joint
-    // whose range fits.
+    // Beyond the MIT frame's ±4π is no longer refused: the backend counts the turns, for a joint
+    // with a range as for a continuous one.
     let span = crate::actuator::POSITION_SPAN;
     ok(&format!(
-        "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: 11 }}\n  wheel: {{ zero_offset: -{span} }}\n"
+        "robot: test_bot\nbackend: mock\njoints:\n  ankle: {{ zero_offset: 12 }}\n  wheel: {{ zero_offset: -{span} }}\n"
     ));
+    ok(
+        "robot: test_bot\nbackend: mock\njoints:\n  ankle: { zero_offset: 30 }\n  wheel: { zero_offset: -12.6 }\n",
+    );
 }
 
 #[test]

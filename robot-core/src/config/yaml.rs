@@ -23,8 +23,8 @@ pub(super) struct Document {
 /// JSON cannot say is reported in the document, so the later stages still check the rest.
 pub(super) fn document(text: &str) -> Result<Document, Vec<FieldError>> {
     let mut yaml: Yaml = serde_yaml_ng::from_str(text)
-        .map_err(|e| vec![duplicate_key(text).unwrap_or_else(|| yaml_error(&e))])?;
-    yaml.apply_merge().map_err(|e| vec![yaml_error(&e)])?;
+        .map_err(|e| vec![duplicate_key(text).unwrap_or_else(|| yaml_error(&e, text))])?;
+    yaml.apply_merge().map_err(|e| vec![yaml_error(&e, text)])?;
     let mut document = Document {
         json: Json::Null,
         errors: Vec::new(),
@@ -44,7 +44,7 @@ impl Document {
     }
 }
 
-fn yaml_error(error: &serde_yaml_ng::Error) -> FieldError {
+fn yaml_error(error: &serde_yaml_ng::Error, text: &str) -> FieldError {
     let mut message = format!("invalid YAML: {error}");
     // Most messages carry their position; those at the very start of the text omit it.
     if let Some(at) = error.location()
@@ -52,7 +52,58 @@ fn yaml_error(error: &serde_yaml_ng::Error) -> FieldError {
     {
         message.push_str(&format!(" at line {} column {}", at.line(), at.column()));
     }
+    if let Some(hint) = error
+        .location()
+        .and_then(|at| indentation_slip(text, at.line()))
+    {
+        message.push_str(&format!("; {hint}"));
+    }
     FieldError::new("", message)
+}
+
+fn spaces(count: usize) -> String {
+    match count {
+        1 => "1 space".to_string(),
+        n => format!("{n} spaces"),
+    }
+}
+
+/// What an indentation slip that YAML reports at line `reported` (1-based) was, naming the line
+/// of the key where it is another: a line indented deeper than a `key: value` line above it is
+/// read as more of that value, so the parser complains only at its `:`; a line indented less
+/// than the entries above it, but more than their parent, fits no block.
+fn indentation_slip(text: &str, reported: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let meaningful = |line: &str| !line.trim().is_empty() && !line.trim_start().starts_with('#');
+    let at = *lines.get(reported.checked_sub(1)?)?;
+    let (above_number, above) = lines[..reported - 1]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, line)| meaningful(line))
+        .map(|(index, line)| (index + 1, *line))?;
+    let key = above.trim_start().split(':').next()?.trim();
+    let has_value = above
+        .split_once(':')
+        .is_some_and(|(_, value)| !value.trim().is_empty());
+    if indent(at) > indent(above) && has_value {
+        Some(format!(
+            "line {reported} is indented deeper than line {above_number} (`{key}`), so YAML \
+             reads it as more of `{key}`'s value: indent it as line {above_number} ({}) or fix \
+             line {above_number}",
+            spaces(indent(above))
+        ))
+    } else if indent(at) < indent(above) {
+        Some(format!(
+            "line {reported} is indented {}, less than line {above_number} (`{key}`, {}) above \
+             it but more than their parent: indent it as one or the other",
+            spaces(indent(at)),
+            spaces(indent(above))
+        ))
+    } else {
+        None
+    }
 }
 
 fn to_json(yaml: &Yaml, path: &mut Vec<String>, document: &mut Document) -> Json {

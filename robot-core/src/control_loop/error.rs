@@ -87,7 +87,7 @@ pub enum LoopError {
         /// Timing, final states and every failed attempt.
         report: Box<LoopReport>,
     },
-    /// The loop thread could not be started or panicked outside a guarded call.
+    /// The loop thread could not be started or panicked outside the calls that catch panics.
     #[error("control thread: {0}")]
     Thread(String),
 }
@@ -104,8 +104,11 @@ impl LoopError {
 
 fn torque_off_note(report: &LoopReport) -> String {
     let mut note = String::new();
-    for failure in &report.torque_off_failures {
-        note.push_str(&format!("; torque off failed: {failure:#}"));
+    if !report.torque_off_failures.is_empty() {
+        note.push_str(&format!(
+            "; torque off failed: {}",
+            crate::hardware::summarize(&report.torque_off_failures)
+        ));
     }
     for (name, state) in &report.components {
         if *state == crate::hardware::Lifecycle::Active {

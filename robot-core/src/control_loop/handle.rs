@@ -72,7 +72,7 @@ impl<R: RobotTypes, C: Controller<R>> LoopHandle<R, C> {
         };
         match thread.join() {
             Ok((control_loop, result)) => (Some(control_loop), result),
-            // Only a panic outside the guarded calls gets here; unwinding dropped the loop, and
+            // Only a panic outside the calls that catch panics gets here; unwinding dropped the loop, and
             // its drop switched the hardware off.
             Err(payload) => (
                 None,

@@ -67,7 +67,6 @@ pub struct ControlLoop<R: RobotTypes, C: Controller<R>> {
     state: R::State,
     command: R::Command,
     period: Duration,
-    cycle: u64,
     /// Whether the controller's `on_activate` succeeded and its `on_deactivate` is owed.
     controller_active: bool,
     last_clock: Clock,
@@ -96,7 +95,6 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             state: R::State::default(),
             command: R::Command::default(),
             period: Duration::from_secs_f64(1.0 / f64::from(rate)),
-            cycle: 0,
             controller_active: false,
             last_clock: Clock::default(),
             torque_off_failures: Vec::new(),
@@ -167,7 +165,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             return Err(error.into());
         }
         let (controller, state, command) = (&mut self.controller, &self.state, &mut self.command);
-        let started = guard_controller("on_activate", || {
+        let started = controller_catching_panics("on_activate", || {
             controller.on_activate(clock, state, command)
         });
         match started {
@@ -209,7 +207,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         }
         if std::mem::take(&mut self.controller_active) {
             let (controller, state, clock) = (&mut self.controller, &self.state, self.last_clock);
-            if let Err(fault) = guard_controller("on_deactivate", || {
+            if let Err(fault) = controller_catching_panics("on_deactivate", || {
                 controller.on_deactivate(clock, state);
                 Ok(())
             }) {
@@ -229,7 +227,6 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     /// A cycle, with or without its read: activation has just read the state, and reading twice
     /// in one period would cost a second bus round trip (and integrate a mock twice).
     fn cycle_from(&mut self, clock: Clock, read: bool) -> Result<(), Fault> {
-        self.cycle += 1;
         self.last_clock = clock;
         let result = self.step(clock, read);
         if result.is_err() {
@@ -245,7 +242,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         if self.system.any_active() {
             let (controller, state, command) =
                 (&mut self.controller, &self.state, &mut self.command);
-            guard_controller("update", || controller.update(clock, state, command))?;
+            controller_catching_panics("update", || controller.update(clock, state, command))?;
             self.system.write(clock, &self.command)?;
         }
         Ok(())
@@ -290,7 +287,11 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         control: &LoopControl,
     ) -> Result<LoopReport, LoopError> {
         let realtime = realtime::apply(&options.realtime);
-        let mut stats = CycleStats::new(self.period, options.stats_capacity);
+        let mut stats = if options.pacing == Pacing::SimulatedFast {
+            CycleStats::unpaced(self.period, options.stats_capacity)
+        } else {
+            CycleStats::new(self.period, options.stats_capacity)
+        };
         if self.system.lifecycle() == Lifecycle::Unconfigured {
             self.configure()?;
         }
@@ -305,7 +306,6 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             options.pacing.is_simulated(),
             options.pacing != Pacing::SimulatedFast,
         );
-        let mut started_cycles: u64 = 0;
         loop {
             // A stop asked for before the first cycle (a handle dropped at once, zero cycles)
             // is honoured before anything is switched on.
@@ -326,9 +326,10 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             }
             let began = Instant::now();
             let clock = if simulated {
-                // Exactly one period a cycle, however long the wall-clock cycle took.
+                // Exactly one period a cycle, however long the wall-clock cycle took. Every
+                // cycle started before this one was recorded: one that fails ends the run.
                 Clock {
-                    time: periods(self.period, started_cycles),
+                    time: periods(self.period, stats.cycles()),
                     period: self.period,
                 }
             } else {
@@ -337,10 +338,10 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                     period: previous.map_or(self.period, |p| began - p),
                 }
             };
-            started_cycles += 1;
             let outcome = match self.apply_request(control, clock) {
-                Ok(Some(activated)) => self.cycle_from(clock, !activated),
-                Ok(None) => {
+                Ok(Applied::Nothing) => self.cycle_from(clock, true),
+                Ok(Applied::Activated) => self.cycle_from(clock, false),
+                Ok(Applied::TorqueOffFailed) => {
                     control.publish(self.system.lifecycle(), &stats);
                     return Err(LoopError::TorqueOff {
                         report: Box::new(self.report(&stats, &realtime, start, simulated)),
@@ -351,7 +352,8 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             if let Err(fault) = outcome {
                 control.publish(self.system.lifecycle(), &stats);
                 return Err(LoopError::Cycle {
-                    cycle: self.cycle,
+                    // Counted from 1: the cycles recorded before it, and this one.
+                    cycle: stats.cycles() + 1,
                     fault,
                     report: Box::new(self.report(&stats, &realtime, start, simulated)),
                 });
@@ -406,16 +408,11 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         }
     }
 
-    /// Carries out a pending lifecycle request. `Some(true)`: it activated (and so just read);
-    /// `None`: a requested deactivation failed, if only at first.
-    fn apply_request(
-        &mut self,
-        control: &LoopControl,
-        clock: Clock,
-    ) -> Result<Option<bool>, Fault> {
+    /// Carries out a pending lifecycle request, before this cycle's own work.
+    fn apply_request(&mut self, control: &LoopControl, clock: Clock) -> Result<Applied, Fault> {
         match (control.take_request(), self.system.lifecycle()) {
             (Request::Activate, Lifecycle::Inactive) if !control.stop_requested() => {
-                self.activate(clock).map(|()| Some(true))
+                self.activate(clock).map(|()| Applied::Activated)
             }
             (Request::Deactivate, Lifecycle::Active) => {
                 // A torque-off that needed a retry or `on_error` ends the run, even when all is
@@ -423,11 +420,25 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 // activated again) as if it had not.
                 let before = self.torque_off_failures.len();
                 let off = self.deactivate().is_ok();
-                Ok((off && self.torque_off_failures.len() == before).then_some(false))
+                Ok(if off && self.torque_off_failures.len() == before {
+                    Applied::Nothing
+                } else {
+                    Applied::TorqueOffFailed
+                })
             }
-            _ => Ok(Some(false)),
+            _ => Ok(Applied::Nothing),
         }
     }
+}
+
+/// What [`ControlLoop::apply_request`] did.
+enum Applied {
+    /// Nothing that changes the cycle (no request, or a deactivation that went cleanly).
+    Nothing,
+    /// It activated, reading the state: the cycle does not read it again.
+    Activated,
+    /// A requested deactivation failed, if only at first: the run ends.
+    TorqueOffFailed,
 }
 
 impl<R: RobotTypes, C: Controller<R>> Drop for ControlLoop<R, C> {
@@ -436,9 +447,9 @@ impl<R: RobotTypes, C: Controller<R>> Drop for ControlLoop<R, C> {
         if self.system.any_active() || self.controller_active {
             let before = self.torque_off_failures.len();
             self.switch_off();
-            for failure in &self.torque_off_failures[before..] {
-                eprintln!("dropping the control loop: torque off failed: {failure:#}");
-            }
+            // The system, dropped next, tries again and reports these with its own.
+            let failed = self.torque_off_failures.drain(before..);
+            self.system.report_when_dropped(failed);
         }
     }
 }
@@ -450,7 +461,7 @@ fn periods(period: Duration, count: u64) -> Duration {
 }
 
 /// Runs a controller call; a panic becomes [`Fault::Panicked`], a refusal [`Fault::Controller`].
-fn guard_controller(
+fn controller_catching_panics(
     call: &'static str,
     f: impl FnOnce() -> Result<(), ControllerError>,
 ) -> Result<(), Fault> {

@@ -40,6 +40,11 @@ pub struct TimingReport {
     pub wall: Duration,
     /// Under a simulated clock, the simulated time the run covered (the last cycle's clock).
     pub simulated: Option<Duration>,
+    /// Whether cycles waited for wall-clock deadlines. When they did not
+    /// ([`super::Pacing::SimulatedFast`]), there are no deadlines to overrun or skip and no
+    /// period between starts to measure: only the work per cycle and the real-time factor mean
+    /// something, and only they are shown.
+    pub paced: bool,
 }
 
 impl TimingReport {
@@ -58,6 +63,34 @@ impl std::fmt::Display for TimingReport {
         let us = |d: Duration| d.as_secs_f64() * 1e6;
         let plural =
             |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+        if !self.paced {
+            writeln!(
+                f,
+                "{} {} at {:.0} Hz, not paced (percentiles over the last {} {})",
+                self.cycles,
+                plural(self.cycles, "cycle", "cycles"),
+                1.0 / self.period.as_secs_f64(),
+                self.samples,
+                plural(self.samples as u64, "cycle", "cycles"),
+            )?;
+            if let (Some(simulated), Some(factor)) = (self.simulated, self.real_time_factor()) {
+                writeln!(
+                    f,
+                    "  simulated {:.3} s in {:.3} s of wall time: real-time factor {factor:.2}",
+                    simulated.as_secs_f64(),
+                    self.wall.as_secs_f64()
+                )?;
+            }
+            let p = &self.work;
+            return writeln!(
+                f,
+                "  work      p50 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   mean {:>9.1} µs",
+                us(p.p50),
+                us(p.p99),
+                us(p.max),
+                us(p.mean)
+            );
+        }
         writeln!(
             f,
             "{} {} at {:.0} Hz, {} {}, {} skipped {} (percentiles over the last {} {})",
@@ -168,6 +201,8 @@ impl Series {
 #[derive(Debug, Clone)]
 pub struct CycleStats {
     period: Duration,
+    /// Whether cycles wait for deadlines: without, none is overrun.
+    paced: bool,
     work: Series,
     interval: Series,
     lateness: Series,
@@ -184,11 +219,21 @@ impl CycleStats {
     pub fn new(period: Duration, capacity: usize) -> Self {
         CycleStats {
             period,
+            paced: true,
             work: Series::new(capacity),
             interval: Series::new(capacity),
             lateness: Series::new(capacity),
             overruns: 0,
             skipped: 0,
+        }
+    }
+
+    /// The same for cycles that wait for no deadline (run as fast as they step): none of them
+    /// overruns.
+    pub fn unpaced(period: Duration, capacity: usize) -> Self {
+        CycleStats {
+            paced: false,
+            ..CycleStats::new(period, capacity)
         }
     }
 
@@ -200,7 +245,7 @@ impl CycleStats {
         }
         self.lateness.record(nanos(lateness));
         // As ros2_control_node counts them: the cycle ended after the next deadline.
-        if lateness.saturating_add(work) > self.period {
+        if self.paced && lateness.saturating_add(work) > self.period {
             self.overruns += 1;
         }
     }
@@ -233,6 +278,7 @@ impl CycleStats {
             samples: self.work.samples().len(),
             wall: Duration::ZERO,
             simulated: None,
+            paced: self.paced,
         }
     }
 }
@@ -277,6 +323,33 @@ mod tests {
             "{}",
             stats.report()
         );
+    }
+
+    #[test]
+    fn cycles_that_wait_for_no_deadline_overrun_none_and_show_the_work_and_the_factor() {
+        let mut stats = CycleStats::unpaced(Duration::from_millis(5), 4);
+        // A cycle that worked longer than a period: as fast as it steps, no deadline missed.
+        stats.record(Duration::from_millis(7), None, Duration::ZERO);
+        stats.record(
+            Duration::from_millis(1),
+            Some(Duration::from_millis(7)),
+            Duration::ZERO,
+        );
+        let mut report = stats.report();
+        assert_eq!(report.overruns, 0);
+        report.wall = Duration::from_millis(8);
+        report.simulated = Some(Duration::from_millis(10));
+        let text = report.to_string();
+        assert!(
+            text.starts_with(
+                "2 cycles at 200 Hz, not paced (percentiles over the last 2 cycles)\n  \
+                 simulated 0.010 s in 0.008 s of wall time: real-time factor 1.25\n  work "
+            ),
+            "{text}"
+        );
+        for meaningless in ["overrun", "skipped", "interval", "lateness"] {
+            assert!(!text.contains(meaningless), "{meaningless}: {text}");
+        }
     }
 
     #[test]

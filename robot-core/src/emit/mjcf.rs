@@ -25,20 +25,17 @@
 //! MJCF joint and actuator names are the ros2_control joint names, and the IMU sensors are named
 //! `<prefix>_quat`, `<prefix>_gyro`, `<prefix>_accel`, which is what MujocoSystem reads. The MuJoCo
 //! backend steps at the loop period and writes the MIT torque into each motor's `ctrl`.
-
-use std::io;
-
-use quick_xml::Writer;
-use quick_xml::events::{BytesText, Event};
+//!
+//! The model and the scenes are built as the same XML tree as the URDF (`emit::xml`) and written
+//! by its one renderer, as plain XML.
 
 use super::EmitError;
-use super::format::{self, number, numbers};
+use super::format::{header_comment, number, numbers};
+use super::xml::{self, Document, Element, Mode};
 use crate::kinematics;
 use crate::model::{
     Geometry, Inertia, Joint, JointKind, Link, Pose, Robot, Sensor, SensorKind, Shape,
 };
-
-type Xml = Writer<Vec<u8>>;
 
 /// Name of the free joint of a floating-base robot's root body.
 const FLOATING_BASE_JOINT: &str = "floating_base_joint";
@@ -53,40 +50,36 @@ pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
         what: "MJCF",
         message: "the robot has no root link".to_string(),
     })?;
-    let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
-    let comment = format::xml_comment(&format::header_comment(robot));
-    xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-    element(
-        &mut xml,
-        "mujoco",
-        Attrs::new("model", &robot.name),
-        |xml| {
-            let compiler = Attrs::new("angle", "radian").with("autolimits", "true");
-            empty(xml, "compiler", compiler)?;
-            // The MuJoCo backend steps the physics once per control cycle.
-            let timestep = number(1.0 / f64::from(robot.update_rate));
-            let option = Attrs::new("timestep", timestep).with("integrator", "implicitfast");
-            empty(xml, "option", option)?;
-            assets(xml, robot)?;
-            element(xml, "worldbody", Attrs::default(), |xml| {
-                body(xml, robot, root, Parent::Root, 0)
-            })?;
-            equality(xml, robot)?;
-            actuators(xml, robot)?;
-            sensors(xml, robot)
-        },
-    )?;
-    finish(xml, "MJCF")
+    // The MuJoCo backend steps the physics once per control cycle.
+    let timestep = number(1.0 / f64::from(robot.update_rate));
+    let mujoco = Element::new("mujoco")
+        .attr("model", robot.name.as_ref())
+        .child(
+            Element::new("compiler")
+                .attr("angle", "radian")
+                .attr("autolimits", "true"),
+        )
+        .child(
+            Element::new("option")
+                .attr("timestep", timestep)
+                .attr("integrator", "implicitfast"),
+        )
+        .children(assets(robot))
+        .child(Element::new("worldbody").child(body(robot, root, Parent::Root, 0)))
+        .children(equality(robot))
+        .children(actuators(robot))
+        .children(sensors(robot));
+    render(vec![header_comment(robot)], mujoco)
 }
 
-/// The document's text, with a final newline.
-fn finish(xml: Xml, what: &'static str) -> Result<String, EmitError> {
-    let mut bytes = xml.into_inner();
-    bytes.push(b'\n');
-    String::from_utf8(bytes).map_err(|e| EmitError::Serialize {
-        what,
-        message: e.to_string(),
-    })
+/// An MJCF document's text: `comments`, then `root`; MJCF files have no XML declaration.
+fn render(comments: Vec<String>, root: Element) -> Result<String, EmitError> {
+    let document = Document {
+        declaration: false,
+        comments,
+        root,
+    };
+    xml::render(&document, Mode::Plain)
 }
 
 /// How a body is reached: the root from the world (through a free joint on a floating base),
@@ -102,72 +95,18 @@ fn is_floating_base(robot: &Robot) -> bool {
     robot.floating_base
 }
 
-/// The attributes of one element, in writing order; quick-xml escapes the values.
-#[derive(Debug, Default)]
-struct Attrs(Vec<(&'static str, String)>);
-
-impl Attrs {
-    fn new(name: &'static str, value: impl AsRef<str>) -> Self {
-        Attrs::default().with(name, value)
-    }
-
-    fn with(mut self, name: &'static str, value: impl AsRef<str>) -> Self {
-        self.push(name, value);
-        self
-    }
-
-    fn push(&mut self, name: &'static str, value: impl AsRef<str>) {
-        self.0.push((name, value.as_ref().to_string()));
-    }
-
-    /// `pos` and `quat` of a URDF pose, each left out when it is the identity.
-    fn pose(mut self, pose: &Pose) -> Self {
-        if pose.xyz != [0.0; 3] {
-            self.push("pos", numbers(&pose.xyz));
-        }
-        if pose.rpy != [0.0; 3] {
-            self.push("quat", numbers(&rpy_to_quat(pose.rpy)));
-        }
-        self
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(k, v)| (*k, v.as_str()))
-    }
+/// `pos` and `quat` of a URDF pose, each left out when it is the identity.
+fn with_pose(element: Element, pose: &Pose) -> Element {
+    let moved = pose.xyz != [0.0; 3];
+    let rotated = pose.rpy != [0.0; 3];
+    element
+        .optional_attr("pos", moved.then(|| numbers(&pose.xyz)))
+        .optional_attr("quat", rotated.then(|| numbers(&rpy_to_quat(pose.rpy))))
 }
 
-fn empty(xml: &mut Xml, tag: &str, attrs: Attrs) -> io::Result<()> {
-    xml.create_element(tag)
-        .with_attributes(attrs.iter())
-        .write_empty()?;
-    Ok(())
-}
-
-fn element(
-    xml: &mut Xml,
-    tag: &str,
-    attrs: Attrs,
-    inner: impl FnOnce(&mut Xml) -> io::Result<()>,
-) -> io::Result<()> {
-    xml.create_element(tag)
-        .with_attributes(attrs.iter())
-        .write_inner_content(inner)?;
-    Ok(())
-}
-
-/// An element holding `items`, or nothing when there are none.
-fn section<T>(
-    xml: &mut Xml,
-    tag: &str,
-    items: Vec<T>,
-    mut write: impl FnMut(&mut Xml, T) -> io::Result<()>,
-) -> io::Result<()> {
-    if items.is_empty() {
-        return Ok(());
-    }
-    element(xml, tag, Attrs::default(), |xml| {
-        items.into_iter().try_for_each(|item| write(xml, item))
-    })
+/// An element holding `children`, or none when there are none.
+fn section(tag: &'static str, children: Vec<Element>) -> Option<Element> {
+    (!children.is_empty()).then(|| Element::new(tag).children(children))
 }
 
 /// The MuJoCo quaternion `[w, x, y, z]` of URDF fixed-axis roll-pitch-yaw:
@@ -198,100 +137,81 @@ fn shapes(link: &Link) -> impl Iterator<Item = (&Shape, bool, String)> {
     collisions.chain(link.visuals.iter().enumerate().map(named("visual", true)))
 }
 
-fn assets(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
-    let meshes: Vec<Attrs> = (robot.links.iter().flat_map(shapes))
+fn assets(robot: &Robot) -> Option<Element> {
+    let meshes = (robot.links.iter().flat_map(shapes))
         .filter_map(|(shape, _, name)| match &shape.geometry {
             Geometry::Mesh { filename, scale } => Some(
-                Attrs::new("name", name)
-                    .with("file", filename)
-                    .with("scale", numbers(scale)),
+                Element::new("mesh")
+                    .attr("name", name)
+                    .attr("file", filename.as_ref())
+                    .attr("scale", numbers(scale)),
             ),
             _ => None,
         })
         .collect();
-    if meshes.is_empty() {
-        return Ok(());
-    }
-    element(xml, "asset", Attrs::default(), |xml| {
-        for mesh in meshes {
-            empty(xml, "mesh", mesh)?;
-        }
-        Ok(())
-    })
+    section("asset", meshes)
 }
 
 /// The body of `link`, reached from `parent`, and its subtree.
-fn body(
-    xml: &mut Xml,
-    robot: &Robot,
-    link: &Link,
-    parent: Parent<'_>,
-    depth: usize,
-) -> io::Result<()> {
-    let attrs = Attrs::new("name", &link.name);
-    let attrs = match parent {
-        Parent::Joint(joint) => attrs.pose(&joint.origin),
-        Parent::Root => attrs,
+fn body(robot: &Robot, link: &Link, parent: Parent<'_>, depth: usize) -> Element {
+    let element = Element::new("body").attr("name", link.name.as_ref());
+    let element = match parent {
+        Parent::Joint(joint) => with_pose(element, &joint.origin).children(joint_element(joint)),
+        Parent::Root if is_floating_base(robot) => {
+            element.child(Element::new("freejoint").attr("name", FLOATING_BASE_JOINT))
+        }
+        Parent::Root => element,
     };
-    element(xml, "body", attrs, |xml| {
-        match parent {
-            Parent::Joint(joint) => joint_element(xml, joint)?,
-            Parent::Root if is_floating_base(robot) => {
-                empty(xml, "freejoint", Attrs::new("name", FLOATING_BASE_JOINT))?;
-            }
-            Parent::Root => {}
-        }
-        inertial(xml, link)?;
-        for (shape, visual, mesh) in shapes(link) {
-            geom(xml, shape, visual, &mesh)?;
-        }
-        for sensor in robot.sensors.iter().filter(|s| s.link == link.name) {
-            empty(xml, "site", site(robot, sensor))?;
-        }
-        // A valid tree is at most as deep as it has links; the bound keeps an unvalidated
-        // description with a loop from recursing forever.
-        if depth < robot.links.len() {
-            for child_joint in robot.joints.iter().filter(|j| j.parent == link.name) {
-                if let Some(child) = robot.link(&child_joint.child) {
-                    body(xml, robot, child, Parent::Joint(child_joint), depth + 1)?;
-                }
-            }
-        }
-        Ok(())
-    })
+    let sites = (robot.sensors.iter())
+        .filter(|s| s.link == link.name)
+        .map(|sensor| site(robot, sensor));
+    let element = element
+        .child(inertial(link))
+        .children(shapes(link).map(|(shape, visual, mesh)| geom(shape, visual, &mesh)))
+        .children(sites);
+    // A valid tree is at most as deep as it has links; the bound keeps an unvalidated
+    // description with a loop from recursing forever.
+    if depth >= robot.links.len() {
+        return element;
+    }
+    let children = (robot.joints.iter())
+        .filter(|j| j.parent == link.name)
+        .filter_map(|joint| {
+            let child = robot.link(&joint.child)?;
+            Some(body(robot, child, Parent::Joint(joint), depth + 1))
+        });
+    element.children(children)
 }
 
 /// The `<joint>` of a movable joint; a fixed joint has none, its child body is only nested.
-fn joint_element(xml: &mut Xml, joint: &Joint) -> io::Result<()> {
+fn joint_element(joint: &Joint) -> Option<Element> {
     let kind = match joint.kind {
         JointKind::Revolute | JointKind::Continuous => "hinge",
         JointKind::Prismatic => "slide",
-        JointKind::Fixed => return Ok(()),
+        JointKind::Fixed => return None,
     };
-    let mut attrs = Attrs::new("name", &joint.name)
-        .with("type", kind)
-        .with("axis", numbers(&joint.axis));
+    let mut element = Element::new("joint")
+        .attr("name", joint.name.as_ref())
+        .attr("type", kind)
+        .attr("axis", numbers(&joint.axis));
     let limits = joint.limits;
     if joint.kind == JointKind::Continuous {
         // Explicit, so a continuous joint stays unlimited whatever the compiler's defaults.
-        attrs.push("limited", "false");
+        element = element.attr("limited", "false");
     } else if let Some((lower, upper)) = limits.and_then(|l| Some((l.lower?, l.upper?))) {
-        attrs.push("range", numbers(&[lower, upper]));
+        element = element.attr("range", numbers(&[lower, upper]));
     }
-    if let Some(effort) = limits.map(|l| l.effort).filter(|&e| e > 0.0) {
-        attrs.push("actuatorfrcrange", numbers(&[-effort, effort]));
-    }
+    let effort = limits.map(|l| l.effort).filter(|&e| e > 0.0);
+    element = element.optional_attr("actuatorfrcrange", effort.map(|e| numbers(&[-e, e])));
     let dynamics = joint.dynamics.unwrap_or_default();
     for (name, value) in [
         ("damping", dynamics.damping),
         ("frictionloss", dynamics.friction),
         ("armature", dynamics.armature),
     ] {
-        if value != 0.0 {
-            attrs.push(name, number(value));
-        }
+        element = element.optional_attr(name, (value != 0.0).then(|| number(value)));
     }
-    empty(xml, "joint", attrs)
+    Some(element)
 }
 
 /// The link's mass properties. Every body gets an explicit `<inertial>`, so MuJoCo never infers
@@ -300,25 +220,23 @@ fn joint_element(xml: &mut Xml, joint: &Joint) -> io::Result<()> {
 ///
 /// MuJoCo refuses `fullinertia` next to an orientation (`quat`), so a rotated inertial frame is
 /// applied to the tensor instead: I_link = R·I·Rᵀ.
-fn inertial(xml: &mut Xml, link: &Link) -> io::Result<()> {
+fn inertial(link: &Link) -> Element {
     let (origin, mass, inertia) = match &link.inertial {
         Some(inertial) => (inertial.origin, inertial.mass, Some(inertial.inertia)),
         None => (Pose::IDENTITY, 0.0, None),
     };
     // `max` also maps NaN to the minimum.
-    let mut attrs =
-        Attrs::new("pos", numbers(&origin.xyz)).with("mass", number(mass.max(MIN_MASS)));
+    let element = Element::new("inertial")
+        .attr("pos", numbers(&origin.xyz))
+        .attr("mass", number(mass.max(MIN_MASS)));
     match inertia.filter(|i| !is_negligible(i)) {
-        Some(i) if origin.rpy == [0.0; 3] => {
-            attrs.push(
-                "fullinertia",
-                numbers(&[i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz]),
-            );
-        }
-        Some(i) => attrs.push("fullinertia", numbers(&rotate_inertia(&i, origin.rpy))),
-        None => attrs.push("diaginertia", numbers(&[MIN_INERTIA; 3])),
+        Some(i) if origin.rpy == [0.0; 3] => element.attr(
+            "fullinertia",
+            numbers(&[i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz]),
+        ),
+        Some(i) => element.attr("fullinertia", numbers(&rotate_inertia(&i, origin.rpy))),
+        None => element.attr("diaginertia", numbers(&[MIN_INERTIA; 3])),
     }
-    empty(xml, "inertial", attrs)
 }
 
 /// Whether no diagonal entry reaches [`MIN_INERTIA`] (NaN counts as negligible).
@@ -352,58 +270,45 @@ fn rotate_inertia(i: &Inertia, rpy: [f64; 3]) -> [f64; 6] {
 }
 
 /// A collision geom, or a visual one that neither collides nor adds mass.
-fn geom(xml: &mut Xml, shape: &Shape, visual: bool, mesh: &str) -> io::Result<()> {
-    let mut attrs = Attrs::default();
-    match &shape.geometry {
-        Geometry::Box { size } => {
-            attrs = attrs
-                .with("type", "box")
-                .with("size", numbers(&size.map(|s| s / 2.0)))
-        }
+fn geom(shape: &Shape, visual: bool, mesh: &str) -> Element {
+    let sized = |kind: &'static str, size: String| {
+        Element::new("geom").attr("type", kind).attr("size", size)
+    };
+    let element = match &shape.geometry {
+        Geometry::Box { size } => sized("box", numbers(&size.map(|s| s / 2.0))),
         Geometry::Cylinder { radius, length } => {
-            attrs = attrs
-                .with("type", "cylinder")
-                .with("size", numbers(&[*radius, length / 2.0]));
+            sized("cylinder", numbers(&[*radius, length / 2.0]))
         }
-        Geometry::Capsule { radius, length } => {
-            attrs = attrs
-                .with("type", "capsule")
-                .with("size", numbers(&[*radius, length / 2.0]));
-        }
-        Geometry::Sphere { radius } => {
-            attrs = attrs.with("type", "sphere").with("size", number(*radius))
-        }
-        Geometry::Mesh { .. } => attrs = attrs.with("type", "mesh").with("mesh", mesh),
+        Geometry::Capsule { radius, length } => sized("capsule", numbers(&[*radius, length / 2.0])),
+        Geometry::Sphere { radius } => sized("sphere", number(*radius)),
+        Geometry::Mesh { .. } => Element::new("geom").attr("type", "mesh").attr("mesh", mesh),
+    };
+    let element = with_pose(element, &shape.origin);
+    if !visual {
+        return element;
     }
-    attrs = attrs.pose(&shape.origin);
-    if visual {
-        for (name, value) in [
-            ("contype", "0"),
-            ("conaffinity", "0"),
-            ("group", "1"),
-            ("density", "0"),
-        ] {
-            attrs.push(name, value);
-        }
-    }
-    empty(xml, "geom", attrs)
+    element
+        .attr("contype", "0")
+        .attr("conaffinity", "0")
+        .attr("group", "1")
+        .attr("density", "0")
 }
 
 /// An IMU's site, turned so that its axes are those of the body the IMU is fixed to (the first
 /// link up through fixed joints): MuJoCo's sensors then report what the real path's component
 /// reports, the body's orientation and rates in the body's axes, however the IMU's link is turned
 /// (`backend_witmotion::mounting`). Square on the link when the link is square in its body.
-fn site(robot: &Robot, sensor: &Sensor) -> Attrs {
-    let attrs = Attrs::new("name", site_name(sensor));
+fn site(robot: &Robot, sensor: &Sensor) -> Element {
+    let element = Element::new("site").attr("name", site_name(sensor));
     let Some((_, pose)) = crate::kinematics::rigid_body_of(robot, &sensor.link) else {
-        return attrs;
+        return element;
     };
     let [w, x, y, z] = crate::kinematics::matrix_to_quaternion(&pose.rotation);
     if (w - 1.0).abs() < 1e-12 {
-        return attrs;
+        return element;
     }
     // The body in the link's frame: the inverse of the link's rotation in the body.
-    attrs.with("quat", numbers(&[w, -x, -y, -z]))
+    element.attr("quat", numbers(&[w, -x, -y, -z]))
 }
 
 fn site_name(sensor: &Sensor) -> String {
@@ -411,63 +316,65 @@ fn site_name(sensor: &Sensor) -> String {
 }
 
 /// Mimic joints as joint equalities: q(mimic) = offset + multiplier·q(target).
-fn equality(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
-    let mimics: Vec<_> = robot
-        .joints
-        .iter()
-        .filter_map(|j| Some((j, j.mimic.as_ref()?)))
+fn equality(robot: &Robot) -> Option<Element> {
+    let mimics = (robot.joints.iter())
+        .filter_map(|joint| {
+            let mimic = joint.mimic.as_ref()?;
+            let polycoef = numbers(&[mimic.offset, mimic.multiplier, 0.0, 0.0, 0.0]);
+            let equality = Element::new("joint")
+                .attr("joint1", joint.name.as_ref())
+                .attr("joint2", mimic.joint.as_ref())
+                .attr("polycoef", polycoef);
+            Some(equality)
+        })
         .collect();
-    section(xml, "equality", mimics, |xml, (joint, mimic)| {
-        let polycoef = numbers(&[mimic.offset, mimic.multiplier, 0.0, 0.0, 0.0]);
-        let attrs = Attrs::new("joint1", &joint.name)
-            .with("joint2", &mimic.joint)
-            .with("polycoef", polycoef);
-        empty(xml, "joint", attrs)
-    })
+    section("equality", mimics)
 }
 
 /// One torque motor per actuated joint; the backend writes the MIT law's torque into `ctrl`.
-fn actuators(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
+fn actuators(robot: &Robot) -> Option<Element> {
     // A fixed joint has no MJCF joint to drive (validation rejects an actuated one anyway).
-    let joints: Vec<&Joint> = robot
-        .actuated_joints()
+    let motors = (robot.actuated_joints())
         .filter(|j| j.kind.is_movable())
-        .collect();
-    section(xml, "actuator", joints, |xml, joint| {
-        let mut attrs = Attrs::new("name", &joint.name)
-            .with("joint", &joint.name)
-            .with("gear", "1");
-        if let Some(effort) = joint.limits.map(|l| l.effort).filter(|&e| e > 0.0) {
+        .map(|joint| {
+            let motor = Element::new("motor")
+                .attr("name", joint.name.as_ref())
+                .attr("joint", joint.name.as_ref())
+                .attr("gear", "1");
+            let Some(effort) = joint.limits.map(|l| l.effort).filter(|&e| e > 0.0) else {
+                return motor;
+            };
             let range = numbers(&[-effort, effort]);
-            attrs = attrs.with("ctrllimited", "true").with("ctrlrange", &range);
-            attrs = attrs
-                .with("forcelimited", "true")
-                .with("forcerange", &range);
-        }
-        empty(xml, "motor", attrs)
-    })
+            motor
+                .attr("ctrllimited", "true")
+                .attr("ctrlrange", range.as_str())
+                .attr("forcelimited", "true")
+                .attr("forcerange", range)
+        })
+        .collect();
+    section("actuator", motors)
 }
 
 /// Each IMU as orientation, angular velocity and linear acceleration of its site.
-fn sensors(xml: &mut Xml, robot: &Robot) -> io::Result<()> {
-    section(
-        xml,
-        "sensor",
-        robot.sensors.iter().collect(),
-        |xml, sensor| match sensor.kind {
+fn sensors(robot: &Robot) -> Option<Element> {
+    let sensors = (robot.sensors.iter())
+        .flat_map(|sensor| match sensor.kind {
             SensorKind::Imu => {
                 let (prefix, site) = (sensor.mujoco_prefix(), site_name(sensor));
-                let named = |suffix: &str| Attrs::new("name", format!("{prefix}_{suffix}"));
-                empty(
-                    xml,
-                    "framequat",
-                    named("quat").with("objtype", "site").with("objname", &site),
-                )?;
-                empty(xml, "gyro", named("gyro").with("site", &site))?;
-                empty(xml, "accelerometer", named("accel").with("site", &site))
+                let named = |tag, suffix: &str| {
+                    Element::new(tag).attr("name", format!("{prefix}_{suffix}"))
+                };
+                [
+                    named("framequat", "quat")
+                        .attr("objtype", "site")
+                        .attr("objname", site.as_str()),
+                    named("gyro", "gyro").attr("site", site.as_str()),
+                    named("accelerometer", "accel").attr("site", site),
+                ]
             }
-        },
-    )
+        })
+        .collect();
+    section("sensor", sensors)
 }
 
 mod scene;

@@ -58,7 +58,8 @@ pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
         .children(robot.joints.iter().map(joint))
         .children(ros2_control::nodes(robot)?);
     Ok(Document {
-        comment: header_comment(robot),
+        declaration: true,
+        comments: vec![header_comment(robot)],
         root,
     })
 }

@@ -211,10 +211,43 @@ impl std::error::Error for HardwareError {
     }
 }
 
+/// Failed torque-off attempts in words, each distinct failure once with how many times it
+/// happened (`X (3 times); Y`): a silent motor fails every retry the same way, and a report
+/// that repeats it hides what else went wrong.
+pub fn summarize(failures: &[HardwareError]) -> String {
+    let mut distinct: Vec<(String, usize)> = Vec::new();
+    for failure in failures {
+        let text = format!("{failure:#}");
+        match distinct.iter_mut().find(|(seen, _)| *seen == text) {
+            Some((_, count)) => *count += 1,
+            None => distinct.push((text, 1)),
+        }
+    }
+    distinct
+        .iter()
+        .map(|(text, count)| match count {
+            1 => text.clone(),
+            n => format!("{text} ({n} times)"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::error::Error as _;
+
+    #[test]
+    fn a_failure_repeated_by_every_retry_is_summarized_once_with_its_count() {
+        let silent = error("Leg", "no reply to a stop from knee");
+        let other = error("Arm", "bus off");
+        assert_eq!(
+            summarize(&[silent.clone(), other, silent.clone(), silent]),
+            "Leg: no reply to a stop from knee (3 times); Arm: bus off"
+        );
+        assert_eq!(summarize(&[]), "");
+    }
 
     fn error(component: &str, message: &str) -> HardwareError {
         HardwareError::new(component, ErrorKind::Other, message)

@@ -29,17 +29,17 @@
 
 mod component;
 pub(crate) mod error;
-mod guard;
 pub mod lifecycle;
 pub mod mimic;
+mod panics;
 mod seed;
 pub mod servo;
 mod system;
 
 pub use component::{Claims, Clock, Component, Counter, switch_off_and_clean_up};
-pub use error::{Aftermath, ErrorKind, HardwareError, Recovery};
-pub use guard::panic_message;
+pub use error::{Aftermath, ErrorKind, HardwareError, Recovery, summarize};
 pub use lifecycle::Lifecycle;
+pub use panics::panic_message;
 pub use seed::seed_safe_commands;
 pub use servo::ServoGains;
 pub use system::System;

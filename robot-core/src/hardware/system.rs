@@ -3,16 +3,16 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::component::{Clock, Component, Counter};
-use super::error::{ErrorKind, HardwareError, Recovery};
-use super::guard::{guarded, name_of, panic_message};
+use super::error::{ErrorKind, HardwareError, Recovery, summarize};
 use super::lifecycle::Lifecycle;
+use super::panics::{catching_panics, name_of, panic_message};
 use super::seed::seed_safe_commands;
 use crate::Values;
 use crate::typed::{RobotTypes, Slot};
 
 /// The components of one robot, run in turn over its one state and command struct.
 ///
-/// Every component call is guarded: a panic becomes an escalated [`ErrorKind::Panicked`] error of
+/// Every component call catches panics: a panic becomes an escalated [`ErrorKind::Panicked`] error of
 /// that component. Dropping a system with an active component switches it off.
 ///
 /// A sensor no component claims (an IMU whose driver this build does not have) reads NaN, every
@@ -20,17 +20,16 @@ use crate::typed::{RobotTypes, Slot};
 /// controller would take for a robot standing still and level.
 pub struct System<R: RobotTypes> {
     components: Vec<Box<dyn Component<R>>>,
-    /// One state per component, in the same order.
-    states: Vec<Lifecycle>,
-    /// Components whose `on_error` failed while they were active: held active (they may still
-    /// be live) until switching them off succeeds, then finalized.
-    unrecoverable: Vec<bool>,
+    /// Where each component stands, in the same order.
+    states: Vec<Standing>,
     /// The state slots of the sensors no component claims.
     unclaimed: Vec<usize>,
     /// The components' names, asked once.
     names: Vec<String>,
     /// The component driving each sensor of the robot, by index into `components`.
     sensor_owner: Vec<Option<usize>>,
+    /// Torque-off failures of whoever is dropping this system, reported with its own.
+    failed_before_drop: Vec<HardwareError>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
@@ -44,6 +43,26 @@ impl<R: RobotTypes> std::fmt::Debug for System<R> {
 
 const SYSTEM: &str = "system";
 
+/// Where one component stands: in one of upstream's primary states, or in one of ours, held
+/// active because its `on_error` failed while it was active (it may still be live) until
+/// switching it off succeeds, when it is finalized. Upstream finalizes such a component at once
+/// and never calls it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    In(Lifecycle),
+    HeldActive,
+}
+
+impl Standing {
+    /// The lifecycle state it reports: held active is active.
+    fn lifecycle(self) -> Lifecycle {
+        match self {
+            Standing::In(state) => state,
+            Standing::HeldActive => Lifecycle::Active,
+        }
+    }
+}
+
 impl<R: RobotTypes> System<R> {
     /// Takes the components and runs their `on_init`. Fails when two components claim the same
     /// joint or sensor, when a claim is not part of the robot, or when any `on_init` fails.
@@ -51,7 +70,7 @@ impl<R: RobotTypes> System<R> {
         let robot = R::DESCRIPTION;
         let mut joint_owner: Vec<Option<usize>> = vec![None; robot.joints.len()];
         let mut sensor_owner: Vec<Option<usize>> = vec![None; robot.sensors.len()];
-        // Asked once, guarded: every report names its component, and must not panic doing so.
+        // Asked once, catching panics: every report names its component, and must not panic doing so.
         let component_names: Vec<String> = components.iter().map(|c| name_of(c.as_ref())).collect();
         for (index, component) in components.iter().enumerate() {
             let claims = catch_unwind(AssertUnwindSafe(|| component.claims())).map_err(|p| {
@@ -115,15 +134,15 @@ impl<R: RobotTypes> System<R> {
             .map(|(index, _)| index)
             .collect();
         let mut system = System {
-            states: vec![Lifecycle::Unconfigured; components.len()],
-            unrecoverable: vec![false; components.len()],
+            states: vec![Standing::In(Lifecycle::Unconfigured); components.len()],
             unclaimed,
             components,
             names: component_names,
             sensor_owner,
+            failed_before_drop: Vec::new(),
         };
         for component in &mut system.components {
-            guarded(component.as_mut(), "on_init", |c| c.on_init())?;
+            catching_panics(component.as_mut(), "on_init", |c| c.on_init())?;
         }
         Ok(system)
     }
@@ -131,7 +150,7 @@ impl<R: RobotTypes> System<R> {
     /// The system's state, summarised: the most live of its components' states (active if any
     /// component is active: torque may be on somewhere).
     pub fn lifecycle(&self) -> Lifecycle {
-        let live = self.states.iter().map(|s| s.liveness()).max();
+        let live = self.states.iter().map(|s| s.lifecycle().liveness()).max();
         live.map_or(Lifecycle::Unconfigured, Lifecycle::from_liveness)
     }
 
@@ -140,7 +159,7 @@ impl<R: RobotTypes> System<R> {
         self.names
             .iter()
             .zip(&self.states)
-            .map(|(name, s)| (name.as_str(), *s))
+            .map(|(name, s)| (name.as_str(), s.lifecycle()))
     }
 
     /// Each component's name and what it counted ([`Component::counters`]), in order.
@@ -177,6 +196,12 @@ impl<R: RobotTypes> System<R> {
         self.names.get(owner).map(String::as_str)
     }
 
+    /// Hands torque-off failures to the report this system prints when it is dropped, so that a
+    /// loop dropping it reports its failures and the system's in one place.
+    pub fn report_when_dropped(&mut self, failures: impl IntoIterator<Item = HardwareError>) {
+        self.failed_before_drop.extend(failures);
+    }
+
     /// The components' names, in order.
     pub fn component_names(&self) -> impl Iterator<Item = &str> {
         self.names.iter().map(String::as_str)
@@ -184,7 +209,9 @@ impl<R: RobotTypes> System<R> {
 
     /// Whether any component is active (may have torque on).
     pub fn any_active(&self) -> bool {
-        self.states.contains(&Lifecycle::Active)
+        self.states
+            .iter()
+            .any(|s| s.lifecycle() == Lifecycle::Active)
     }
 
     /// Refuses `action` unless every component is in one of `allowed`; names the first that is
@@ -215,20 +242,20 @@ impl<R: RobotTypes> System<R> {
     /// switching it off is tried again like any failed deactivation; once that succeeds it is
     /// finalized. Upstream finalizes it at once and never calls it again.
     fn fail(&mut self, index: usize, error: HardwareError) -> HardwareError {
-        let previous = self.states[index];
-        let recovered = guarded(self.components[index].as_mut(), "on_error", |c| {
+        let previous = self.states[index].lifecycle();
+        let recovered = catching_panics(self.components[index].as_mut(), "on_error", |c| {
             c.on_error(previous)
         });
         let (state, error) = match recovered {
-            Ok(()) => (Lifecycle::Unconfigured, error),
-            Err(failure) if previous == Lifecycle::Active => {
-                self.unrecoverable[index] = true;
-                (
-                    Lifecycle::Active,
-                    error.then(Recovery::OnErrorWhileActive, failure),
-                )
-            }
-            Err(failure) => (Lifecycle::Finalized, error.then(Recovery::OnError, failure)),
+            Ok(()) => (Standing::In(Lifecycle::Unconfigured), error),
+            Err(failure) if previous == Lifecycle::Active => (
+                Standing::HeldActive,
+                error.then(Recovery::OnErrorWhileActive, failure),
+            ),
+            Err(failure) => (
+                Standing::In(Lifecycle::Finalized),
+                error.then(Recovery::OnError, failure),
+            ),
         };
         self.states[index] = state;
         error
@@ -240,13 +267,13 @@ impl<R: RobotTypes> System<R> {
     pub fn configure(&mut self) -> Result<(), HardwareError> {
         self.expect_each(&[Lifecycle::Unconfigured, Lifecycle::Inactive], "configure")?;
         for index in 0..self.components.len() {
-            if self.states[index] != Lifecycle::Unconfigured {
+            if self.states[index].lifecycle() != Lifecycle::Unconfigured {
                 continue;
             }
-            guarded(self.components[index].as_mut(), "on_configure", |c| {
+            catching_panics(self.components[index].as_mut(), "on_configure", |c| {
                 c.on_configure()
             })?;
-            self.states[index] = Lifecycle::Inactive;
+            self.states[index] = Standing::In(Lifecycle::Inactive);
         }
         Ok(())
     }
@@ -257,13 +284,13 @@ impl<R: RobotTypes> System<R> {
         self.expect_each(&[Lifecycle::Inactive, Lifecycle::Unconfigured], "clean up")?;
         let mut first_error = None;
         for index in (0..self.components.len()).rev() {
-            if self.states[index] != Lifecycle::Inactive {
+            if self.states[index].lifecycle() != Lifecycle::Inactive {
                 continue;
             }
-            match guarded(self.components[index].as_mut(), "on_cleanup", |c| {
+            match catching_panics(self.components[index].as_mut(), "on_cleanup", |c| {
                 c.on_cleanup()
             }) {
-                Ok(()) => self.states[index] = Lifecycle::Unconfigured,
+                Ok(()) => self.states[index] = Standing::In(Lifecycle::Unconfigured),
                 Err(error) => {
                     let error = self.fail(index, error);
                     first_error.get_or_insert(error);
@@ -289,17 +316,17 @@ impl<R: RobotTypes> System<R> {
         self.read(clock, state)?;
         seed_safe_commands::<R>(state, command);
         for index in 0..self.components.len() {
-            let activated = guarded(self.components[index].as_mut(), "on_activate", |c| {
+            let activated = catching_panics(self.components[index].as_mut(), "on_activate", |c| {
                 c.on_activate(state, command)
             });
             match activated {
-                Ok(()) => self.states[index] = Lifecycle::Active,
+                Ok(()) => self.states[index] = Standing::In(Lifecycle::Active),
                 Err(error) => {
                     // A component that could not undo its own enabling, or that panicked
                     // half-way through it, may be live: switch it off with the others.
                     let mut error =
                         if error.is_possibly_live() || error.kind() == ErrorKind::Panicked {
-                            self.states[index] = Lifecycle::Active;
+                            self.states[index] = Standing::In(Lifecycle::Active);
                             error
                         } else if error.is_escalated() {
                             self.fail(index, error)
@@ -334,16 +361,20 @@ impl<R: RobotTypes> System<R> {
         }
         let mut failures = Vec::new();
         for index in 0..self.components.len() {
-            if self.states[index] != Lifecycle::Active {
+            if self.states[index].lifecycle() != Lifecycle::Active {
                 continue;
             }
-            match guarded(self.components[index].as_mut(), "on_deactivate", |c| {
+            match catching_panics(self.components[index].as_mut(), "on_deactivate", |c| {
                 c.on_deactivate()
             }) {
                 // Off; one whose `on_error` failed cannot come back.
-                Ok(()) if self.unrecoverable[index] => self.states[index] = Lifecycle::Finalized,
-                Ok(()) => self.states[index] = Lifecycle::Inactive,
-                Err(error) if error.is_escalated() && !self.unrecoverable[index] => {
+                Ok(()) if self.states[index] == Standing::HeldActive => {
+                    self.states[index] = Standing::In(Lifecycle::Finalized)
+                }
+                Ok(()) => self.states[index] = Standing::In(Lifecycle::Inactive),
+                Err(error)
+                    if error.is_escalated() && self.states[index] != Standing::HeldActive =>
+                {
                     failures.push(self.fail(index, error));
                 }
                 Err(error) => failures.push(error),
@@ -367,14 +398,14 @@ impl<R: RobotTypes> System<R> {
             failures.extend(errors);
         }
         for index in 0..self.components.len() {
-            let previous = self.states[index];
+            let previous = self.states[index].lifecycle();
             if matches!(previous, Lifecycle::Active | Lifecycle::Finalized) {
                 continue;
             }
-            match guarded(self.components[index].as_mut(), "on_shutdown", |c| {
+            match catching_panics(self.components[index].as_mut(), "on_shutdown", |c| {
                 c.on_shutdown(previous)
             }) {
-                Ok(()) => self.states[index] = Lifecycle::Finalized,
+                Ok(()) => self.states[index] = Standing::In(Lifecycle::Finalized),
                 // Upstream's `error()` does nothing from unconfigured.
                 Err(error) if previous == Lifecycle::Unconfigured => failures.push(error),
                 Err(error) => failures.push(self.fail(index, error)),
@@ -391,7 +422,7 @@ impl<R: RobotTypes> System<R> {
     /// `on_error` and the error is returned at once; the caller decides about the others. The
     /// sensors no component claims read NaN.
     pub fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
-        if !self.states.iter().any(|s| s.reads()) {
+        if !self.states.iter().any(|s| s.lifecycle().reads()) {
             return Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
@@ -405,10 +436,10 @@ impl<R: RobotTypes> System<R> {
             }
         }
         for index in 0..self.components.len() {
-            if !self.states[index].reads() {
+            if !self.states[index].lifecycle().reads() {
                 continue;
             }
-            if let Err(error) = guarded(self.components[index].as_mut(), "read", |c| {
+            if let Err(error) = catching_panics(self.components[index].as_mut(), "read", |c| {
                 c.read(clock, state)
             }) {
                 return Err(self.fail(index, error));
@@ -420,7 +451,7 @@ impl<R: RobotTypes> System<R> {
     /// `write` of every active component; nothing at all while inactive (`docs/hardware-lifecycle.md`: see the
     /// real state before enabling anything). A failing component goes through `on_error`.
     pub fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
-        if !self.states.iter().any(|s| s.reads()) {
+        if !self.states.iter().any(|s| s.lifecycle().reads()) {
             return Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
@@ -428,10 +459,10 @@ impl<R: RobotTypes> System<R> {
             ));
         }
         for index in 0..self.components.len() {
-            if self.states[index] != Lifecycle::Active {
+            if self.states[index].lifecycle() != Lifecycle::Active {
                 continue;
             }
-            if let Err(error) = guarded(self.components[index].as_mut(), "write", |c| {
+            if let Err(error) = catching_panics(self.components[index].as_mut(), "write", |c| {
                 c.write(clock, command)
             }) {
                 return Err(self.fail(index, error));
@@ -447,25 +478,36 @@ const DROP_TORQUE_OFF_ATTEMPTS: usize = 3;
 impl<R: RobotTypes> Drop for System<R> {
     /// Switches off whatever is still active: the last line of defence when a loop or a caller
     /// forgot (or could not) deactivate. Drop has no one to return an error to, so failures go to
-    /// stderr.
+    /// stderr, in one report with those of whoever dropped it ([`System::report_when_dropped`]):
+    /// how many attempts failed, each distinct failure once, and what is still active.
     fn drop(&mut self) {
+        let mut failures = std::mem::take(&mut self.failed_before_drop);
         for _ in 0..DROP_TORQUE_OFF_ATTEMPTS {
             if !self.any_active() {
-                return;
+                break;
             }
-            if let Err(failures) = self.deactivate() {
-                for failure in failures {
-                    eprintln!("dropping the hardware system: torque off failed: {failure:#}");
-                }
+            if let Err(more) = self.deactivate() {
+                failures.extend(more);
             }
         }
-        for (name, state) in self.states() {
-            if state == Lifecycle::Active {
-                eprintln!(
-                    "dropping the hardware system: `{name}` is still active after \
-                     {DROP_TORQUE_OFF_ATTEMPTS} attempts to switch it off"
-                );
-            }
+        let still_active: Vec<String> = self
+            .states()
+            .filter(|(_, state)| *state == Lifecycle::Active)
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        if failures.is_empty() && still_active.is_empty() {
+            return;
         }
+        let outcome = if still_active.is_empty() {
+            "everything is off now".to_string()
+        } else {
+            format!("STILL ACTIVE: {}", still_active.join(", "))
+        };
+        eprintln!(
+            "dropping the hardware: switching it off failed {} {}: {}; {outcome}",
+            failures.len(),
+            if failures.len() == 1 { "time" } else { "times" },
+            summarize(&failures)
+        );
     }
 }

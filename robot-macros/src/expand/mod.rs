@@ -300,8 +300,8 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
     }
 }
 
-/// The user's doc comment on a joint, or a generated one; for a continuous joint on an actuator,
-/// what its backend does about the ±4π position window.
+/// The user's doc comment on a joint, or a generated one; for a continuous or multi-turn joint on
+/// an actuator, what its backend does about the ±4π position window.
 fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
     let joint = &lowered.robot.joints[index];
     let docs = &lowered.joint_docs[index];
@@ -316,6 +316,25 @@ fn field_docs(lowered: &Lowered, index: usize, what: &str) -> Vec<TokenStream> {
             looping angle the motor reports, so `position` is the whole angle over any number of \
             turns, counted from where it was first read (`robot_model::actuator`).";
         out.push(quote!(#[doc = ""] #[doc = #note]));
+    }
+    if let Some(actuator) = &joint.actuator {
+        use robot_model::actuator::{MotorTravel, limit_angles};
+        let transmission = robot_model::transmission::Transmission::of(actuator);
+        if MotorTravel::of(joint, &transmission) == MotorTravel::MultiTurn {
+            let motor: Vec<f64> = limit_angles(joint, &transmission)
+                .map(|end| end.motor)
+                .collect();
+            let span = motor.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                - motor.iter().copied().fold(f64::INFINITY, f64::min);
+            let note = format!(
+                "Multi-turn: its motor turns {:.1} times over the joint's range, past the \
+                 RobStride frame's ±4π; the backend counts the turns from the motor's own count \
+                 (`mechPos`), so the motor must be powered on in the turn of the joint's zero \
+                 (`robot_model::actuator`).",
+                span / std::f64::consts::TAU
+            );
+            out.push(quote!(#[doc = ""] #[doc = #note]));
+        }
     }
     out
 }

@@ -5,7 +5,9 @@
 
 use super::problem::{JointField, ProblemKind, Site};
 use super::{Problems, suggest};
-use crate::actuator::{ModelSpec, RobstrideModel};
+use crate::actuator::{
+    ModelSpec, RobstrideModel, TURN_COUNTER_SPAN, limit_angles, within_turn_counter,
+};
 use crate::interface::InterfaceKind;
 use crate::model::{Actuator, Joint, JointKind, Limits, Robot};
 use crate::transmission::{Transmission, motor_gain};
@@ -184,44 +186,35 @@ fn velocity_and_effort(
     }
 }
 
-/// The MIT frame encodes the motor's position in ±4π of its own zero: the joint's whole range,
-/// through direction, zero offset and four-bar or lead, must map inside it, or a target near a
-/// limit would reach the wire clamped, as another angle. A continuous joint has no range to
-/// check: the backend counts its turns (see [`crate::actuator`]).
+/// The joint's whole range, through direction, zero offset and four-bar or lead, must take its
+/// motor nowhere the turn counter cannot follow it: within ±4096 rad of the motor's zero (see
+/// [`crate::actuator`]). Beyond the MIT frame's ±4π the backend counts the turns; beyond the
+/// counter, the motor's own multi-turn angle steps coarser than its feedback. A continuous joint
+/// has no range to check.
 fn position_range(index: usize, joint: &Joint, actuator: &Actuator, out: &mut Problems) {
-    let Some(limits) = &joint.limits else {
-        return;
-    };
-    if limits.lower.zip(limits.upper).is_none() {
-        return;
-    }
-    let transmission = Transmission::of(actuator);
-    let range = actuator.model.spec().position;
-    let ends = [
-        ("lower", limits.lower, JointField::Lower),
-        ("upper", limits.upper, JointField::Upper),
-    ];
-    for (end, limit, field) in ends {
-        let Some(limit) = limit else { continue };
-        // The four-bar was checked to take the whole range; were it not to, that is its rule's.
-        let Ok(motor) = transmission.motor_position(limit) else {
+    // The four-bar was checked to take the whole range (an end it cannot reach is its rule's),
+    // and a non-finite limit or offset is the finite-numbers rule's.
+    for end in limit_angles(joint, &Transmission::of(actuator)) {
+        if within_turn_counter(end.motor) {
             continue;
-        };
-        // A non-finite limit or offset is the finite-numbers rule's.
-        if motor.is_finite() && motor.abs() > range * (1.0 + 1e-12) {
-            out.push(
-                Site::Joint(index, field),
-                ProblemKind::BeyondPositionRange {
-                    joint: joint.name.to_string(),
-                    end,
-                    limit,
-                    unit: Units::of(joint.kind).position,
-                    motor,
-                    range,
-                    model: actuator.model.name(),
-                },
-            );
         }
+        let field = if end.end == "lower" {
+            JointField::Lower
+        } else {
+            JointField::Upper
+        };
+        out.push(
+            Site::Joint(index, field),
+            ProblemKind::BeyondPositionRange {
+                joint: joint.name.to_string(),
+                end: end.end,
+                limit: end.limit,
+                unit: Units::of(joint.kind).position,
+                motor: end.motor,
+                range: TURN_COUNTER_SPAN,
+                model: actuator.model.name(),
+            },
+        );
     }
 }
 

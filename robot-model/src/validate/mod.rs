@@ -174,22 +174,55 @@ mod tests {
     }
 
     #[test]
-    fn a_range_the_mit_frame_cannot_encode_is_reported_at_the_limit() {
+    fn a_range_beyond_the_mit_window_is_counted_not_refused() {
         let mut robot = fixture::robot();
         let slider = joint_index(&robot, "slider");
         let joint = &mut robot.joints.to_mut()[slider];
-        // ±4π is 12.566 rad: an upper limit of 0.1 m, a turn through the slider's 0.1 m lead, is
-        // fine alone, but not 7 rad past the zero.
+        // ±4π is 12.566 rad: an upper limit of 0.1 m, a turn through the slider's 0.1 m lead, 7 rad
+        // past the zero is 13.28 rad, beyond the window; the backend counts its turns.
         joint.limits.as_mut().unwrap().upper = Some(0.1);
         joint.actuator.as_mut().unwrap().zero_offset = 7.0;
+        assert_eq!(validate(&robot), vec![]);
+        // A lift of 300 mm on 100 mm a turn: 3 turns, 18.8 rad.
+        robot.joints.to_mut()[slider].limits.as_mut().unwrap().upper = Some(0.3);
+        assert_eq!(validate(&robot), vec![]);
+    }
+
+    #[test]
+    fn a_range_beyond_the_turn_counter_is_reported_at_the_limit() {
+        let mut robot = fixture::robot();
+        let slider = joint_index(&robot, "slider");
+        let joint = &mut robot.joints.to_mut()[slider];
+        // 70 m on 0.1 m a turn is 700 turns, 4398 rad: past the counter's 4096.
+        joint.limits.as_mut().unwrap().upper = Some(70.0);
         let problems = validate(&robot);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].at, Site::Joint(slider, JointField::Upper));
         assert_eq!(
             problems[0].to_string(),
-            "joint `slider`: its upper limit 0.1 m puts the motor at 13.2832 rad (761.0705°), outside \
-             the RS05's MIT position range ±12.5664 rad (720°); narrow the limits or change the \
-             actuator's `zero_offset`"
+            "joint `slider`: its upper limit 70 m puts the motor 4398.2297 rad (700 turns) from \
+             its zero, beyond the ±4096 rad (651.9 turns) an RS05's turns are counted over (past \
+             it, the motor's f32 multi-turn angle steps coarser than its feedback); narrow the \
+             limits or change the actuator's `zero_offset`"
+        );
+        // The fixture's ±π of travel moved by a zero offset: up to 4095 rad accepted, to
+        // 4096 + π refused.
+        let joint = &mut robot.joints.to_mut()[slider];
+        joint.limits.as_mut().unwrap().upper = Some(0.05);
+        joint.actuator.as_mut().unwrap().zero_offset = 4095.0 - std::f64::consts::PI;
+        assert_eq!(validate(&robot), vec![]);
+        robot.joints.to_mut()[slider]
+            .actuator
+            .as_mut()
+            .unwrap()
+            .zero_offset = 4096.0;
+        let kinds = kinds(&robot);
+        assert!(
+            matches!(
+                kinds.as_slice(),
+                [ProblemKind::BeyondPositionRange { end: "upper", .. }]
+            ),
+            "{kinds:?}"
         );
     }
 
@@ -262,17 +295,22 @@ mod tests {
     }
 
     #[test]
-    fn a_four_bar_range_is_checked_in_motor_angles() {
+    fn a_four_bar_range_is_checked_in_motor_angles_against_the_turn_counter() {
         let mut robot = fixture::robot();
         let ankle = joint_index(&robot, "ankle");
         assert!(validate(&robot).is_empty());
-        // The ankle's motor stays within ±π of its zero, so only a zero offset past 3π can push
-        // it out of the window.
-        robot.joints.to_mut()[ankle]
-            .actuator
-            .as_mut()
-            .unwrap()
-            .zero_offset = 12.0;
+        // The ankle's motor stays within ±π of its zero: a zero offset past 3π takes it out of
+        // the window, which is counted; only one past the turn counter's 4096 rad is refused.
+        let set_zero_offset = |robot: &mut Robot, offset: f64| {
+            robot.joints.to_mut()[ankle]
+                .actuator
+                .as_mut()
+                .unwrap()
+                .zero_offset = offset;
+        };
+        set_zero_offset(&mut robot, 12.0);
+        assert_eq!(validate(&robot), vec![]);
+        set_zero_offset(&mut robot, 4096.0);
         let kinds = kinds(&robot);
         assert!(
             kinds.iter().any(|k| matches!(

@@ -193,10 +193,11 @@ pub enum ProblemKind {
         model: &'static str,
     },
     #[error(
-        "joint `{joint}`: its {end} limit {} puts the motor at {}, outside the {model}'s MIT position range ±{}; narrow the limits or change the actuator's `zero_offset`",
+        "joint `{joint}`: its {end} limit {} puts the motor {} from its zero, beyond the ±{} {} {model}'s turns are counted over (past it, the motor's f32 multi-turn angle steps coarser than its feedback); narrow the limits or change the actuator's `zero_offset`",
         quantity(*.limit, .unit),
-        quantity(*.motor, "rad"),
-        quantity(*.range, "rad")
+        turns(*.motor),
+        turns(*.range),
+        article(.model)
     )]
     BeyondPositionRange {
         joint: String,
@@ -207,7 +208,8 @@ pub enum ProblemKind {
         unit: &'static str,
         /// The motor angle at that limit, rad.
         motor: f64,
-        /// The model's position span ±, rad.
+        /// How far the turn counter reaches either way, rad
+        /// ([`crate::actuator::TURN_COUNTER_SPAN`]).
         range: f64,
         model: &'static str,
     },
@@ -372,19 +374,34 @@ pub(crate) fn article(word: &str) -> &'static str {
 /// A value for a message: at most 4 decimals, and degrees beside radians, since definitions are
 /// often written in degrees (`90 deg` reads back as `1.5708 rad (90°)`).
 fn quantity(value: f64, unit: &str) -> String {
-    let short = |v: f64| {
-        let text = format!("{v:.4}");
-        let text = text.trim_end_matches('0').trim_end_matches('.');
-        if text == "-0" {
-            "0".to_string()
-        } else {
-            text.to_string()
-        }
-    };
     if unit == "rad" {
-        format!("{} rad ({}°)", short(value), short(value.to_degrees()))
+        format!(
+            "{} rad ({}°)",
+            trimmed(value, 4),
+            trimmed(value.to_degrees(), 4)
+        )
     } else {
-        format!("{} {unit}", short(value))
+        format!("{} {unit}", trimmed(value, 4))
+    }
+}
+
+/// A motor angle in radians and turns: `4712.3889 rad (750 turns)`.
+fn turns(angle: f64) -> String {
+    format!(
+        "{} rad ({} turns)",
+        trimmed(angle, 4),
+        trimmed(angle / std::f64::consts::TAU, 1)
+    )
+}
+
+/// `value` to `decimals` places, without trailing zeros or a negative zero.
+fn trimmed(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
     }
 }
 

@@ -314,11 +314,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub controller: Option<String>,
     /// Backend, overriding the config's; mock without either.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub backend: Option<BackendArg>,
     /// How long to run, seconds (more than 0, at most 86400); simulated seconds on MuJoCo or
     /// with `--fast`.
-    #[arg(long, default_value_t = 6.0, value_parser = seconds)]
+    #[arg(long, default_value_t = 6.0, value_parser = seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// Run on simulated time as fast as the backend steps (MuJoCo, mock), not paced to the wall
     /// clock; the statistics give the real-time factor. Refused on the real robot.
@@ -329,22 +329,22 @@ pub struct RunArgs {
     #[arg(long, value_name = "scene|stand|FILE.xml", value_parser = mujoco_model)]
     pub model: Option<robot_core::config::MujocoModel>,
     /// Loop rate, Hz (1 to 10000); the robot's update rate by default.
-    #[arg(long, value_parser = whole_in(1u32, MAX_RATE_HZ))]
+    #[arg(long, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true)]
     pub rate: Option<u32>,
     /// Run the control thread under SCHED_FIFO at this priority (1 to 99).
-    #[arg(long, value_parser = whole_in(1i32, 99))]
+    #[arg(long, value_parser = whole_in(1i32, 99), allow_negative_numbers = true)]
     pub fifo_priority: Option<i32>,
     /// Pin the control thread to this CPU (0 to 1023).
-    #[arg(long, value_parser = whole_in(0u16, 1023))]
+    #[arg(long, value_parser = whole_in(0u16, 1023), allow_negative_numbers = true)]
     pub cpu: Option<u16>,
     /// Lock the process's memory (mlockall).
     #[arg(long)]
     pub lock_memory: bool,
     /// Spin for the last N microseconds before each deadline instead of sleeping (busy core,
     /// lower wake-up lateness); less than the period.
-    #[arg(long, default_value_t = 0, value_parser = whole_in(0u64, 1_000_000))]
+    #[arg(long, default_value_t = 0, value_parser = whole_in(0u64, 1_000_000), allow_negative_numbers = true)]
     pub spin_us: u64,
-    /// Folder to emit the descriptions into; by default the folder `cargo build` writes.
+    /// Folder to emit the descriptions into; by default `target/descriptions/`.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Draw every joint's commanded against measured position over the run into this file
@@ -358,7 +358,7 @@ pub struct RunArgs {
     pub frame: Option<PathBuf>,
     /// Simulated time of the frame, seconds from the start (0 to `--seconds`); the middle of the
     /// run by default.
-    #[arg(long, value_name = "SECONDS", requires = "frame", value_parser = frame_at)]
+    #[arg(long, value_name = "SECONDS", requires = "frame", value_parser = frame_at, allow_negative_numbers = true)]
     pub frame_at: Option<f64>,
 }
 
@@ -419,6 +419,10 @@ where
     move |text: &str| match text.parse::<T>() {
         Ok(value) if lower <= value && value <= upper => Ok(value),
         Ok(_) => Err(format!("{text} is not in {lower}..={upper}")),
+        // A whole number the type cannot hold (`-5` for a rate) is out of range, not malformed.
+        Err(_) if text.parse::<i128>().is_ok() => {
+            Err(format!("{text} is not in {lower}..={upper}"))
+        }
         Err(_) => Err(format!(
             "`{text}` is not a whole number in {lower}..={upper}"
         )),

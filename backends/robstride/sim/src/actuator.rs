@@ -191,6 +191,16 @@ impl SimActuator {
         self.run_mode = RunMode::Operation;
     }
 
+    /// Turns the shaft to `position` rad from the motor's zero, at rest, as a hand or a
+    /// back-driving load would while it is switched off: the firmware counts it (`mechPos`
+    /// follows), but a host that asked nothing meanwhile saw none of it.
+    pub fn turn_by_hand(&mut self, position: f64) {
+        self.shaft = Shaft {
+            position: position + self.zero,
+            ..Shaft::default()
+        };
+    }
+
     /// The motor's angle from its zero over any number of turns (what `mechPos` reads), rad.
     pub fn position(&self) -> f64 {
         self.shaft.position - self.zero

@@ -1,5 +1,6 @@
 //! Requests every motor of the bus answers before the component goes on: the stops and enables
-//! of the lifecycle, and the CAN watchdog armed at configure.
+//! of the lifecycle, the CAN watchdog armed at configure, and the turn count a multi-turn joint's
+//! motor keeps, read to seed the joint's ([`crate::turns`]).
 
 use std::time::{Duration, Instant};
 
@@ -10,6 +11,8 @@ use robstride_protocol::{
 };
 
 use super::RobstrideBus;
+use super::motor::Motor;
+use crate::turns::SeedError;
 
 impl<R: RobotTypes> RobstrideBus<R> {
     /// Sends `command` to every enabled motor, then waits up to the reply timeout for each one's
@@ -24,6 +27,16 @@ impl<R: RobotTypes> RobstrideBus<R> {
         command: Command,
         what: &str,
     ) -> Result<Vec<(u8, Reply)>, HardwareError> {
+        self.ask_for(command, what, |m| m.enabled)
+    }
+
+    /// [`Self::ask_all_for`], of the motors `which` picks.
+    fn ask_for(
+        &mut self,
+        command: Command,
+        what: &str,
+        which: impl Fn(&Motor) -> bool,
+    ) -> Result<Vec<(u8, Reply)>, HardwareError> {
         // What is queued answers what was sent before (the last cycle's commands): none of it
         // may pass for an answer to this request.
         while self
@@ -36,7 +49,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         let frames: Vec<_> = self
             .motors
             .iter()
-            .filter(|m| m.enabled)
+            .filter(|m| which(m))
             .map(|m| (m.id, command.encode(m.model, host, m.id)))
             .collect();
         for (_, frame) in &frames {
@@ -60,7 +73,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                             && let Some(motor) = self.motors.iter_mut().find(|m| m.id == id)
                         {
                             // A loop past the window's edge is the start check's to judge.
-                            let _ = motor.take(&raw.to_physical(motor.model));
+                            let _ = motor.record(&raw.to_physical(motor.model));
                         }
                         replies.push((id, reply));
                     }
@@ -130,6 +143,69 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 unarmed.join(", ")
             ),
         ))
+    }
+}
+
+impl<R: RobotTypes> RobstrideBus<R> {
+    /// Seeds each enabled multi-turn joint's turn count from its motor's own, `mechPos` (0x7019),
+    /// read now: the last report taken on the loop nearest it ([`crate::turns`]). Fails naming
+    /// every motor whose count could not be read or is not its report looped into the window;
+    /// the joint's count is then never guessed.
+    pub(super) fn seed_turns(&mut self) -> Result<(), HardwareError> {
+        let counted = |m: &Motor| m.enabled && m.needs_seed();
+        if !self.motors.iter().any(counted) {
+            return Ok(());
+        }
+        let index = Param::MechPos.index();
+        let what = "the read of the motor's turn count (mechPos, 0x7019)";
+        let replies = self.ask_for(Command::ReadParam { index }, what, counted)?;
+        let mut problems = Vec::new();
+        for (id, reply) in replies {
+            let Some(motor) = self.motors.iter_mut().find(|m| m.id == id) else {
+                continue;
+            };
+            let seeded = match reply {
+                Reply::Param(p) if p.index != index => {
+                    Err(format!("answered for parameter 0x{:04X} instead", p.index))
+                }
+                Reply::Param(p) => match p.outcome {
+                    ParamOutcome::Value(ParamValue::F32(count)) => {
+                        motor.seed(f64::from(count)).map_err(seed_problem)
+                    }
+                    other => Err(format!("reads {other:?}")),
+                },
+                other => Err(format!("answered {other:?}")),
+            };
+            if let Err(why) = seeded {
+                problems.push(format!("joint {} (id {id}): {why}", motor.name));
+            }
+        }
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(self.error(
+            ErrorKind::DeviceFault,
+            format!(
+                "{}: the turn count of a joint whose motor turns past the ±4π window is the \
+                 motor's own (mechPos, 0x7019), and is never guessed; nothing on bus {} was \
+                 switched on",
+                problems.join("; "),
+                self.bus
+            ),
+        ))
+    }
+}
+
+/// What a failed seed means, for the operator.
+fn seed_problem(why: SeedError) -> String {
+    match why {
+        SeedError::NoReport => "no feedback to count from".to_string(),
+        SeedError::NotANumber(count) => format!("its turn count reads {count}"),
+        SeedError::Disagrees { reported, count } => format!(
+            "it reports {reported:.3} rad but counts {count:.3} rad, which is not that angle \
+             looped by whole 8π: firmware that saturates its report at ±4π instead of looping \
+             cannot drive a joint past the window (update it)"
+        ),
     }
 }
 

@@ -31,14 +31,10 @@
 //! `home` holds that pose: the free joint's position and unit quaternion first (floating base
 //! only), then the joints in MuJoCo's order, [`kinematics::tree_order`].
 
-use std::io;
-
-use quick_xml::Writer;
-use quick_xml::events::{BytesText, Event};
-
-use super::{Attrs, Xml, element, empty, finish};
+use super::render;
 use crate::emit::EmitError;
-use crate::emit::format::{self, number, numbers};
+use crate::emit::format::{header_comment, number, numbers};
+use crate::emit::xml::Element;
 use crate::kinematics::{self, LowestPoint};
 use crate::model::Robot;
 
@@ -129,28 +125,17 @@ struct Stage<'a> {
 impl Stage<'_> {
     /// The scene document.
     fn write(&self, robot: &Robot) -> Result<String, EmitError> {
-        let mut xml = Writer::new_with_indent(Vec::new(), b' ', 2);
-        let comment = format::xml_comment(&format::header_comment(robot));
-        xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-        self.comments(&mut xml)?;
-        element(
-            &mut xml,
-            "mujoco",
-            Attrs::new("model", self.model_name(robot)),
-            |xml| {
-                empty(
-                    xml,
-                    "include",
-                    Attrs::new("file", format!("{}.mjcf.xml", robot.name)),
-                )?;
-                self.visual(xml)?;
-                element(xml, "asset", Attrs::default(), |xml| self.assets(xml))?;
-                element(xml, "worldbody", Attrs::default(), |xml| self.world(xml))?;
-                self.stand(xml)?;
-                self.keyframe(xml)
-            },
-        )?;
-        finish(xml, "MJCF scene")
+        let mujoco = Element::new("mujoco")
+            .attr("model", self.model_name(robot))
+            .child(Element::new("include").attr("file", format!("{}.mjcf.xml", robot.name)))
+            .child(self.visual())
+            .child(self.assets())
+            .child(self.world())
+            .children(self.stand())
+            .child(self.keyframe());
+        let mut comments = vec![header_comment(robot)];
+        comments.extend(self.comments());
+        render(comments, mujoco)
     }
 
     /// The height of the root body's origin at home (where a stand holds it).
@@ -177,7 +162,7 @@ impl Stage<'_> {
     }
 
     /// Comments saying what the heights are and where they come from.
-    fn comments(&self, xml: &mut Xml) -> io::Result<()> {
+    fn comments(&self) -> Vec<String> {
         let home = self.home;
         let mut lines = Vec::new();
         let place = match &home.lowest.point {
@@ -214,58 +199,57 @@ impl Stage<'_> {
                 meshes.join(", ")
             ));
         }
-        for line in lines {
-            let comment = format::xml_comment(&line);
-            xml.write_event(Event::Comment(BytesText::from_escaped(comment)))?;
-        }
-        Ok(())
+        lines
     }
 
     /// A headlight soft enough that the scene light shapes the robot.
-    fn visual(&self, xml: &mut Xml) -> io::Result<()> {
-        element(xml, "visual", Attrs::default(), |xml| {
-            let headlight = Attrs::new("diffuse", "0.6 0.6 0.6")
-                .with("ambient", "0.3 0.3 0.3")
-                .with("specular", "0 0 0");
-            empty(xml, "headlight", headlight)
-        })
+    fn visual(&self) -> Element {
+        let headlight = Element::new("headlight")
+            .attr("diffuse", "0.6 0.6 0.6")
+            .attr("ambient", "0.3 0.3 0.3")
+            .attr("specular", "0 0 0");
+        Element::new("visual").child(headlight)
     }
 
     /// The floor's checker texture and material.
-    fn assets(&self, xml: &mut Xml) -> io::Result<()> {
-        let texture = Attrs::new("name", "floor")
-            .with("type", "2d")
-            .with("builtin", "checker")
-            .with("rgb1", "0.2 0.3 0.4")
-            .with("rgb2", "0.1 0.2 0.3")
-            .with("mark", "edge")
-            .with("markrgb", "0.8 0.8 0.8")
-            .with("width", "300")
-            .with("height", "300");
-        empty(xml, "texture", texture)?;
-        let material = Attrs::new("name", "floor")
-            .with("texture", "floor")
-            .with("texuniform", "true")
-            .with("texrepeat", "5 5")
-            .with("reflectance", "0.2");
-        empty(xml, "material", material)
+    fn assets(&self) -> Element {
+        let texture = Element::new("texture")
+            .attr("name", "floor")
+            .attr("type", "2d")
+            .attr("builtin", "checker")
+            .attr("rgb1", "0.2 0.3 0.4")
+            .attr("rgb2", "0.1 0.2 0.3")
+            .attr("mark", "edge")
+            .attr("markrgb", "0.8 0.8 0.8")
+            .attr("width", "300")
+            .attr("height", "300");
+        let material = Element::new("material")
+            .attr("name", "floor")
+            .attr("texture", "floor")
+            .attr("texuniform", "true")
+            .attr("texrepeat", "5 5")
+            .attr("reflectance", "0.2");
+        Element::new("asset").child(texture).child(material)
     }
 
     /// A light from above and the floor, an infinite plane.
-    fn world(&self, xml: &mut Xml) -> io::Result<()> {
-        let light = Attrs::new("name", "sun")
-            .with("type", "directional")
-            .with("pos", "0 0 3")
-            .with("dir", "0 0 -1");
-        empty(xml, "light", light)?;
-        let mut floor = Attrs::new("name", "floor")
-            .with("type", "plane")
-            .with("size", "0 0 0.05")
-            .with("material", "floor");
-        if self.floor_height() != 0.0 {
-            floor.push("pos", numbers(&[0.0, 0.0, self.floor_height()]));
-        }
-        empty(xml, "geom", floor)
+    fn world(&self) -> Element {
+        let light = Element::new("light")
+            .attr("name", "sun")
+            .attr("type", "directional")
+            .attr("pos", "0 0 3")
+            .attr("dir", "0 0 -1");
+        let floor_height = self.floor_height();
+        let floor = Element::new("geom")
+            .attr("name", "floor")
+            .attr("type", "plane")
+            .attr("size", "0 0 0.05")
+            .attr("material", "floor")
+            .optional_attr(
+                "pos",
+                (floor_height != 0.0).then(|| numbers(&[0.0, 0.0, floor_height])),
+            );
+        Element::new("worldbody").child(light).child(floor)
     }
 
     /// The stand's weld: the root body held, unrotated, at [`Self::root_height`]. `relpose` is the
@@ -273,38 +257,32 @@ impl Stage<'_> {
     /// would hold the pose of the model's reference configuration, the root at the origin. Stiff
     /// (10 ms time constant, twice the emitted timestep, the shortest MuJoCo keeps), critically
     /// damped.
-    fn stand(&self, xml: &mut Xml) -> io::Result<()> {
+    fn stand(&self) -> Option<Element> {
         if !self.on_stand {
-            return Ok(());
+            return None;
         }
-        element(xml, "equality", Attrs::default(), |xml| {
-            let weld = Attrs::new("name", STAND_WELD)
-                .with("body1", &self.home.root)
-                .with(
-                    "relpose",
-                    numbers(&[0.0, 0.0, -self.root_height(), 1.0, 0.0, 0.0, 0.0]),
-                )
-                .with("solref", "0.01 1");
-            empty(xml, "weld", weld)
-        })
+        let relpose = numbers(&[0.0, 0.0, -self.root_height(), 1.0, 0.0, 0.0, 0.0]);
+        let weld = Element::new("weld")
+            .attr("name", STAND_WELD)
+            .attr("body1", self.home.root.as_str())
+            .attr("relpose", relpose)
+            .attr("solref", "0.01 1");
+        Some(Element::new("equality").child(weld))
     }
 
     /// `<keyframe><key name="home" qpos/>`: the free joint (floating base), then every joint's
     /// initial position in MuJoCo's order.
-    fn keyframe(&self, xml: &mut Xml) -> io::Result<()> {
+    fn keyframe(&self) -> Element {
         let home = self.home;
         let mut qpos = Vec::with_capacity(7 + home.order.len());
         if home.floating {
             qpos.extend([0.0, 0.0, self.root_height(), 1.0, 0.0, 0.0, 0.0]);
         }
         qpos.extend(home.order.iter().map(|&i| home.positions[i]));
-        element(xml, "keyframe", Attrs::default(), |xml| {
-            let mut key = Attrs::new("name", HOME_KEY);
-            if !qpos.is_empty() {
-                key.push("qpos", numbers(&qpos));
-            }
-            empty(xml, "key", key)
-        })
+        let key = Element::new("key")
+            .attr("name", HOME_KEY)
+            .optional_attr("qpos", (!qpos.is_empty()).then(|| numbers(&qpos)));
+        Element::new("keyframe").child(key)
     }
 }
 

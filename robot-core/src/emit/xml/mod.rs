@@ -1,14 +1,16 @@
-//! A small XML tree for the XML emitters, and the one renderer that writes it.
+//! A small XML tree for every XML emitter (URDF and its xacro, MJCF, the scenes), and the one
+//! renderer that writes it.
 //!
-//! Besides elements, text and comments the tree has the few xacro constructs our emitters need:
+//! Besides elements, text and comments the tree has the few xacro constructs the URDF needs:
 //! `xacro:arg` declarations, conditionals on a boolean arg, text args used as text (a device path
 //! a launch file sets) and parameterless macros. The renderer
 //! writes a tree either as xacro ([`Mode::Xacro`]: conditionals and macros stay) or as xacro would
 //! expand it ([`Mode::Expanded`]: conditionals evaluated, macro calls inlined, definitions and arg
 //! declarations dropped). The `.urdf.xacro` and every `.<backend>.urdf` come from one tree, so they
-//! cannot disagree. In expanded mode the renderer evaluates the xacro nodes as it writes, over the
-//! borrowed tree. All writing goes through quick-xml's writer: each element writes its own start
-//! and end tags, so they balance, and every attribute value and text is escaped.
+//! cannot disagree. MJCF has no xacro: its trees are written as they are ([`Mode::Plain`]). In
+//! expanded mode the renderer evaluates the xacro nodes as it writes, over the borrowed tree. All
+//! writing goes through quick-xml's writer: each element writes its own start and end tags, so
+//! they balance, and every attribute value and text is escaped.
 
 /// The namespace the `xacro:` prefix is bound to.
 pub(crate) const XACRO_NAMESPACE: &str = "http://www.ros.org/wiki/xacro";
@@ -88,6 +90,18 @@ impl Element {
         self
     }
 
+    /// Adds an attribute when there is a value.
+    pub(crate) fn optional_attr(
+        self,
+        name: &'static str,
+        value: Option<impl Into<String>>,
+    ) -> Element {
+        match value {
+            Some(value) => self.attr(name, value),
+            None => self,
+        }
+    }
+
     /// Adds a child.
     pub(crate) fn child(mut self, child: impl Into<Node>) -> Element {
         self.children.push(child.into());
@@ -115,11 +129,14 @@ impl From<Element> for Node {
     }
 }
 
-/// A whole document: the XML declaration, a leading comment, and the root element.
+/// A whole document: the XML declaration if any, comments, and the root element.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Document {
-    /// The comment written before the root (the "generated" header).
-    pub(crate) comment: String,
+    /// Whether the document opens with `<?xml version="1.0"?>` (the URDF files do, the MJCF files
+    /// do not).
+    pub(crate) declaration: bool,
+    /// The comments written before the root, the "generated" header first.
+    pub(crate) comments: Vec<String>,
     /// The root element.
     pub(crate) root: Element,
 }

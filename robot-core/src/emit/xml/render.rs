@@ -1,4 +1,4 @@
-//! The one renderer: a [`Document`] as xacro, or as xacro would expand it.
+//! The one renderer: a [`Document`] as xacro, as xacro would expand it, or as plain XML.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -24,6 +24,8 @@ pub(crate) enum Mode {
         /// Value of the `use_mock_hardware` arg.
         use_mock_hardware: bool,
     },
+    /// XML without xacro (MJCF): expanded with no args, so a switch in it is an error.
+    Plain,
 }
 
 /// Writes the document, with two-space indentation and a trailing newline.
@@ -41,6 +43,7 @@ pub(crate) fn render(document: &Document, mode: Mode) -> Result<String, EmitErro
             ];
             (Some(Expansion::new(&args)), None)
         }
+        Mode::Plain => (Some(Expansion::new(&[])), None),
     };
     let mut renderer = Renderer {
         writer: Writer::new_with_indent(Vec::new(), b' ', 2),
@@ -48,10 +51,14 @@ pub(crate) fn render(document: &Document, mode: Mode) -> Result<String, EmitErro
         pending: None,
         depth: 0,
     };
-    renderer
-        .writer
-        .write_event(Event::Decl(BytesDecl::new("1.0", None, None)))?;
-    renderer.comment(&document.comment)?;
+    if document.declaration {
+        renderer
+            .writer
+            .write_event(Event::Decl(BytesDecl::new("1.0", None, None)))?;
+    }
+    for comment in &document.comments {
+        renderer.comment(comment)?;
+    }
     let root = &document.root;
     let mut start = BytesStart::new(root.name);
     start.extend_attributes(xacro_namespace);

@@ -35,7 +35,8 @@ fn sample() -> Document {
         ))
         .child(Node::comment("a -- b -"));
     Document {
-        comment: "cargo run -p x -- emit --checked-in".into(),
+        declaration: true,
+        comments: vec!["cargo run -p x -- emit --checked-in".into()],
         root,
     }
 }
@@ -108,7 +109,8 @@ fn an_element_is_empty_when_its_children_expand_to_nothing() {
         .child(Element::new("hardware").child(only_on(Element::new("plugin").into())))
         .child(Element::new("p").child(only_on(Node::Text("t".into()))));
     let document = Document {
-        comment: String::new(),
+        declaration: true,
+        comments: vec![String::new()],
         root,
     };
     let on = render(&document, expanded(true)).unwrap();
@@ -130,7 +132,8 @@ fn values_and_text_are_escaped() {
         .attr("name", odd)
         .child(Element::new("param").text(odd));
     let document = Document {
-        comment: String::new(),
+        declaration: true,
+        comments: vec![String::new()],
         root,
     };
     for mode in [Mode::Xacro, expanded(false)] {
@@ -149,7 +152,8 @@ fn xacro_substitutions_in_data_are_kept_literal() {
         .attr("name", "${x}")
         .child(Element::new("p").text("$(arg y) $${z}"));
     let document = Document {
-        comment: String::new(),
+        declaration: true,
+        comments: vec![String::new()],
         root,
     };
     let text = render(&document, Mode::Xacro).unwrap();
@@ -203,8 +207,36 @@ fn expansion_rejects_what_xacro_would() {
     ];
     assert!(expand(&recursive, &[]).is_err());
     let bad_name = Document {
-        comment: String::new(),
+        declaration: true,
+        comments: vec![String::new()],
         root: Element::new("r").child(Node::Call { name: "a b".into() }),
     };
     assert!(render(&bad_name, Mode::Xacro).is_err());
+}
+
+#[test]
+fn plain_xml_has_no_declaration_and_no_switches() {
+    let document = Document {
+        declaration: false,
+        comments: vec!["first".into(), "second".into()],
+        root: Element::new("mujoco")
+            .attr("model", "m")
+            .child(Element::new("worldbody").child(Element::new("body"))),
+    };
+    assert_eq!(
+        render(&document, Mode::Plain).unwrap(),
+        r#"<!-- first -->
+<!-- second -->
+<mujoco model="m">
+  <worldbody>
+    <body/>
+  </worldbody>
+</mujoco>
+"#
+    );
+    let switched = Document {
+        root: Element::new("mujoco").child(Node::when(SIM_MUJOCO_ARG, true, vec![])),
+        ..document
+    };
+    assert!(render(&switched, Mode::Plain).is_err());
 }

@@ -67,11 +67,32 @@ pub fn parse_param_index(text: &str) -> Result<u16, String> {
         Some(hex) => u16::from_str_radix(hex, 16),
         None => t.parse(),
     };
-    parsed.map_err(|_| {
-        format!(
-            "`{text}` is neither a parameter name (such as `loc_kp`) nor an index (such as 0x701E)"
-        )
-    })
+    parsed.map_err(|_| unknown_param(text))
+}
+
+/// Why `text` names no parameter: the closest name where one is close (a typo), and every name.
+fn unknown_param(text: &str) -> String {
+    let wanted = text.trim().to_ascii_lowercase();
+    let closest = Param::ALL
+        .iter()
+        .map(|p| {
+            (
+                strsim::levenshtein(&wanted, &p.name().to_ascii_lowercase()),
+                p.name(),
+            )
+        })
+        .min()
+        .filter(|(distance, name)| *distance <= 2.max(name.len() / 3));
+    let names: Vec<&str> = Param::ALL.iter().map(|p| p.name()).collect();
+    let names = names.join(", ");
+    match closest {
+        Some((_, name)) => format!(
+            "`{text}` is not a parameter name or index; did you mean `{name}`? (the names: {names})"
+        ),
+        None => format!(
+            "`{text}` is neither a parameter name nor an index (such as 0x701E); the names: {names}"
+        ),
+    }
 }
 
 fn parse_integer<T: TryFrom<i64>>(text: &str) -> Option<T> {

@@ -99,4 +99,20 @@ fn bad_values_are_refused_with_a_reason() {
     assert!(parse_param_write("loc_kp", "nan").is_err());
     assert_eq!(parse_param_index("0x701E").unwrap(), 0x701E);
     assert_eq!(parse_param_index("loc_kp").unwrap(), 0x701E);
+    let typo = parse_param_index("run_mod").unwrap_err();
+    assert!(
+        typo.starts_with("`run_mod` is not a parameter name or index; did you mean `run_mode`?"),
+        "{typo}"
+    );
+    assert!(
+        typo.contains("canTimeout") && typo.contains("loc_kp"),
+        "{typo}"
+    );
+    let unknown = parse_param_index("frobnicate").unwrap_err();
+    assert!(
+        unknown.starts_with(
+            "`frobnicate` is neither a parameter name nor an index (such as 0x701E); the names: "
+        ),
+        "{unknown}"
+    );
 }

@@ -1,6 +1,7 @@
 use robot_macros::robot;
 
-// The MIT frame encodes ±4π (720°) of motor angle; 800° cannot be sent.
+// The MIT frame encodes ±4π (720°) of motor angle; a joint reaching 800° is counted in turns by
+// the backend, as a continuous one is, not refused.
 robot! {
     robot Tiny { update_rate: 100 Hz }
     bus arm {}
@@ -16,4 +17,6 @@ robot! {
     }
 }
 
-fn main() {}
+fn main() {
+    assert!(robot_core::validate::validate(Tiny::DESCRIPTION).is_empty());
+}

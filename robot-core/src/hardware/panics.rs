@@ -10,7 +10,7 @@ use crate::typed::RobotTypes;
 
 /// Runs `f` on `component`; a panic becomes an escalated [`ErrorKind::Panicked`] error naming
 /// the component and the `call`. Costs nothing unless something panics.
-pub(crate) fn guarded<R: RobotTypes, T>(
+pub(crate) fn catching_panics<R: RobotTypes, T>(
     component: &mut dyn Component<R>,
     call: &'static str,
     f: impl FnOnce(&mut dyn Component<R>) -> Result<T, HardwareError>,

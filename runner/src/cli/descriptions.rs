@@ -1,0 +1,60 @@
+//! Where `run` and `emit` write a robot's descriptions when no `--out` is given: one stable
+//! folder per robot, `<target>/descriptions/<robot>/`, that a launch file or a colleague can
+//! point at.
+//!
+//! The build script's copy lives in `OUT_DIR` (`<target>/debug/build/<crate>-<hash>/out/`),
+//! where cargo wants it, but that hash changes with the features, the profile and `--target`.
+//! The stable folder is beside the build's folders in cargo's target directory, the one that
+//! holds `CACHEDIR.TAG`, found from the running executable: the same folder whatever the
+//! features, the profile or `--target`. An executable outside any target directory (installed
+//! with `cargo install`) falls back on the build script's folder.
+
+use std::path::{Path, PathBuf};
+
+/// The file cargo writes at the root of every target directory.
+const TARGET_DIR_MARKER: &str = "CACHEDIR.TAG";
+
+/// `<target>/descriptions`, for the target directory that holds `executable`, if it is in one.
+pub(super) fn stable_dir(executable: &Path) -> Option<PathBuf> {
+    executable
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.join(TARGET_DIR_MARKER).is_file())
+        .map(|target| target.join("descriptions"))
+}
+
+/// The folder `run` and `emit` write into without `--out`: the stable one when this program
+/// runs from a target directory, else `built` (the build script's, if the app was told it).
+pub(super) fn default_dir(built: Option<&Path>) -> Option<PathBuf> {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| stable_dir(&exe))
+        .or_else(|| built.map(Path::to_path_buf))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stable_folder_is_beside_the_builds_whatever_the_profile_or_target() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("target");
+        std::fs::create_dir_all(target.join("x86_64-apple-darwin/release")).unwrap();
+        std::fs::create_dir_all(target.join("debug")).unwrap();
+        std::fs::write(
+            target.join(TARGET_DIR_MARKER),
+            "Signature: 8a477f597d28d172789f06886806bc55",
+        )
+        .unwrap();
+        for exe in ["debug/robot", "x86_64-apple-darwin/release/robot"] {
+            assert_eq!(
+                stable_dir(&target.join(exe)),
+                Some(target.join("descriptions")),
+                "{exe}"
+            );
+        }
+        assert_eq!(stable_dir(&root.path().join("bin/robot")), None);
+    }
+}
