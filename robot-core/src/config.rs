@@ -14,6 +14,8 @@
 //!     zero_offset: 0.0123
 //!   right_ankle_roll:
 //!     enabled: false
+//! imus:
+//!   base_imu: { port: /dev/ttyUSB0, baud: 460800 }   # or `port: sim`
 //! mujoco:
 //!   model: stand      # what the MuJoCo backend simulates: scene (default) | stand | file.xml
 //! ```
@@ -43,6 +45,7 @@ use crate::model::Joint;
 mod check;
 #[cfg(feature = "config")]
 mod duplicate;
+mod imu;
 #[cfg(feature = "config")]
 mod load;
 mod mujoco;
@@ -51,6 +54,7 @@ mod schema;
 #[cfg(feature = "config")]
 mod yaml;
 
+pub use imu::{DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMULATED_IMU};
 #[cfg(feature = "config")]
 pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
 pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};
@@ -72,6 +76,11 @@ pub struct RuntimeConfig {
     /// Per-joint calibration and enable, by joint name; joints not named keep the defaults.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub joints: BTreeMap<String, JointConfig>,
+    /// Serial port and settings of each IMU, by sensor name (`base_imu: { port: /dev/ttyUSB0,
+    /// baud: 460800 }`). Needed for `real`, which refuses to run an IMU it cannot read. `sim` is
+    /// reserved: a simulated device on a pseudo-terminal.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub imus: BTreeMap<String, ImuConfig>,
     /// Settings of the MuJoCo backend (used when it runs, whichever backend the file names).
     #[serde(default, skip_serializing_if = "MujocoConfig::is_default")]
     pub mujoco: MujocoConfig,
@@ -130,6 +139,11 @@ impl RuntimeConfig {
     /// What the MuJoCo backend simulates: the file's `mujoco.model`, else the floor scene.
     pub fn mujoco_model(&self) -> MujocoModel {
         self.mujoco.model.clone()
+    }
+
+    /// The serial port and settings of the IMU `sensor`, when the file gives them.
+    pub fn imu(&self, sensor: &str) -> Option<&ImuConfig> {
+        self.imus.get(sensor)
     }
 
     /// The OS network interface of the bus (`can0`), when the file maps it.

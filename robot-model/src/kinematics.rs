@@ -127,6 +127,67 @@ pub fn rpy_to_matrix([roll, pitch, yaw]: [f64; 3]) -> Matrix {
     ]
 }
 
+/// The unit quaternion `[w, x, y, z]` of a rotation matrix, `w ≥ 0` (Shepperd's method: the
+/// largest of the four candidates, so no division by a small number).
+pub fn matrix_to_quaternion(m: &Matrix) -> [f64; 4] {
+    let trace = m[0][0] + m[1][1] + m[2][2];
+    let q = if trace > 0.0 {
+        let s = 2.0 * (1.0 + trace).sqrt();
+        [
+            s / 4.0,
+            (m[2][1] - m[1][2]) / s,
+            (m[0][2] - m[2][0]) / s,
+            (m[1][0] - m[0][1]) / s,
+        ]
+    } else if m[0][0] > m[1][1] && m[0][0] > m[2][2] {
+        let s = 2.0 * (1.0 + m[0][0] - m[1][1] - m[2][2]).sqrt();
+        [
+            (m[2][1] - m[1][2]) / s,
+            s / 4.0,
+            (m[0][1] + m[1][0]) / s,
+            (m[0][2] + m[2][0]) / s,
+        ]
+    } else if m[1][1] > m[2][2] {
+        let s = 2.0 * (1.0 + m[1][1] - m[0][0] - m[2][2]).sqrt();
+        [
+            (m[0][2] - m[2][0]) / s,
+            (m[0][1] + m[1][0]) / s,
+            s / 4.0,
+            (m[1][2] + m[2][1]) / s,
+        ]
+    } else {
+        let s = 2.0 * (1.0 + m[2][2] - m[0][0] - m[1][1]).sqrt();
+        [
+            (m[1][0] - m[0][1]) / s,
+            (m[0][2] + m[2][0]) / s,
+            (m[1][2] + m[2][1]) / s,
+            s / 4.0,
+        ]
+    };
+    if q[0] < 0.0 { q.map(|c| -c) } else { q }
+}
+
+/// The rigid body link `link` is part of, and its pose in that body: up the tree through fixed
+/// joints to the first link that is not attached by one (the root, or the child of a moving
+/// joint). For a sensor's link, the body whose motion the sensor measures, and how the sensor
+/// frame sits in it. `None` for a link not in the tree, or fixed joints that loop.
+pub fn rigid_body_of<'a>(robot: &'a Robot, link: &str) -> Option<(&'a str, Transform)> {
+    let mut current: &str = &robot.link(link)?.name;
+    let mut pose = Transform::IDENTITY;
+    for _ in 0..=robot.joints.len() {
+        let parent = robot
+            .joints
+            .iter()
+            .find(|j| j.child == current && j.kind == JointKind::Fixed);
+        let Some(joint) = parent else {
+            return Some((current, pose));
+        };
+        pose = Transform::from_pose(&joint.origin).then(&pose);
+        current = &joint.parent;
+    }
+    None
+}
+
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
     let norm = v.iter().map(|c| c * c).sum::<f64>().sqrt();
     (norm > 0.0 && norm.is_finite()).then(|| v.map(|c| c / norm))

@@ -286,7 +286,7 @@ fn the_real_backend_refuses_fast() {
 }
 
 #[test]
-fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
+fn the_real_backend_runs_the_squat_on_simulated_robstride_buses_and_a_simulated_imu() {
     let (output, _) = robot_in(
         "run-sim",
         &[
@@ -304,15 +304,21 @@ fn the_real_backend_runs_the_squat_on_simulated_robstride_buses() {
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
     assert!(
         stdout.contains(
-            "running squat (a slow squat) on lite_biped on real path, simulated buses at 200 Hz"
+            "running squat (a slow squat) on lite_biped on real path, simulated buses and IMU at 200 Hz"
         ),
         "{stdout}"
     );
     assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
-    // The IMU has no driver on the real path yet: said, and read as NaN rather than as level.
+    // The IMU is driven on the real path too: a simulated device on a pseudo-terminal, read
+    // through the serial port, every frame intact.
     assert!(
-        stdout
-            .contains("note: no component of this backend drives `base_imu`: its state reads NaN"),
+        stdout.contains("`base_imu` is driven by LiteBipedIMU\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("reads NaN"), "{stdout}");
+    assert!(
+        stdout.contains("  LiteBipedIMU: frames ")
+            && stdout.contains(", checksum failures 0, bytes skipped 0\n"),
         "{stdout}"
     );
     // 1.5 s: one progress line, under its header.
@@ -372,6 +378,15 @@ fn describe_shows_joints_buses_and_their_load() {
     );
     assert!(stdout.contains("left_ankle_pitch"), "{stdout}");
     assert!(stdout.contains("(four-bar)"), "{stdout}");
+    // Which component drives the IMU on the real path, and in which body's axes it reports.
+    assert!(
+        stdout.contains("imu on link `imu` (reported for body `pelvis`, the link turned 0.000 0.000 0.000 rad in it)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("robot run on real: LiteBipedIMU, a WitMotion-protocol IMU on the port the configuration gives (`imus.base_imu`)"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains(
             "left_leg     1000000 bit/s, 7 actuators, 448000 bit/s at 200 Hz = 44.8% load, \
@@ -603,6 +618,29 @@ fn a_frame_is_refused_off_mujoco_and_outside_a_png() {
 }
 
 #[test]
+fn the_real_backend_refuses_to_run_an_imu_without_a_port() {
+    let file = scratch(
+        "no_imu.yaml",
+        "robot: lite_biped\nbackend: real\nbuses: { left_leg: sim, right_leg: sim }\n",
+    );
+    let output = robot(&[
+        "run",
+        "--config",
+        file.to_str().unwrap(),
+        "--seconds",
+        "0.1",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains(
+            "IMU `base_imu` has no serial port: give one in the runtime configuration (`imus: { base_imu: { port: /dev/ttyUSB0, baud: 460800 } }`, or `port: sim` for a simulated device)"
+        ),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
 fn a_plot_into_a_missing_folder_is_refused_before_anything_runs() {
     let (output, _) = robot_in(
         "run-plot-typo",
@@ -629,6 +667,29 @@ fn the_real_backend_without_interfaces_is_refused_before_emitting_or_running() {
         text(&output.stderr),
         "error: backend `real`: bus `left_leg` has no interface: give one in the runtime \
          configuration (`buses: { left_leg: can0 }`, or `sim` for simulated actuators)\n"
+    );
+}
+
+#[test]
+fn a_real_imu_port_that_is_missing_fails_configure_naming_it() {
+    let file = scratch(
+        "missing_imu.yaml",
+        "robot: lite_biped\nbackend: real\nbuses: { left_leg: sim, right_leg: sim }\nimus:\n  base_imu: { port: /dev/ttyUSB_not_here, baud: 460800 }\n",
+    );
+    let output = robot(&[
+        "run",
+        "--config",
+        file.to_str().unwrap(),
+        "--seconds",
+        "0.1",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains(
+            "LiteBipedIMU: no serial port `/dev/ttyUSB_not_here`: is the IMU plugged in? `ls /dev/serial/by-id`"
+        ),
+        "{}",
+        text(&output.stderr)
     );
 }
 

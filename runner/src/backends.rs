@@ -7,7 +7,8 @@ use std::time::Duration;
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{self, Opened, Transport};
-use robot_core::config::RuntimeConfig;
+use backend_witmotion::{Device, ImuOptions, WitmotionImu};
+use robot_core::config::{RuntimeConfig, SIMULATED_IMU};
 use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
 use robot_core::typed::RobotTypes;
@@ -15,6 +16,8 @@ use robot_core::{Backend, Robot};
 use robstride_sim::SimBus;
 use robstride_sim::robot::attach_actuators;
 use robstride_sim::wall_clock::WallClock;
+use witmotion_protocol::BaudRate;
+use witmotion_sim::{Settings, SimImu, SimOptions};
 
 use crate::run::RunError;
 
@@ -28,7 +31,8 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
 }
 
 /// Whether `config` gives `backend` every device it needs for `robot`: on the real backend,
-/// an interface for every bus. Checked before anything is emitted or run.
+/// an interface for every bus and a serial port for every IMU. Checked before anything is
+/// emitted or run.
 pub fn interfaces_given(
     robot: &Robot,
     backend: Backend,
@@ -37,25 +41,42 @@ pub fn interfaces_given(
     if backend != Backend::Real {
         return Ok(());
     }
-    match robot
+    if let Some(bus) = robot
         .buses
         .iter()
         .find(|bus| config.and_then(|c| c.interface_of(&bus.name)).is_none())
     {
-        None => Ok(()),
-        Some(bus) => Err(RunError::Backend {
+        return Err(RunError::Backend {
             backend,
             reason: format!(
                 "bus `{}` has no interface: give one in the runtime configuration (`buses: {{ {}: can0 }}`, or `sim` for simulated actuators)",
                 bus.name, bus.name
             ),
-        }),
+        });
+    }
+    match robot
+        .sensors
+        .iter()
+        .find(|sensor| config.and_then(|c| c.imu(&sensor.name)).is_none())
+    {
+        None => Ok(()),
+        Some(sensor) => Err(no_imu_port(&sensor.name)),
+    }
+}
+
+/// A balance controller must never run blind: the real backend refuses an IMU it cannot read.
+fn no_imu_port(sensor: &str) -> RunError {
+    RunError::Backend {
+        backend: Backend::Real,
+        reason: format!(
+            "IMU `{sensor}` has no serial port: give one in the runtime configuration (`imus: {{ {sensor}: {{ port: /dev/ttyUSB0, baud: 460800 }} }}`, or `port: sim` for a simulated device)"
+        ),
     }
 }
 
 /// What a run drives, for people (the run header, a plot's title): the backend's name, or on the
-/// real backend whether its buses are simulated: `real path, simulated buses` when every bus is
-/// on `sim`, `real path, simulated bus left_leg` when some are.
+/// real backend what is simulated: `real path, simulated buses and IMU` when every bus and IMU
+/// is on `sim`, `real path, simulated bus left_leg` when some are.
 pub fn label(robot: &Robot, backend: Backend, config: Option<&RuntimeConfig>) -> String {
     if backend != Backend::Real {
         return backend.to_string();
@@ -75,11 +96,34 @@ pub fn label(robot: &Robot, backend: Backend, config: Option<&RuntimeConfig>) ->
         })
         .map(|bus| bus.name.as_ref())
         .collect();
+    let simulated_imus: Vec<&str> = robot
+        .sensors
+        .iter()
+        .filter(|s| {
+            config
+                .and_then(|c| c.imu(&s.name))
+                .is_some_and(|i| i.is_simulated())
+        })
+        .map(|s| s.name.as_ref())
+        .collect();
+    let mut parts = Vec::new();
     match simulated.len() {
+        0 => {}
+        n if n == robot.buses.len() => parts.push("simulated buses".to_string()),
+        1 => parts.push(format!("simulated bus {}", simulated[0])),
+        _ => parts.push(format!("simulated buses {}", simulated.join(", "))),
+    }
+    match simulated_imus.len() {
+        0 => {}
+        1 if robot.sensors.len() == 1 => parts.push("IMU".to_string()),
+        n if n == robot.sensors.len() => parts.push("IMUs".to_string()),
+        _ => parts.push(format!("IMU {}", simulated_imus.join(", "))),
+    }
+    match parts.len() {
         0 => backend.to_string(),
-        n if n == robot.buses.len() => "real path, simulated buses".to_string(),
-        1 => format!("real path, simulated bus {}", simulated[0]),
-        _ => format!("real path, simulated buses {}", simulated.join(", ")),
+        // The IMU alone: say it is simulated.
+        1 if simulated.is_empty() => format!("real path, simulated {}", parts[0]),
+        _ => format!("real path, {}", parts.join(" and ")),
     }
 }
 
@@ -149,7 +193,11 @@ pub fn components<R: RobotTypes>(
         Backend::Mock => Ok(vec![Box::new(
             MockSystem::<R>::new().with_disabled_joints(&disabled_joints::<R>(config)),
         )]),
-        Backend::Real => robstride::<R>(config, rate_hz),
+        Backend::Real => {
+            let mut components = robstride::<R>(config, rate_hz)?;
+            components.extend(imus::<R>(config)?);
+            Ok(components)
+        }
         #[cfg(feature = "mujoco")]
         Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz, frame)]),
         #[cfg(not(feature = "mujoco"))]
@@ -229,6 +277,46 @@ fn robstride<R: RobotTypes>(
                 }
             },
         )));
+    }
+    Ok(components)
+}
+
+/// One WitMotion component per IMU, on the serial port the configuration gives it, or on a
+/// simulated device (`port: sim`) on a pseudo-terminal, made when the component is configured:
+/// the component opens its slave path as it would `/dev/ttyUSB0`. An IMU without a port refuses
+/// the run: a balance controller must never run blind.
+fn imus<R: RobotTypes>(
+    config: Option<&RuntimeConfig>,
+) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
+    let robot = R::DESCRIPTION;
+    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    for sensor in robot.sensors.iter() {
+        let Some(imu) = config.and_then(|c| c.imu(&sensor.name)) else {
+            return Err(no_imu_port(&sensor.name));
+        };
+        let component = if imu.is_simulated() {
+            let options =
+                ImuOptions::from_config(imu, format!("{SIMULATED_IMU} (a pseudo-terminal)"));
+            let (rate, baud) = (
+                options.output_rate(),
+                BaudRate::from_bits_per_second(imu.baud),
+            );
+            WitmotionImu::<R>::with_device(&sensor.name, options, move || {
+                let (Some(rate), Some(baud)) = (rate, baud) else {
+                    return Err("the simulated IMU has no such rate or baud".to_string());
+                };
+                let sim = SimImu::spawn(SimOptions::new(Settings::streaming(rate, baud))).map_err(
+                    |e| format!("cannot open a pseudo-terminal for the simulated IMU: {e}"),
+                )?;
+                Ok(Device {
+                    path: sim.path().to_string(),
+                    keep_alive: Some(Box::new(sim)),
+                })
+            })
+        } else {
+            WitmotionImu::<R>::new(&sensor.name, ImuOptions::from_config(imu, imu.port.clone()))
+        };
+        components.push(Box::new(component));
     }
     Ok(components)
 }

@@ -5,6 +5,7 @@ mod can;
 mod commission;
 mod descriptions;
 mod frame;
+mod imu;
 mod outcome;
 mod output_path;
 
@@ -205,6 +206,18 @@ impl App {
                 }
             };
         }
+        if let Command::Imu(imu) = cli.command {
+            return match imu::run(imu) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(can::CanError::Usage(message)) => command
+                    .error(clap::error::ErrorKind::ValueValidation, message)
+                    .exit(),
+                Err(can::CanError::Failed(message)) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         match self.execute(cli.command) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -243,7 +256,7 @@ impl App {
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
             Command::Run(args) => self.run(args),
             // Handled in `main`, which knows the command line for its usage errors.
-            Command::Can(_) => Ok(()),
+            Command::Can(_) | Command::Imu(_) => Ok(()),
         }
     }
 
@@ -387,6 +400,7 @@ impl App {
                 backend,
                 buses: Default::default(),
                 joints: Default::default(),
+                imus: Default::default(),
                 mujoco: Default::default(),
             });
             with_model.mujoco.model = model.clone();

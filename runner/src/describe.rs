@@ -6,6 +6,21 @@ use std::fmt::Write;
 use robot_core::Robot;
 use robot_core::bus_load;
 
+/// ` (body `pelvis`, turned 0.000 0.000 0.000 rad)`: where the IMU's readings are reported,
+/// and how its link (the sensor frame) is turned in that body (roll, pitch, yaw).
+fn mounted(robot: &Robot, link: &str) -> String {
+    let Ok(mounting) = backend_witmotion::mounting::Mounting::of(robot, link) else {
+        return String::new();
+    };
+    let r = mounting.rotation;
+    let q = witmotion_protocol::Quaternion::new(r.x as f32, r.y as f32, r.z as f32, r.w as f32);
+    let (roll, pitch, yaw) = q.to_euler();
+    format!(
+        " (reported for body `{}`, the link turned {roll:.3} {pitch:.3} {yaw:.3} rad in it)",
+        mounting.body
+    )
+}
+
 /// The summary table.
 pub fn table(robot: &Robot) -> String {
     let mut out = String::new();
@@ -117,8 +132,19 @@ pub fn table(robot: &Robot) -> String {
         for sensor in robot.sensors.iter() {
             let _ = writeln!(
                 out,
-                "  {:<12} imu on link `{}`, real hardware: {}",
-                sensor.name, sensor.link, sensor.plugin
+                "  {:<12} imu on link `{}`{}, real hardware: {}",
+                sensor.name,
+                sensor.link,
+                mounted(robot, &sensor.link),
+                sensor.plugin
+            );
+            let _ = writeln!(
+                out,
+                "  {:<12} robot run on real: {}, a WitMotion-protocol IMU on the port the \
+                 configuration gives (`imus.{}`)",
+                "",
+                robot.imu_block_name(&sensor.name),
+                sensor.name
             );
         }
     }

@@ -208,14 +208,15 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;
-    for sensor in system.undriven_sensors() {
-        if let Some(sensor) = R::DESCRIPTION.sensors.get(sensor) {
-            let _ = writeln!(
+    for (index, sensor) in R::DESCRIPTION.sensors.iter().enumerate() {
+        let _ = match system.sensor_driver(index) {
+            Some(component) => writeln!(progress, "`{}` is driven by {component}", sensor.name),
+            None => writeln!(
                 progress,
                 "note: no component of this backend drives `{}`: its state reads NaN",
                 sensor.name
-            );
-        }
+            ),
+        };
     }
     let control_loop = ControlLoop::new(system, controller, rate_hz);
     let handle = control_loop.spawn(options)?;

@@ -22,6 +22,8 @@ pub(super) struct Parsed<'a> {
     buses: Option<Vec<(&'a str, Option<&'a str>)>>,
     /// Each joint and its settings; the name is there even when the settings are not a mapping.
     joints: Vec<(&'a str, JointSettings)>,
+    /// Each IMU and its port, when a string.
+    imus: Vec<(&'a str, Option<&'a str>)>,
     /// `mujoco.model`, when a string.
     mujoco_model: Option<&'a str>,
 }
@@ -60,6 +62,15 @@ impl<'a> Parsed<'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        let imus = match field("imus") {
+            Some(Json::Object(imus)) => imus
+                .iter()
+                .map(|(name, settings)| {
+                    (name.as_str(), settings.get("port").and_then(Json::as_str))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Parsed {
             robot: field("robot").and_then(Json::as_str),
             backend: field("backend")
@@ -67,6 +78,7 @@ impl<'a> Parsed<'a> {
                 .and_then(|name| Backend::ALL.into_iter().find(|b| b.name() == name)),
             buses,
             joints,
+            imus,
             mujoco_model: field("mujoco")
                 .and_then(|m| m.get("model"))
                 .and_then(Json::as_str),
@@ -93,6 +105,8 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     joints_are_the_robots(config, robot, &mut errors);
     unit_settings_need_an_actuator(config, robot, &mut errors);
     zero_offsets_within_the_turn_counter(config, robot, &mut errors);
+    imus_are_the_robots(config, robot, &mut errors);
+    imu_ports_are_device_paths(config, &mut errors);
     mujoco_model_is_a_word_or_an_mjcf_file(config, &mut errors);
     errors
 }
@@ -289,6 +303,46 @@ fn zero_offsets_within_the_turn_counter(
                 ),
             ));
         }
+    }
+}
+
+/// A misspelt IMU would leave the real one without a port: the run would refuse it, but the
+/// file is where the mistake is.
+fn imus_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    for &(name, _) in &config.imus {
+        if robot.sensors.iter().any(|s| s.name == name) {
+            continue;
+        }
+        let known: Vec<&str> = robot.sensors.iter().map(|s| s.name.as_ref()).collect();
+        let hint = crate::validate::suggest::did_you_mean_before(name, known.iter().copied());
+        let has = if known.is_empty() {
+            "no IMU".to_string()
+        } else {
+            known.join(", ")
+        };
+        errors.push(FieldError::new(
+            field_path(&["imus", name]),
+            format!("unknown IMU; {hint}{} has {has}", robot.name),
+        ));
+    }
+}
+
+/// A serial port is a device file, named by its absolute path (`/dev/ttyUSB0`, or better the
+/// stable `/dev/serial/by-id/...`); a bare `ttyUSB0` would be looked up in whatever folder the
+/// run starts from.
+fn imu_ports_are_device_paths(config: &Parsed, errors: &mut Vec<FieldError>) {
+    for &(name, port) in &config.imus {
+        let Some(port) = port else { continue };
+        if port == super::SIMULATED_IMU || port.starts_with('/') {
+            continue;
+        }
+        errors.push(FieldError::new(
+            field_path(&["imus", name, "port"]),
+            format!(
+                "expected the absolute path of a serial device (`/dev/ttyUSB0`; `ls /dev/serial/by-id` lists stable names) or `sim`, found {}",
+                found(&port.into())
+            ),
+        ));
     }
 }
 

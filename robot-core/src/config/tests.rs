@@ -89,7 +89,7 @@ fn unknown_field_at_the_top_level() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, joints, mujoco, robot"
+            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot"
         )
     );
 }
@@ -562,5 +562,46 @@ fn load_takes_a_relative_mujoco_model_from_the_file_s_folder_and_needs_it_to_exi
             config.display(),
             dir.path().join("models/missing.xml").display()
         )
+    );
+}
+
+#[test]
+fn an_imu_gets_its_port_and_baud_and_the_defaults() {
+    let config = ok(
+        "robot: test_bot\nbackend: real\nbuses: { front: sim, rear: sim }\nimus:\n  base_imu: { port: /dev/ttyUSB0, baud: 460800 }\n",
+    );
+    let imu = config.imu("base_imu").unwrap();
+    assert_eq!((imu.port.as_str(), imu.baud), ("/dev/ttyUSB0", 460_800));
+    assert_eq!(imu.rate(), DEFAULT_IMU_RATE_HZ);
+    assert!(!imu.configure_device && imu.max_age_ms.is_none() && !imu.is_simulated());
+    let sim = ok(
+        "robot: test_bot\nbackend: mock\nimus:\n  base_imu: { port: sim, baud: 9600, rate_hz: 50, configure_device: true, max_age_ms: 100 }\n",
+    );
+    let imu = sim.imu("base_imu").unwrap();
+    assert!(imu.is_simulated() && imu.configure_device);
+    assert_eq!((imu.rate(), imu.max_age_ms), (50, Some(100)));
+}
+
+#[test]
+fn an_imu_setting_is_checked_naming_the_field() {
+    let text = rejected(
+        "robot: test_bot\nbackend: real\nimus:\n  base_imus: { port: ttyUSB0, baud: 460801, rate_hz: 7 }\n",
+    );
+    assert!(
+        text.contains(
+            "imus.base_imus: unknown IMU; did you mean `base_imu`? test_bot has base_imu"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("imus.base_imus.port: expected the absolute path of a serial device (`/dev/ttyUSB0`; `ls /dev/serial/by-id` lists stable names) or `sim`, found \"ttyUSB0\""),
+        "{text}"
+    );
+    assert!(text.contains("imus.base_imus.baud: "), "{text}");
+    assert!(text.contains("imus.base_imus.rate_hz: "), "{text}");
+    let missing = rejected("robot: test_bot\nbackend: real\nimus:\n  base_imu: { port: sim }\n");
+    assert!(
+        missing.contains("imus.base_imu.baud: required field is missing"),
+        "{missing}"
     );
 }

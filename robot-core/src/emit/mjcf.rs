@@ -164,7 +164,7 @@ fn body(robot: &Robot, link: &Link, parent: Parent<'_>, depth: usize) -> Element
     };
     let sites = (robot.sensors.iter())
         .filter(|s| s.link == link.name)
-        .map(|sensor| Element::new("site").attr("name", site_name(sensor)));
+        .map(|sensor| site(robot, sensor));
     let element = element
         .child(inertial(link))
         .children(shapes(link).map(|(shape, visual, mesh)| geom(shape, visual, &mesh)))
@@ -292,6 +292,23 @@ fn geom(shape: &Shape, visual: bool, mesh: &str) -> Element {
         .attr("conaffinity", "0")
         .attr("group", "1")
         .attr("density", "0")
+}
+
+/// An IMU's site, turned so that its axes are those of the body the IMU is fixed to (the first
+/// link up through fixed joints): MuJoCo's sensors then report what the real path's component
+/// reports, the body's orientation and rates in the body's axes, however the IMU's link is turned
+/// (`backend_witmotion::mounting`). Square on the link when the link is square in its body.
+fn site(robot: &Robot, sensor: &Sensor) -> Element {
+    let element = Element::new("site").attr("name", site_name(sensor));
+    let Some((_, pose)) = crate::kinematics::rigid_body_of(robot, &sensor.link) else {
+        return element;
+    };
+    let [w, x, y, z] = crate::kinematics::matrix_to_quaternion(&pose.rotation);
+    if (w - 1.0).abs() < 1e-12 {
+        return element;
+    }
+    // The body in the link's frame: the inverse of the link's rotation in the body.
+    element.attr("quat", numbers(&[w, -x, -y, -z]))
 }
 
 fn site_name(sensor: &Sensor) -> String {

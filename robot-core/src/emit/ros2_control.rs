@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::ToSnakeCase;
 
 use super::EmitError;
 use super::format::number;
@@ -178,16 +178,20 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
     }
     for (sensor, macro_name) in imus {
         // One IMU keeps the customary `<Robot>IMU`; several get a block each, as each has its own driver.
-        let name = match imus.len() {
-            1 => format!("{}IMU", robot.type_name),
-            _ => format!("{}{}", robot.type_name, sensor.name.to_upper_camel_case()),
-        };
+        let name = robot.imu_block_name(&sensor.name);
         let params = sensor
             .params
             .iter()
             .map(|p| (p.name.as_ref(), p.value.to_string()));
-        let hardware =
+        let mut hardware =
             Element::new("hardware").children(params_after(plugin(&sensor.plugin), params));
+        if let Some(arg) = port_arg(robot, sensor) {
+            hardware = hardware.child(
+                Element::new("param")
+                    .attr("name", PORT_PARAM)
+                    .child(Node::ArgText { name: arg.name }),
+            );
+        }
         blocks.push(ros2_control(
             name,
             "sensor",
@@ -196,6 +200,53 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
         ));
     }
     blocks
+}
+
+/// The hardware param of a real-path IMU block naming its serial port, as lite_description's
+/// `lite_biped.ros2_control.xacro` names it.
+pub(crate) const PORT_PARAM: &str = "port";
+
+/// The xacro arg that gives an IMU's serial port at launch: `imu_port` for a robot's only IMU
+/// (lite_description's name), `<sensor>_port` for each of several; defaults `/dev/ttyUSB0`,
+/// `/dev/ttyUSB1`, … in sensor order.
+pub(crate) struct PortArg {
+    pub(crate) name: String,
+    pub(crate) default: String,
+}
+
+/// The port arg of `sensor`, or `None` when the definition gives its block a `port` param of its
+/// own (that one is kept as written).
+pub(crate) fn port_arg(robot: &Robot, sensor: &Sensor) -> Option<PortArg> {
+    if sensor.params.iter().any(|p| p.name == PORT_PARAM) {
+        return None;
+    }
+    let imus: Vec<&Sensor> = robot
+        .sensors
+        .iter()
+        .filter(|s| matches!(s.kind, SensorKind::Imu))
+        .collect();
+    let index = imus.iter().position(|s| s.name == sensor.name)?;
+    let name = match imus.len() {
+        1 => "imu_port".to_string(),
+        _ => format!("{}_port", sensor.name.to_snake_case()),
+    };
+    Some(PortArg {
+        name,
+        default: format!("/dev/ttyUSB{index}"),
+    })
+}
+
+/// The `<xacro:arg>` declarations of every IMU's port, to be placed before the blocks.
+pub(crate) fn port_args(robot: &Robot) -> Vec<Node> {
+    robot
+        .sensors
+        .iter()
+        .filter_map(|sensor| port_arg(robot, sensor))
+        .map(|arg| Node::TextArg {
+            name: arg.name,
+            default: arg.default,
+        })
+        .collect()
 }
 
 /// Macro names become tag names: snake case keeps them plain XML names, and a suffix keeps two

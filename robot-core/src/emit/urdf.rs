@@ -52,6 +52,8 @@ pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
             name: USE_MOCK_HARDWARE_ARG,
             default: false,
         })
+        // Each IMU's serial port, set at launch (`imu_port:=/dev/ttyUSB1`).
+        .children(ros2_control::port_args(robot))
         .children(robot.links.iter().map(link))
         .children(robot.joints.iter().map(joint))
         .children(ros2_control::nodes(robot)?);

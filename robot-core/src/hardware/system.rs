@@ -26,6 +26,8 @@ pub struct System<R: RobotTypes> {
     unclaimed: Vec<usize>,
     /// The components' names, asked once.
     names: Vec<String>,
+    /// The component driving each sensor of the robot, by index into `components`.
+    sensor_owner: Vec<Option<usize>>,
     /// Torque-off failures of whoever is dropping this system, reported with its own.
     failed_before_drop: Vec<HardwareError>,
 }
@@ -136,6 +138,7 @@ impl<R: RobotTypes> System<R> {
             unclaimed,
             components,
             names: component_names,
+            sensor_owner,
             failed_before_drop: Vec::new(),
         };
         for component in &mut system.components {
@@ -184,6 +187,13 @@ impl<R: RobotTypes> System<R> {
             .collect();
         sensors.dedup();
         sensors
+    }
+
+    /// The name of the component that drives sensor `sensor` (an index into the robot's
+    /// `sensors`), or `None` when none does (it reads NaN).
+    pub fn sensor_driver(&self, sensor: usize) -> Option<&str> {
+        let owner = (*self.sensor_owner.get(sensor)?)?;
+        self.names.get(owner).map(String::as_str)
     }
 
     /// Hands torque-off failures to the report this system prints when it is dropped, so that a

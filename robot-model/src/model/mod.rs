@@ -409,6 +409,25 @@ impl Robot {
         )
     }
 
+    /// The name of the real-hardware `type="sensor"` block (and so of the backend component) of
+    /// IMU `sensor`: `<Robot>IMU` for a robot's only IMU, the customary name; `<Robot><Sensor>`
+    /// in upper camel case for each of several (`LiteBipedHeadImu`).
+    pub fn imu_block_name(&self, sensor: &str) -> String {
+        let imus = self
+            .sensors
+            .iter()
+            .filter(|s| matches!(s.kind, SensorKind::Imu))
+            .count();
+        match imus {
+            1 => format!("{}IMU", self.type_name),
+            _ => format!(
+                "{}{}",
+                self.type_name,
+                heck::ToUpperCamelCase::to_upper_camel_case(sensor)
+            ),
+        }
+    }
+
     /// The bus a controlled joint belongs to: its actuator's, or for a mimic joint, the bus of the
     /// joint it follows.
     pub fn bus_of<'a>(&'a self, joint: &'a Joint) -> Option<&'a str> {

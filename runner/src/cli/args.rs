@@ -79,6 +79,10 @@ pub enum Command {
     /// traffic as text: encode a request as a `cansend` line, decode `candump -L` lines to JSON.
     #[command(subcommand)]
     Can(CanCommand),
+    /// WitMotion-protocol IMUs on a serial port: find one's baud rate, read it, set its rate,
+    /// content and baud, calibrate and save it; decode a hex byte stream to JSON.
+    #[command(subcommand)]
+    Imu(super::imu::ImuCommand),
 }
 
 /// `can scan`, `set-id`, `set-zero`, `param`, `encode` and `decode`.

@@ -340,6 +340,43 @@ fn imu_is_a_site_with_three_sensors() {
     assert_eq!(sites, [Some("base_imu_site"); 3]);
 }
 
+/// An IMU link turned in its body (a quarter about z): the site is turned back, so MuJoCo's
+/// sensors report in the body's axes, as the real path's component does; square otherwise.
+#[test]
+fn an_imu_site_is_turned_into_its_bodys_axes() {
+    let text = emit(&fixture::robot());
+    assert_eq!(
+        named(&parse(&text), "site", "base_imu_site").attribute("quat"),
+        None
+    );
+    let mut robot = fixture::robot();
+    let mount = robot
+        .joints
+        .to_mut()
+        .iter_mut()
+        .find(|j| j.name == "imu_mount")
+        .unwrap();
+    mount.origin.rpy = [0.0, 0.0, FRAC_PI_2];
+    let text = emit(&robot);
+    let quat = named(&parse(&text), "site", "base_imu_site")
+        .attribute("quat")
+        .unwrap()
+        .to_string();
+    let [w, x, y, z]: [f64; 4] = quat
+        .split(' ')
+        .map(|c| c.parse().unwrap())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    // A quarter turn back about z: [cos(-π/4), 0, 0, sin(-π/4)].
+    for (found, expected) in [w, x, y, z]
+        .into_iter()
+        .zip([FRAC_1_SQRT_2, 0.0, 0.0, -FRAC_1_SQRT_2])
+    {
+        assert!((found - expected).abs() < 1e-12, "{quat}");
+    }
+}
+
 #[test]
 fn a_fixed_base_robot_is_welded_to_the_world() {
     let text = emit(&without_imu());

@@ -282,3 +282,40 @@ fn no_param_is_named_like_a_pid_gain() {
         }
     }
 }
+
+/// The fixture's IMU without the `port` param its definition gives: the real block takes the
+/// port from the xacro arg `imu_port`, as lite_description's does, and expands to its default;
+/// with two IMUs each gets an arg of its own.
+#[test]
+fn an_imu_port_comes_from_a_xacro_arg() {
+    let mut robot = fixture::robot();
+    robot.sensors.to_mut()[0].params = Vec::new().into();
+    let xacro = crate::emit::urdf_xacro(&robot).unwrap();
+    assert!(
+        xacro.contains(r#"<xacro:arg name="imu_port" default="/dev/ttyUSB0"/>"#),
+        "{xacro}"
+    );
+    assert!(
+        xacro.contains(r#"<param name="port">$(arg imu_port)</param>"#),
+        "{xacro}"
+    );
+    let real = urdf(&robot, Backend::Real).unwrap();
+    assert!(
+        real.contains(r#"<param name="port">/dev/ttyUSB0</param>"#),
+        "{real}"
+    );
+    for backend in [Backend::Mujoco, Backend::Mock] {
+        assert!(!urdf(&robot, backend).unwrap().contains("port"));
+    }
+    let mut second = robot.sensors[0].clone();
+    second.name = "head_imu".into();
+    robot.sensors.to_mut().push(second);
+    let xacro = crate::emit::urdf_xacro(&robot).unwrap();
+    for arg in [
+        r#"<xacro:arg name="base_imu_port" default="/dev/ttyUSB0"/>"#,
+        r#"<xacro:arg name="head_imu_port" default="/dev/ttyUSB1"/>"#,
+        r#"<param name="port">$(arg head_imu_port)</param>"#,
+    ] {
+        assert!(xacro.contains(arg), "{arg}: {xacro}");
+    }
+}

@@ -2,7 +2,8 @@
 //! renderer that writes it.
 //!
 //! Besides elements, text and comments the tree has the few xacro constructs the URDF needs:
-//! `xacro:arg` declarations, conditionals on a boolean arg and parameterless macros. The renderer
+//! `xacro:arg` declarations, conditionals on a boolean arg, text args used as text (a device path
+//! a launch file sets) and parameterless macros. The renderer
 //! writes a tree either as xacro ([`Mode::Xacro`]: conditionals and macros stay) or as xacro would
 //! expand it ([`Mode::Expanded`]: conditionals evaluated, macro calls inlined, definitions and arg
 //! declarations dropped). The `.urdf.xacro` and every `.<backend>.urdf` come from one tree, so they
@@ -35,6 +36,11 @@ pub(crate) enum Node {
     },
     /// `<xacro:arg name="NAME" default="..."/>`; must come before any [`Node::If`] on it.
     Arg { name: &'static str, default: bool },
+    /// `<xacro:arg name="NAME" default="DEFAULT"/>` of a text arg (a device path), which a
+    /// launch file sets; expanded, it is its default. Must come before its [`Node::ArgText`]s.
+    TextArg { name: String, default: String },
+    /// The text `$(arg NAME)` of a [`Node::TextArg`]; expanded, the arg's default.
+    ArgText { name: String },
     /// `<xacro:macro name="NAME" params="">`; must come before its calls.
     Macro { name: String, children: Vec<Node> },
     /// `<xacro:NAME/>`, a call of a parameterless macro.

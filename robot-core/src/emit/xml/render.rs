@@ -88,6 +88,8 @@ struct Renderer<'t, 'a> {
 struct Expansion<'t, 'a> {
     args: &'a [(&'static str, bool)],
     declared: Vec<&'static str>,
+    /// Text args declared so far, with their defaults.
+    texts: HashMap<&'t str, &'t str>,
     macros: HashMap<&'t str, &'t [Node]>,
 }
 
@@ -96,6 +98,7 @@ impl<'t, 'a> Expansion<'t, 'a> {
         Expansion {
             args,
             declared: Vec::new(),
+            texts: HashMap::new(),
             macros: HashMap::new(),
         }
     }
@@ -136,7 +139,12 @@ impl<'t> Renderer<'t, '_> {
                 self.event(Event::Text(BytesText::new(&text)))
             }
             Node::Comment(text) => self.comment(text),
-            Node::Arg { .. } | Node::If { .. } | Node::Macro { .. } | Node::Call { .. } => {
+            Node::Arg { .. }
+            | Node::TextArg { .. }
+            | Node::ArgText { .. }
+            | Node::If { .. }
+            | Node::Macro { .. }
+            | Node::Call { .. } => {
                 if self.xacro() {
                     self.xacro_node(node)
                 } else {
@@ -157,6 +165,17 @@ impl<'t> Renderer<'t, '_> {
         };
         match node {
             Node::Arg { name, .. } => expansion.declared.push(*name),
+            Node::TextArg { name, default } => {
+                expansion.texts.insert(name.as_str(), default.as_str());
+            }
+            Node::ArgText { name } => {
+                let Some(value) = expansion.texts.get(name.as_str()).copied() else {
+                    return Err(invalid(format!(
+                        "xacro arg `{name}` is used before it is declared"
+                    )));
+                };
+                return self.event(Event::Text(BytesText::new(value)));
+            }
             Node::If {
                 arg,
                 value,
@@ -206,6 +225,17 @@ impl<'t> Renderer<'t, '_> {
                 let start = BytesStart::new("xacro:arg")
                     .with_attributes([("name", xml_name(name)?), ("default", default)]);
                 self.event(Event::Empty(start))
+            }
+            Node::TextArg { name, default } => {
+                let start = BytesStart::new("xacro:arg").with_attributes([
+                    ("name", xml_name(name)?),
+                    ("default", literal(default, true).as_ref()),
+                ]);
+                self.event(Event::Empty(start))
+            }
+            Node::ArgText { name } => {
+                let text = format!("$(arg {})", xml_name(name)?);
+                self.event(Event::Text(BytesText::new(&text)))
             }
             Node::Macro { name, children } => {
                 let tag = "xacro:macro";
