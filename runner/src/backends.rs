@@ -229,6 +229,7 @@ fn mujoco<R: RobotTypes>(
             1.0 / f64::from(rate_hz.max(1)),
         )),
         disabled_joints: disabled_joints::<R>(config),
+        stop_on_fall: config.is_some_and(|c| c.mujoco.stop_on_fall),
         ..MujocoOptions::default()
     };
     let system = MujocoSystem::<R>::new(options);

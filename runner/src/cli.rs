@@ -387,15 +387,18 @@ impl App {
             .map(Backend::from)
             .or(config.as_ref().map(|c| c.backend))
             .unwrap_or(Backend::Mock);
-        if let Some(model) = &args.model {
+        if args.model.is_some() || args.stop_on_fall {
             if backend != Backend::Mujoco {
-                return Err(format!(
-                    "--model {model} chooses what MuJoCo simulates, but the backend is {backend}"
-                ));
+                let flag = match &args.model {
+                    Some(model) => format!("--model {model} chooses what MuJoCo simulates"),
+                    None => "--stop-on-fall watches a robot in MuJoCo".to_string(),
+                };
+                return Err(format!("{flag}, but the backend is {backend}"));
             }
-            // The flag wins over the file's `mujoco.model`; without a file, a configuration that
-            // says only that (it changes nothing else: no buses, calibration or disabled joints).
-            let mut with_model = config.take().unwrap_or_else(|| RuntimeConfig {
+            // The flags win over the file's `mujoco` section; without a file, a configuration
+            // that says only that (it changes nothing else: no buses, calibration or disabled
+            // joints).
+            let mut with_flags = config.take().unwrap_or_else(|| RuntimeConfig {
                 robot: robot.name.to_string(),
                 backend,
                 buses: Default::default(),
@@ -403,8 +406,11 @@ impl App {
                 imus: Default::default(),
                 mujoco: Default::default(),
             });
-            with_model.mujoco.model = model.clone();
-            config = Some(with_model);
+            if let Some(model) = &args.model {
+                with_flags.mujoco.model = model.clone();
+            }
+            with_flags.mujoco.stop_on_fall |= args.stop_on_fall;
+            config = Some(with_flags);
         }
         let rate = args.rate.unwrap_or(robot.update_rate);
         let period = Duration::from_secs_f64(1.0 / f64::from(rate));

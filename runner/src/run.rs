@@ -330,6 +330,11 @@ pub fn summary(report: &LoopReport) -> String {
     if let Some(fault) = &report.controller_deactivate {
         let _ = writeln!(out, "  after torque off, {fault}");
     }
+    for (component, events) in &report.events {
+        for event in events {
+            let _ = writeln!(out, "  {component}: {event}");
+        }
+    }
     for (component, counters) in &report.counters {
         let counted: Vec<String> = counters
             .iter()

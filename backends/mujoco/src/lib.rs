@@ -51,6 +51,7 @@
 //! as far. Under a wall clock it follows wall time instead, up to ten periods per read.
 #![warn(missing_docs)]
 
+pub mod fall;
 #[cfg(feature = "render")]
 pub mod frame;
 mod law;

@@ -39,6 +39,9 @@ pub struct MujocoOptions {
     /// Joints (indices into the robot's `joints`) the runtime configuration disables: read, never
     /// driven (no torque).
     pub disabled_joints: Vec<usize>,
+    /// End the run when the robot falls ([`crate::fall`]): `read` fails saying when and how. A
+    /// fall is reported at the end of the run either way.
+    pub stop_on_fall: bool,
 }
 
 /// Physics steps per loop period by default: at lite_biped's 200 Hz a 1 ms timestep, which keeps
@@ -55,6 +58,7 @@ impl Default for MujocoOptions {
             substeps: DEFAULT_SUBSTEPS,
             servo: ServoGains::default(),
             disabled_joints: Vec::new(),
+            stop_on_fall: false,
         }
     }
 }

@@ -8,6 +8,7 @@ use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, Hardwar
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, Mit, RobotTypes, Values};
 
+use crate::fall::FallWatch;
 use crate::law;
 use crate::model;
 use crate::options::{ModelSource, MujocoOptions};
@@ -36,6 +37,8 @@ pub struct MujocoSystem<R: RobotTypes> {
     targets: Vec<Mit>,
     /// Per planned joint, the torque of the current physics step (a buffer, so no step allocates).
     torques: Vec<f64>,
+    /// The floating base's home pose and the first fall seen ([`crate::fall`]).
+    fall: Option<FallWatch>,
     /// The frame to take mid-run, if one was asked for ([`MujocoSystem::with_frame`]).
     #[cfg(feature = "render")]
     frame: Option<crate::frame::Pending>,
@@ -120,6 +123,7 @@ impl<R: RobotTypes> MujocoSystem<R> {
             plan: Plan::default(),
             targets: Vec::new(),
             torques: Vec::new(),
+            fall: None,
             #[cfg(feature = "render")]
             frame: None,
             _robot: PhantomData,
@@ -337,6 +341,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         }
         self.targets = vec![Mit::NONE; self.plan.joints.len()];
         self.torques = vec![0.0; self.plan.joints.len()];
+        self.fall = FallWatch::new(&data);
         self.sim = Some(Sim {
             data,
             epoch: None,
@@ -393,6 +398,19 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             Self::step(sim, &self.plan, &self.targets, &mut self.torques);
         }
         let out = state.as_mut_slice();
+        if let Some(watch) = &mut self.fall
+            && let Some(fall) = watch.check(
+                &sim.data,
+                Duration::from_secs_f64(sim.steps as f64 * self.timestep),
+            )
+            && self.options.stop_on_fall
+        {
+            return Err(HardwareError::new(
+                &self.name,
+                ErrorKind::Other,
+                fall.describe(),
+            ));
+        }
         let data = &sim.data;
         let (qpos, qvel, qacc) = (data.qpos(), data.qvel(), data.qacc());
         let force = data.actuator_force();
@@ -475,6 +493,15 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
 
     /// With a frame asked for (feature `render`): `frames rendered` (0 or 1) and
     /// `ms rendering the frame`. Nothing otherwise.
+    /// A fall, with its time and why, if the robot fell.
+    fn events(&self) -> Vec<String> {
+        self.fall
+            .and_then(|watch| watch.fell())
+            .map(|fall| fall.describe())
+            .into_iter()
+            .collect()
+    }
+
     fn counters(&self) -> Vec<Counter> {
         #[cfg(feature = "render")]
         if let Some(frame) = &self.frame {

@@ -24,6 +24,11 @@ pub struct MujocoConfig {
     #[serde(default)]
     #[schemars(with = "String", extend("examples" = ["scene", "stand", "models/my_scene.xml"]))]
     pub model: MujocoModel,
+    /// End the run when the robot falls: its floating base below half its home height or
+    /// tilted more than 45° from its home attitude. A fall is reported in the statistics either
+    /// way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_on_fall: bool,
 }
 
 impl MujocoConfig {

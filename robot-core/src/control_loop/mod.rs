@@ -271,6 +271,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             torque_off_failures: self.torque_off_failures.clone(),
             controller_deactivate: self.controller_deactivate.clone(),
             counters: self.system.counters(),
+            events: self.system.events(),
         }
     }
 

@@ -88,4 +88,6 @@ pub struct LoopReport {
     pub controller_deactivate: Option<Fault>,
     /// Each component's name and what it counted over the run (clamps, missed replies).
     pub counters: Vec<(String, Vec<Counter>)>,
+    /// Each component's name and what it says happened, in words (a fall).
+    pub events: Vec<(String, Vec<String>)>,
 }

@@ -117,4 +117,10 @@ pub trait Component<R: RobotTypes>: Send {
     fn counters(&self) -> Vec<Counter> {
         Vec::new()
     }
+
+    /// What happened over the run that the statistics should say in words (a simulated robot
+    /// that fell, and when). Read when the loop ends, never in a cycle (it may allocate).
+    fn events(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

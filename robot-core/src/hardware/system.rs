@@ -175,6 +175,20 @@ impl<R: RobotTypes> System<R> {
             .collect()
     }
 
+    /// Each component's name and what happened to it that it says in words
+    /// ([`Component::events`]), in order; components with nothing to say are left out.
+    pub fn events(&self) -> Vec<(String, Vec<String>)> {
+        // Read for the report at the end of a run: a panic here must not lose the report.
+        self.components
+            .iter()
+            .zip(&self.names)
+            .filter_map(|(c, name)| {
+                let events = catch_unwind(AssertUnwindSafe(|| c.events())).unwrap_or_default();
+                (!events.is_empty()).then(|| (name.clone(), events))
+            })
+            .collect()
+    }
+
     /// The sensors no component drives, by index into the robot's `sensors`: they read NaN.
     pub fn undriven_sensors(&self) -> Vec<usize> {
         let mut sensors: Vec<usize> = self

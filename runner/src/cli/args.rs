@@ -328,6 +328,11 @@ pub struct RunArgs {
     /// on the floor, the default), `stand` (hanging on a test stand) or an MJCF file (`.xml`).
     #[arg(long, value_name = "scene|stand|FILE.xml", value_parser = mujoco_model)]
     pub model: Option<robot_core::config::MujocoModel>,
+    /// On MuJoCo, end the run when the robot falls (its floating base below half its home
+    /// height, or tilted more than 45°), as the config's `mujoco.stop_on_fall`; a fall is in the
+    /// statistics either way.
+    #[arg(long)]
+    pub stop_on_fall: bool,
     /// Loop rate, Hz (1 to 10000); the robot's update rate by default.
     #[arg(long, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true)]
     pub rate: Option<u32>,

@@ -84,6 +84,7 @@ mod tests {
             torque_off_failures: Vec::new(),
             controller_deactivate: None,
             counters: Vec::new(),
+            events: Vec::new(),
         };
         let error = RunError::Loop(LoopError::Cycle {
             cycle: 7,
