@@ -5,7 +5,7 @@
 //! they are stale.
 //!
 //! With the `mujoco` feature it also sets the run-time path to MuJoCo's library
-//! (`backends/mujoco/link.rs`).
+//! (`robot_core::build::link_mujoco`).
 
 #[allow(dead_code)]
 #[path = "src/lite_biped.rs"]
@@ -14,13 +14,10 @@ mod lite_biped;
 #[path = "src/six_axis_arm.rs"]
 mod six_axis_arm;
 
-#[path = "../backends/mujoco/link.rs"]
-mod link;
-
 fn main() -> Result<(), robot_core::emit::WriteError> {
     // With the `mujoco` feature the `robot` tool and the tests link MuJoCo: they need its rpath.
     if std::env::var_os("CARGO_FEATURE_MUJOCO").is_some() {
-        link::link();
+        robot_core::build::link_mujoco();
     }
     robot_core::build::emit_descriptions(&[
         lite_biped::LiteBiped::DESCRIPTION,

@@ -1,11 +1,8 @@
 //! With the `mujoco` feature, the run-time path to MuJoCo's library for this crate's tests
-//! (`backends/mujoco/link.rs`).
-
-#[path = "../backends/mujoco/link.rs"]
-mod link;
+//! (`robot_core::build::link_mujoco`).
 
 fn main() {
     if std::env::var_os("CARGO_FEATURE_MUJOCO").is_some() {
-        link::link();
+        robot_core::build::link_mujoco();
     }
 }

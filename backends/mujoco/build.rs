@@ -1,9 +1,6 @@
 //! The run-time path to MuJoCo's library for this crate's tests and benches, or an error naming
-//! the script that installs it (`link.rs`).
-
-#[path = "link.rs"]
-mod link;
+//! the script that installs it (`robot_core::build::link_mujoco`).
 
 fn main() {
-    link::link();
+    robot_core::build::link_mujoco();
 }

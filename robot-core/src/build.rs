@@ -18,6 +18,19 @@
 //!
 //! `examples/my_robot/` in the repository is a whole robot crate built this way.
 //!
+//! # MuJoCo's library
+//!
+//! mujoco-rs links MuJoCo's C library but sets no run-time path, so without one every binary and
+//! test executable that links it fails to start (`libmujoco.so.3.17.0: cannot open shared object
+//! file`); `cargo::rustc-link-arg` reaches only the targets of the package whose build script
+//! prints it. The library is the project's own copy in `.tools/mujoco/lib`
+//! (`scripts/install-mujoco.sh`), named by [`MUJOCO_LIB_DIR_ENV`], which the checkout's
+//! `.cargo/mujoco.toml` sets (this workspace includes it; a robot crate of one's own includes it
+//! with one line of its `.cargo/config.toml`). [`emit_descriptions`] gives the crate's targets
+//! the run-time path when that variable names an installed library, and stays silent otherwise
+//! (a robot crate without the MuJoCo backend); [`link_mujoco`] is for crates that always link
+//! it, and fails the build naming the script when the library is not there.
+//!
 //! Every file of [`crate::emit::all`] is written: the `.urdf.xacro`, one `.<backend>.urdf` per
 //! backend, `controllers.yaml`, the `.mjcf.xml` with its `.scene.xml` (and, for a floating base,
 //! the test stand's `.stand.scene.xml`), and the `.json`.
@@ -37,6 +50,15 @@ use crate::model::Robot;
 
 /// The compile-time environment variable that holds the descriptions folder.
 pub const DESCRIPTIONS_DIR_ENV: &str = "ROBOT_DESCRIPTIONS_DIR";
+
+/// The environment variable that names the folder of MuJoCo's library (`.cargo/mujoco.toml`).
+pub const MUJOCO_LIB_DIR_ENV: &str = "ROBOT_MUJOCO_LIB_DIR";
+/// Where else the folder may be named: the variable mujoco-rs itself reads.
+const MUJOCO_RS_DIR_ENV: &str = "MUJOCO_DYNAMIC_LINK_DIR";
+/// The version mujoco-rs 7.0.0 wraps; it refuses any other at load.
+const MUJOCO_LIBRARY: &str = "libmujoco.so.3.17.0";
+/// What installs it.
+const MUJOCO_SCRIPT: &str = "scripts/install-mujoco.sh";
 
 /// Writes every file of each robot into `<OUT_DIR>/descriptions/<robot>/`, prints where, and sets
 /// [`DESCRIPTIONS_DIR_ENV`] for the crate; returns the `descriptions` folder.
@@ -63,5 +85,56 @@ pub fn emit_descriptions(robots: &[&Robot]) -> Result<PathBuf, WriteError> {
         }
     }
     println!("cargo::rustc-env={DESCRIPTIONS_DIR_ENV}={}", dir.display());
+    // A crate that turns the MuJoCo backend on needs the library's run-time path; one that does
+    // not is unaffected by it.
+    if let Ok(lib) = mujoco_library_dir() {
+        println!("cargo::rustc-link-arg=-Wl,-rpath,{}", lib.display());
+    }
+    Ok(dir)
+}
+
+/// For the build script of a crate whose binaries or tests always link MuJoCo: adds the
+/// library's folder to the link search path and the crate's run-time path, or fails the build
+/// with an error naming the script that installs it.
+pub fn link_mujoco() {
+    match mujoco_library_dir() {
+        Ok(dir) => {
+            println!(
+                "cargo::rerun-if-changed={}",
+                dir.join(MUJOCO_LIBRARY).display()
+            );
+            println!("cargo::rustc-link-search=native={}", dir.display());
+            println!("cargo::rustc-link-arg=-Wl,-rpath,{}", dir.display());
+        }
+        Err(why) => println!("cargo::error={why}"),
+    }
+}
+
+/// The folder holding MuJoCo's library: [`MUJOCO_LIB_DIR_ENV`], else mujoco-rs's own variable.
+fn mujoco_library_dir() -> Result<PathBuf, String> {
+    for var in [MUJOCO_LIB_DIR_ENV, MUJOCO_RS_DIR_ENV] {
+        println!("cargo::rerun-if-env-changed={var}");
+    }
+    let hint = format!(
+        "run `{MUJOCO_SCRIPT}` in the robot-rs checkout (it puts {MUJOCO_LIBRARY} into \
+         .tools/mujoco/lib), or build without the MuJoCo backend (the `mujoco` cargo feature)"
+    );
+    let dir = [MUJOCO_LIB_DIR_ENV, MUJOCO_RS_DIR_ENV]
+        .iter()
+        .find_map(std::env::var_os)
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            format!(
+                "MuJoCo: neither {MUJOCO_LIB_DIR_ENV} nor {MUJOCO_RS_DIR_ENV} is set (a robot \
+                 crate outside robot-rs includes robot-rs's .cargo/mujoco.toml from its \
+                 .cargo/config.toml); {hint}"
+            )
+        })?;
+    if !dir.join(MUJOCO_LIBRARY).is_file() {
+        return Err(format!(
+            "MuJoCo is not installed: {} has no {MUJOCO_LIBRARY}; {hint}",
+            dir.display()
+        ));
+    }
     Ok(dir)
 }

@@ -534,7 +534,7 @@ fn a_bad_mujoco_model_names_the_field() {
         text,
         format!(
             "{FILE}: mujoco.model: expected a string, found 3\n\
-             {FILE}: mujoco.base: unknown field \"base\"; known fields are model"
+             {FILE}: mujoco.base: unknown field \"base\"; known fields are model, stop_on_fall"
         )
     );
 }
