@@ -249,7 +249,45 @@ impl Stage<'_> {
                 "pos",
                 (floor_height != 0.0).then(|| numbers(&[0.0, 0.0, floor_height])),
             );
-        Element::new("worldbody").child(light).child(floor)
+        Element::new("worldbody")
+            .child(light)
+            .child(floor)
+            .children(self.stand_frame())
+    }
+
+    /// The test stand drawn, on the stand scene only: a post behind the robot, an arm over it
+    /// and a strap down to the root, where the weld holds it. Only to see: no geom of it collides
+    /// (`contype` and `conaffinity` 0) or weighs anything (a world body's geoms). Sized from the
+    /// root's height, so a hexapod's stand is as much smaller as it is.
+    fn stand_frame(&self) -> Vec<Element> {
+        if !self.on_stand {
+            return Vec::new();
+        }
+        let top = self.root_height();
+        let (floor, over) = (
+            self.floor_height(),
+            top + 0.15 * (top - self.floor_height()),
+        );
+        let behind = -0.5 * (top - floor);
+        let radius = 0.02 * (top - floor);
+        let bar = |name: &str, from: [f64; 3], to: [f64; 3]| {
+            Element::new("geom")
+                .attr("name", name)
+                .attr("type", "capsule")
+                .attr(
+                    "fromto",
+                    numbers(&[from[0], from[1], from[2], to[0], to[1], to[2]]),
+                )
+                .attr("size", numbers(&[radius]))
+                .attr("rgba", "0.5 0.5 0.5 1")
+                .attr("contype", "0")
+                .attr("conaffinity", "0")
+        };
+        vec![
+            bar("stand_post", [behind, 0.0, floor], [behind, 0.0, over]),
+            bar("stand_arm", [behind, 0.0, over], [0.0, 0.0, over]),
+            bar("stand_strap", [0.0, 0.0, over], [0.0, 0.0, top]),
+        ]
     }
 
     /// The stand's weld: the root body held, unrotated, at [`Self::root_height`]. `relpose` is the

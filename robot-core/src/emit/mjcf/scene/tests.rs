@@ -142,6 +142,26 @@ fn the_stand_is_the_floor_scene_with_the_root_held_by_a_weld_above_the_standing_
     let qpos = qpos(&doc);
     assert!((qpos[2] - height).abs() < 1e-12, "{qpos:?}");
     assert_eq!(qpos[3..7], [1.0, 0.0, 0.0, 0.0]);
+    // The stand is drawn, and only drawn: its strap ends at the root, and nothing of it collides.
+    let frame: Vec<_> = all(&doc, "geom")
+        .into_iter()
+        .filter(|g| g.attribute("name").is_some_and(|n| n.starts_with("stand_")))
+        .collect();
+    assert_eq!(frame.len(), 3);
+    for geom in &frame {
+        assert_eq!(geom.attribute("contype"), Some("0"));
+        assert_eq!(geom.attribute("conaffinity"), Some("0"));
+    }
+    let strap: Vec<f64> = frame[2]
+        .attribute("fromto")
+        .unwrap()
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(
+        (strap[5] - height).abs() < 1e-12,
+        "the strap holds the root: {strap:?}"
+    );
     let welds = all(&doc, "weld");
     assert_eq!(welds.len(), 1);
     let weld = welds[0];
@@ -157,11 +177,16 @@ fn the_stand_is_the_floor_scene_with_the_root_held_by_a_weld_above_the_standing_
     assert_eq!(relpose[..2], [0.0, 0.0]);
     assert_eq!(relpose[3..], [1.0, 0.0, 0.0, 0.0]);
     assert!(comments(&text)[2].contains("Test stand: the root held by weld `stand` at z = "));
-    // Everything else is the floor scene's.
+    // Everything else is the floor scene's: the stand's three geoms are the only ones added.
     let floor = scene(&robot).unwrap();
     let floor = parse(&floor);
     for tag in ["light", "geom", "texture", "material"] {
-        assert_eq!(all(&doc, tag).len(), all(&floor, tag).len(), "{tag}");
+        let added = if tag == "geom" { 3 } else { 0 };
+        assert_eq!(
+            all(&doc, tag).len(),
+            all(&floor, tag).len() + added,
+            "{tag}"
+        );
     }
 }
 
