@@ -86,6 +86,9 @@ keywords! {
 // `imu` and `controller`.
 keywords! { plugin params joints }
 
+// In a limb, a side's value that leaves the entry out on that side.
+keywords! { none }
+
 #[cfg(test)]
 mod tests {
     use proc_macro2::Span;

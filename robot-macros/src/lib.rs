@@ -180,7 +180,12 @@
 //!
 //! In a limb, names declared in it get the side as prefix (`hip_pitch` → `left_hip_pitch`, and
 //! so does every reference to them), and any value may be written `a | b`: one per side, in side
-//! order. A per-joint override is just that: `direction: -1 | 1`.
+//! order. The per-side forms:
+//! * a number or a name: `can_id: 31 | 41`, `bus: left_leg | right_leg`, `direction: -1 | 1`;
+//! * one element of a list: `xyz: [0.02, 0.07 | -0.07, 0]`;
+//! * a whole block: `origin: { xyz: [0, 0.1, 0] } | { xyz: [0, -0.1, 0], rpy: [0, 0, 3.14159] }`;
+//! * `none`, which leaves the entry out on that side: `four_bar: { .. } | none` gives the left
+//!   leg a linkage and the right leg a direct drive.
 //!
 //! Every rule of `robot_core::validate` is checked at expansion and reported at the offending
 //! token, all errors at once: syntax errors and rule problems together, except rule problems of an

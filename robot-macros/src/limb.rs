@@ -177,17 +177,32 @@ impl Side<'_> {
     }
 
     fn block(&mut self, block: &Block) -> Block {
+        let mut entries = Vec::with_capacity(block.entries.len());
+        for e in &block.entries {
+            if self.absent(&e.value) {
+                continue;
+            }
+            entries.push(Entry {
+                key: e.key.clone(),
+                kind: e.kind.clone(),
+                value: self.value(&e.value),
+            });
+        }
         Block {
             span: block.span,
-            entries: block
-                .entries
-                .iter()
-                .map(|e| Entry {
-                    key: e.key.clone(),
-                    kind: e.kind.clone(),
-                    value: self.value(&e.value),
-                })
-                .collect(),
+            entries,
+        }
+    }
+
+    /// Whether an entry's per-side value is `none` on this side: the entry is left out there
+    /// (`four_bar: { .. } | none`: a linkage on the left leg only).
+    fn absent(&self, value: &Value) -> bool {
+        match value {
+            Value::Sided { alternatives, .. } if alternatives.len() == self.count => matches!(
+                &alternatives[self.index],
+                Value::Ident(ident) if kw::none::is(ident)
+            ),
+            _ => false,
         }
     }
 
