@@ -33,8 +33,9 @@ impl Pty {
                 &mut master,
                 &mut slave,
                 name.as_mut_ptr(),
-                std::ptr::null(),
-                std::ptr::null(),
+                // `*mut` for macOS's signature; Linux's takes `*const`, which it coerces to.
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
             )
         };
         if result != 0 {
@@ -127,6 +128,7 @@ impl Pty {
 
     /// The baud rate the host set on its side: `termios2`, which holds any rate (the
     /// `serialport` crate sets its rate as `BOTHER` with the number in `c_ospeed`).
+    #[cfg(target_os = "linux")]
     pub(crate) fn host_baud(&self) -> Option<u32> {
         let fd = self.master().ok()?;
         // SAFETY: termios2 is plain data; the ioctl fills it on success.
@@ -142,6 +144,24 @@ impl Pty {
     }
 }
 
+/// The baud rate the host set on its side. Outside Linux a `speed_t` is the rate itself
+/// (POSIX leaves its values open; macOS and the BSDs use the number).
+#[cfg(not(target_os = "linux"))]
+impl Pty {
+    pub(crate) fn host_baud(&self) -> Option<u32> {
+        let fd = self.master().ok()?;
+        // SAFETY: termios is plain data; tcgetattr fills it on success.
+        let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: `fd` is open; tcgetattr writes one termios into the valid pointer.
+        if unsafe { libc::tcgetattr(fd, &mut termios) } != 0 {
+            return None;
+        }
+        // SAFETY: reads the speed out of the termios tcgetattr filled.
+        u32::try_from(unsafe { libc::cfgetospeed(&termios) }).ok()
+    }
+}
+
+#[cfg(target_os = "linux")]
 fn speed_to_baud(speed: libc::speed_t) -> Option<u32> {
     Some(match speed {
         libc::B4800 => 4800,
