@@ -147,11 +147,16 @@ fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
     (output, cwd)
 }
 
-/// cargo's target directory: the folder above the `robot` binary that holds `CACHEDIR.TAG`.
+/// cargo's target directory: the folder above the `robot` binary that holds what cargo keeps at
+/// a target directory's root.
 fn target_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_BIN_EXE_robot"))
         .ancestors()
-        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .find(|dir| {
+            ["CACHEDIR.TAG", ".rustc_info.json"]
+                .iter()
+                .any(|marker| dir.join(marker).is_file())
+        })
         .expect("the robot binary is in a cargo target directory")
         .to_path_buf()
 }

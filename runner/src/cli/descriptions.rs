@@ -4,22 +4,24 @@
 //!
 //! The build script's copy lives in `OUT_DIR` (`<target>/debug/build/<crate>-<hash>/out/`),
 //! where cargo wants it, but that hash changes with the features, the profile and `--target`.
-//! The stable folder is beside the build's folders in cargo's target directory, the one that
-//! holds `CACHEDIR.TAG`, found from the running executable: the same folder whatever the
-//! features, the profile or `--target`. An executable outside any target directory (installed
-//! with `cargo install`) falls back on the build script's folder.
+//! The stable folder is beside the build's folders in cargo's target directory, found from the
+//! running executable by what cargo keeps at its root (`CACHEDIR.TAG`, written when cargo makes
+//! the folder, or `.rustc_info.json`, its cache of the compiler's version, there when another
+//! tool made the folder first): the same folder whatever the features, the profile or
+//! `--target`. An executable outside any target directory (installed with `cargo install`)
+//! falls back on the build script's folder.
 
 use std::path::{Path, PathBuf};
 
-/// The file cargo writes at the root of every target directory.
-const TARGET_DIR_MARKER: &str = "CACHEDIR.TAG";
+/// Files cargo writes at the root of a target directory, and nowhere below it.
+const TARGET_DIR_MARKERS: [&str; 2] = ["CACHEDIR.TAG", ".rustc_info.json"];
 
 /// `<target>/descriptions`, for the target directory that holds `executable`, if it is in one.
 pub(super) fn stable_dir(executable: &Path) -> Option<PathBuf> {
     executable
         .ancestors()
         .skip(1)
-        .find(|dir| dir.join(TARGET_DIR_MARKER).is_file())
+        .find(|dir| TARGET_DIR_MARKERS.iter().any(|m| dir.join(m).is_file()))
         .map(|target| target.join("descriptions"))
 }
 
@@ -43,17 +45,18 @@ mod tests {
         let target = root.path().join("target");
         std::fs::create_dir_all(target.join("x86_64-apple-darwin/release")).unwrap();
         std::fs::create_dir_all(target.join("debug")).unwrap();
-        std::fs::write(
-            target.join(TARGET_DIR_MARKER),
-            "Signature: 8a477f597d28d172789f06886806bc55",
-        )
-        .unwrap();
-        for exe in ["debug/robot", "x86_64-apple-darwin/release/robot"] {
-            assert_eq!(
-                stable_dir(&target.join(exe)),
-                Some(target.join("descriptions")),
-                "{exe}"
-            );
+        // Either file marks the root: `CACHEDIR.TAG` is missing when another tool (Miri, which
+        // builds in `target/miri`) made the folder before cargo did.
+        for marker in TARGET_DIR_MARKERS {
+            std::fs::write(target.join(marker), "").unwrap();
+            for exe in ["debug/robot", "x86_64-apple-darwin/release/robot"] {
+                assert_eq!(
+                    stable_dir(&target.join(exe)),
+                    Some(target.join("descriptions")),
+                    "{exe}"
+                );
+            }
+            std::fs::remove_file(target.join(marker)).unwrap();
         }
         assert_eq!(stable_dir(&root.path().join("bin/robot")), None);
     }
