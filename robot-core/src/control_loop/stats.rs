@@ -60,47 +60,29 @@ impl TimingReport {
 
 impl std::fmt::Display for TimingReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let us = |d: Duration| d.as_secs_f64() * 1e6;
         let plural =
             |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
-        if !self.paced {
-            writeln!(
-                f,
-                "{} {} at {:.0} Hz, not paced (percentiles over the last {} {})",
-                self.cycles,
-                plural(self.cycles, "cycle", "cycles"),
-                1.0 / self.period.as_secs_f64(),
-                self.samples,
-                plural(self.samples as u64, "cycle", "cycles"),
-            )?;
-            if let (Some(simulated), Some(factor)) = (self.simulated, self.real_time_factor()) {
-                writeln!(
-                    f,
-                    "  simulated {:.3} s in {:.3} s of wall time: real-time factor {factor:.2}",
-                    simulated.as_secs_f64(),
-                    self.wall.as_secs_f64()
-                )?;
-            }
-            let p = &self.work;
-            return writeln!(
-                f,
-                "  work      p50 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   mean {:>9.1} µs",
-                us(p.p50),
-                us(p.p99),
-                us(p.max),
-                us(p.mean)
-            );
-        }
-        writeln!(
-            f,
-            "{} {} at {:.0} Hz, {} {}, {} skipped {} (percentiles over the last {} {})",
+        let cycles = format!(
+            "{} {} at {:.0} Hz",
             self.cycles,
             plural(self.cycles, "cycle", "cycles"),
-            1.0 / self.period.as_secs_f64(),
-            self.overruns,
-            plural(self.overruns, "overrun", "overruns"),
-            self.skipped,
-            plural(self.skipped, "deadline", "deadlines"),
+            1.0 / self.period.as_secs_f64()
+        );
+        // Without deadlines there is nothing to overrun, skip, be late for or space out.
+        let deadlines = if self.paced {
+            format!(
+                "{} {}, {} skipped {}",
+                self.overruns,
+                plural(self.overruns, "overrun", "overruns"),
+                self.skipped,
+                plural(self.skipped, "deadline", "deadlines")
+            )
+        } else {
+            "not paced".to_string()
+        };
+        writeln!(
+            f,
+            "{cycles}, {deadlines} (percentiles over the last {} {})",
             self.samples,
             plural(self.samples as u64, "cycle", "cycles"),
         )?;
@@ -112,11 +94,17 @@ impl std::fmt::Display for TimingReport {
                 self.wall.as_secs_f64()
             )?;
         }
-        for (name, p) in [
-            ("work", &self.work),
-            ("interval", &self.interval),
-            ("lateness", &self.lateness),
-        ] {
+        let series: &[(&str, &Percentiles)] = if self.paced {
+            &[
+                ("work", &self.work),
+                ("interval", &self.interval),
+                ("lateness", &self.lateness),
+            ]
+        } else {
+            &[("work", &self.work)]
+        };
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        for (name, p) in series {
             writeln!(
                 f,
                 "  {name:<9} p50 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   mean {:>9.1} µs",
