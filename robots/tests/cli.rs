@@ -156,7 +156,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
     let built = Path::new(env!("ROBOT_DESCRIPTIONS_DIR")).join("lite_biped");
     assert!(built.is_absolute());
     assert!(
-        stdout.contains(&format!("emitted 9 files into {}", built.display())),
+        stdout.contains(&format!("emitted 10 files into {}", built.display())),
         "{stdout}"
     );
     assert!(
@@ -181,7 +181,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
         stdout.contains("(an overrun: a cycle that ended after the next cycle's deadline"),
         "{stdout}"
     );
-    assert_eq!(std::fs::read_dir(&built).unwrap().count(), 9);
+    assert_eq!(std::fs::read_dir(&built).unwrap().count(), 10);
     assert!(
         !cwd.join("target").exists(),
         "nothing written into the working folder"
@@ -358,7 +358,7 @@ fn emit_writes_every_file_of_every_robot() {
     let output = robot(&["emit", "--out", out.to_str().unwrap()]);
     assert!(output.status.success(), "{}", text(&output.stderr));
     // The floating-base biped also gets its test-stand scene.
-    for (robot, files) in [("lite_biped", 9), ("six_axis_arm", 8)] {
+    for (robot, files) in [("lite_biped", 10), ("six_axis_arm", 9)] {
         assert_eq!(
             std::fs::read_dir(out.join(robot)).unwrap().count(),
             files,

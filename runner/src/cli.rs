@@ -377,6 +377,7 @@ impl App {
                 buses: Default::default(),
                 joints: Default::default(),
                 mujoco: Default::default(),
+                topic: Default::default(),
             });
             with_model.mujoco.model = model.clone();
             config = Some(with_model);

@@ -159,9 +159,19 @@ def ping(args, participant, stopper):
     time.sleep(0.2)
     take_all(reader)
     period = 1.0 / args.rate
+    waitset = WaitSet(participant)
+    waitset.attach(ReadCondition(reader, SampleState.Any | ViewState.Any | InstanceState.Any))
     sent = {}
     round_trips = []
     count = int(args.seconds * args.rate)
+
+    def collect():
+        arrived = time.time_ns()
+        for state in take_all(reader):
+            key = stamp_ns(state.header.stamp)
+            if sent.pop(key, None):
+                round_trips.append(arrived - key)
+
     next_tick = time.monotonic()
     for i in range(count):
         if stopper.stopped:
@@ -170,20 +180,14 @@ def ping(args, participant, stopper):
         sent[stamp_ns(stamp)] = True
         writer.write(ros.JointState(header=ros.Header(stamp=stamp), name=["j"], position=[float(i)]))
         next_tick += period
-        while True:
-            for state in take_all(reader):
-                key = stamp_ns(state.header.stamp)
-                if sent.pop(key, None):
-                    round_trips.append(time.time_ns() - key)
-            delay = next_tick - time.monotonic()
-            if delay <= 0:
-                break
-            time.sleep(min(delay, 0.0001))
-    time.sleep(0.2)
-    for state in take_all(reader):
-        key = stamp_ns(state.header.stamp)
-        if sent.pop(key, None):
-            round_trips.append(time.time_ns() - key)
+        # Sleep in the wait set until the answer or the next tick, whichever comes first.
+        while (left := next_tick - time.monotonic()) > 0:
+            waitset.wait(duration(nanoseconds=int(left * 1e9)))
+            collect()
+    deadline = time.monotonic() + 0.3
+    while (left := deadline - time.monotonic()) > 0:
+        waitset.wait(duration(nanoseconds=int(left * 1e9)))
+        collect()
     say(event="summary", sent=count, answered=len(round_trips), round_trips_ns=round_trips)
 
 
@@ -208,6 +212,11 @@ def script(args, participant, stopper):
     say(event="summary", scripted=len(messages))
 
 
+def as_json(values):
+    """Floats for JSON, which has no NaN or infinity: those as text."""
+    return [v if math.isfinite(v) else str(v) for v in values]
+
+
 def policy_name(policy):
     """`Reliable` for `Policy.Reliability.Reliable(...)`."""
     return type(policy).__name__.split(".")[-1]
@@ -224,8 +233,8 @@ def listen(args, participant, stopper):
     while not stopper.stopped and time.monotonic() - start < args.seconds:
         for command in take_all(reader):
             received += 1
-            say(event="command", name=list(command.name), position=list(command.position),
-                velocity=list(command.velocity), effort=list(command.effort))
+            say(event="command", name=list(command.name), position=as_json(command.position),
+                velocity=as_json(command.velocity), effort=as_json(command.effort))
         for p in publications.take(N=100):
             if isinstance(p, InvalidSample) or p.topic_name != ros.dds_topic(args.commands):
                 continue

@@ -3,16 +3,17 @@
 
 use std::time::Duration;
 
+use robot_core::backend::topic_defaults;
 use ros2_wire::{MAX_DOMAIN_ID, TopicName, TopicNameError};
 
 /// The default of `joint_commands_topic`, as upstream.
-pub const DEFAULT_COMMANDS_TOPIC: &str = "/robot_joint_commands";
+pub const DEFAULT_COMMANDS_TOPIC: &str = topic_defaults::JOINT_COMMANDS_TOPIC;
 /// The default of `joint_states_topic`, as upstream.
-pub const DEFAULT_STATES_TOPIC: &str = "/robot_joint_states";
+pub const DEFAULT_STATES_TOPIC: &str = topic_defaults::JOINT_STATES_TOPIC;
 /// The default IMU topic (`imu_sensor_broadcaster`'s).
-pub const DEFAULT_IMU_TOPIC: &str = "/imu/data";
+pub const DEFAULT_IMU_TOPIC: &str = topic_defaults::IMU_TOPIC;
 /// The default of `trigger_joint_command_threshold`, as upstream.
-pub const DEFAULT_THRESHOLD: f64 = 1e-5;
+pub const DEFAULT_THRESHOLD: f64 = topic_defaults::TRIGGER_JOINT_COMMAND_THRESHOLD;
 /// States older than this many loop periods are stale, by default...
 pub const DEFAULT_STALE_PERIODS: u32 = 5;
 /// ...but never less than this: a simulator's scheduling jitter is not a dead simulator.

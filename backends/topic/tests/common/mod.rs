@@ -1,14 +1,16 @@
 //! What the DDS tests of the topic backend share.
 #![allow(dead_code)] // each test binary uses part of it
 
+pub mod robots;
+
 use std::time::Duration;
 
+use ::robots::LiteBiped;
 use backend_topic::{TopicOptions, TopicSystem};
 use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::{Clock, Component, System};
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, RobotTypes, Values};
-use robots::LiteBiped;
 
 /// lite_biped's actuated joints, comma-separated, as the peer's `--joints` takes them.
 pub fn lite_biped_joints() -> String {

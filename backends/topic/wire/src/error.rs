@@ -16,6 +16,22 @@ pub enum WireError {
     /// A domain id past ROS 2's range.
     #[error("domain id {0} is out of range: ROS 2 uses 0 to 232")]
     DomainId(u16),
+    /// A port the domain needs is held by a socket that does not share it.
+    #[error(
+        "cannot join DDS domain {domain}: UDP port {port} ({what}) is taken by a socket that does \
+         not share it: {source}"
+    )]
+    PortTaken {
+        /// The domain.
+        domain: u16,
+        /// The port.
+        port: u16,
+        /// What the domain uses it for.
+        what: &'static str,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The event poll could not be made.
     #[error("cannot set up the DDS thread's event poll: {0}")]
     Poll(#[source] std::io::Error),

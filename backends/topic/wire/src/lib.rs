@@ -36,6 +36,7 @@ pub mod message;
 pub mod msg;
 mod name;
 mod participant;
+mod ports;
 mod qos;
 pub mod type_hash;
 

@@ -1,14 +1,13 @@
-//! What a ROS message type is here: a serde struct in ROS field order (so CDR, which encodes
-//! fields in declaration order with no names, is exactly what a ROS node sends) plus a static
+//! What a ROS message type is here: a struct in ROS field order (so CDR, which encodes fields
+//! in declaration order with no names, is exactly what a ROS node sends) plus a static
 //! description of its fields, from which the DDS type name and the REP-2011 type hash are
 //! computed. [`ros_message!`](crate::ros_message) writes both from one declaration, so they
 //! cannot disagree.
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
 /// A ROS 2 message type.
-pub trait Message: Serialize + DeserializeOwned + Clone + Default + Send + Sync + 'static {
+pub trait Message:
+    crate::cdr::CdrField + Clone + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static
+{
     /// The type as ROS describes it: package, name and fields.
     const DESCRIPTION: &'static TypeDescription;
 }
@@ -127,8 +126,9 @@ impl<T: RosType, const N: usize> RosType for [T; N] {
     };
 }
 
-/// Declares a ROS message: the struct (serde, in ROS field order) and its [`Message`] impl with
-/// the description the type hash is computed from. Adding a message type is one invocation:
+/// Declares a ROS message: the struct (fields in ROS order), its CDR codec
+/// ([`CdrField`](crate::cdr::CdrField)) and its [`Message`] impl with the description the type
+/// hash is computed from. Adding a message type is one invocation:
 ///
 /// ```
 /// use ros2_wire::{Message, ros_message};
@@ -152,7 +152,7 @@ macro_rules! ros_message {
         $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
     }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Default)]
         pub struct $name {
             $($(#[$field_meta])* pub $field: $type,)*
         }
@@ -167,6 +167,19 @@ macro_rules! ros_message {
                     field_type: <$type as $crate::RosType>::FIELD_TYPE,
                 },)*],
             };
+        }
+
+        #[automatically_derived]
+        impl $crate::cdr::CdrField for $name {
+            fn encode(&self, __w: &mut $crate::cdr::CdrWriter<'_>) {
+                $($crate::cdr::CdrField::encode(&self.$field, __w);)*
+            }
+            fn decode(__r: &mut $crate::cdr::CdrReader<'_>) -> ::core::result::Result<Self, $crate::cdr::CdrError> {
+                ::core::result::Result::Ok($name {
+                    $($field: <$type as $crate::cdr::CdrField>::decode(__r)?,)*
+                })
+            }
+            const MIN_SIZE: usize = 0 $(+ <$type as $crate::cdr::CdrField>::MIN_SIZE)*;
         }
 
         #[automatically_derived]

@@ -19,10 +19,11 @@ use std::time::Duration;
 use rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use rustdds::no_key::{DataReader, DataWriter};
 use rustdds::{
-    CDRDeserializerAdapter, CDRSerializerAdapter, DataWriterStatus, DomainParticipant,
-    DomainParticipantBuilder, QosPolicyBuilder, StatusEvented, TopicKind,
+    DataWriterStatus, DomainParticipant, DomainParticipantBuilder, QosPolicyBuilder, StatusEvented,
+    TopicKind,
 };
 
+use crate::cdr::RosCdr;
 use crate::error::WireError;
 use crate::message::Message;
 use crate::msg::Time;
@@ -93,6 +94,7 @@ impl Participant {
         if domain_id > MAX_DOMAIN_ID {
             return Err(WireError::DomainId(domain_id));
         }
+        crate::ports::check_shared_ports(domain_id)?;
         let participant = DomainParticipantBuilder::new(domain_id)
             .build()
             .map_err(|e| WireError::dds(format!("cannot join DDS domain {domain_id}"), e))?;
@@ -169,10 +171,7 @@ impl ParticipantBuilder {
         let dds_topic = self.topic(topic, M::DESCRIPTION.dds_type_name(), &qos)?;
         let writer = self
             .publisher
-            .create_datawriter_no_key::<M, CDRSerializerAdapter<M>>(
-                &dds_topic,
-                Some(qos.policies()),
-            )
+            .create_datawriter_no_key::<M, RosCdr>(&dds_topic, Some(qos.policies()))
             .map_err(|e| WireError::dds(format!("cannot create a writer on `{topic}`"), e))?;
         let (input, output) = triple_buffer::triple_buffer(&template);
         let counters = Arc::new(EndpointCounters::default());
@@ -198,10 +197,7 @@ impl ParticipantBuilder {
         let dds_topic = self.topic(topic, M::DESCRIPTION.dds_type_name(), &qos)?;
         let reader = self
             .subscriber
-            .create_datareader_no_key::<M, CDRDeserializerAdapter<M>>(
-                &dds_topic,
-                Some(qos.policies()),
-            )
+            .create_datareader_no_key::<M, RosCdr>(&dds_topic, Some(qos.policies()))
             .map_err(|e| WireError::dds(format!("cannot create a reader on `{topic}`"), e))?;
         let (input, output) = triple_buffer::triple_buffer(&Received::<M>::default());
         let counters = Arc::new(EndpointCounters::default());
@@ -379,7 +375,7 @@ impl<M: Message> Subscription<M> {
 }
 
 struct WriterPump<M: Message> {
-    writer: DataWriter<M, CDRSerializerAdapter<M>>,
+    writer: DataWriter<M, RosCdr>,
     output: triple_buffer::Output<M>,
     counters: Arc<EndpointCounters>,
 }
@@ -412,7 +408,7 @@ impl<M: Message> Pump for WriterPump<M> {
 }
 
 struct ReaderPump<M: Message> {
-    reader: DataReader<M, CDRDeserializerAdapter<M>>,
+    reader: DataReader<M, RosCdr>,
     input: triple_buffer::Input<Received<M>>,
     arrivals: u64,
     counters: Arc<EndpointCounters>,
