@@ -80,7 +80,8 @@ runs = [json.loads(l) for l in sys.stdin]
 for rate in (200.0, 1000.0):
     c = next(r for r in runs if r["side"] == "cyclone" and r["rate_hz"] == rate)
     o = next(r for r in runs if r["side"] == "ros2-wire" and r["rate_hz"] == rate)
-    ratio = lambda k: o[k] / c[k]
-    print(f"{int(rate)} Hz: ros2-wire/cyclone p50 {ratio(\"p50_us\"):.2f}x, p99 {ratio(\"p99_us\"):.2f}x, max {ratio(\"max_us\"):.2f}x; "
-          f"commands lost: ours {max(0, o[\"sent\"] - o[\"echo_received\"])}, cyclone {max(0, c[\"sent\"] - c[\"echo_received\"])}")
+    ratios = ", ".join("%s %.2fx" % (k[:-3], o[k] / c[k]) for k in ("p50_us", "p99_us", "max_us"))
+    lost = lambda r: max(0, r["sent"] - r["echo_received"])
+    print("%d Hz: ros2-wire / cyclone: %s; commands lost: ros2-wire %d (of which %d overwritten before the DDS thread took them), cyclone %d"
+          % (rate, ratios, lost(o), o["commands_overwritten"], lost(c)))
 '

@@ -5,7 +5,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::process::Command;
-use std::time::Duration;
 
 fn joints() -> String {
     robots::LiteBiped::DESCRIPTION
@@ -75,7 +74,6 @@ fn the_peer_stopping_ends_robot_run_with_the_stale_state_error_and_the_statistic
         assert!(!text.contains("STILL ACTIVE"), "{text}");
         // The statistics: the timing table is printed however the run ends.
         assert!(text.contains("overruns"), "{text}");
-        std::thread::sleep(Duration::from_millis(10));
     });
 }
 

@@ -54,6 +54,13 @@ fn lite_biped_squats_on_the_peer_and_tracks() {
         // The knees went down: the peer followed the commands, not just echoed its start.
         let knee = control_loop.state().left_knee_pitch.position;
         assert!(knee > 0.1, "left knee at {knee} rad after 3 s of squatting");
+        // The peer's IMU (identity orientation) reached the IMU's state slots.
+        let imu = control_loop.state().base_imu;
+        assert_eq!(
+            (imu.orientation.w, imu.orientation.x),
+            (1.0, 0.0),
+            "{imu:?}"
+        );
         let counters = control_loop.system().counters();
         let count = |name: &str| counters[0].1.iter().find(|c| c.name == name).unwrap().value;
         assert!(count("states received") > 400, "{counters:?}");

@@ -108,11 +108,16 @@ impl<'a> CdrReader<'a> {
         Ok(bytes)
     }
 
-    fn get<const N: usize>(&mut self) -> Result<[u8; N], CdrError> {
-        let misaligned = self.at % N;
+    fn align(&mut self, to: usize) -> Result<(), CdrError> {
+        let misaligned = self.at % to;
         if misaligned != 0 {
-            self.take(N - misaligned)?;
+            self.take(to - misaligned)?;
         }
+        Ok(())
+    }
+
+    fn get<const N: usize>(&mut self) -> Result<[u8; N], CdrError> {
+        self.align(N)?;
         let mut bytes = [0; N];
         bytes.copy_from_slice(self.take(N)?);
         if self.big_endian {
@@ -144,6 +149,21 @@ pub trait CdrField: Sized {
     fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError>;
     /// The fewest bytes one takes, for checking counts.
     const MIN_SIZE: usize;
+
+    /// Appends a sequence's elements (after its count). Primitives align once and copy.
+    fn encode_all(items: &[Self], w: &mut CdrWriter<'_>) {
+        for item in items {
+            item.encode(w);
+        }
+    }
+
+    /// Reads `n` elements into `into`.
+    fn decode_all(n: usize, r: &mut CdrReader<'_>, into: &mut Vec<Self>) -> Result<(), CdrError> {
+        for _ in 0..n {
+            into.push(Self::decode(r)?);
+        }
+        Ok(())
+    }
 }
 
 macro_rules! primitives {
@@ -156,6 +176,36 @@ macro_rules! primitives {
                 Ok(<$t>::from_le_bytes(r.get()?))
             }
             const MIN_SIZE: usize = std::mem::size_of::<$t>();
+
+            fn encode_all(items: &[Self], w: &mut CdrWriter<'_>) {
+                const SIZE: usize = std::mem::size_of::<$t>();
+                if items.is_empty() {
+                    return;
+                }
+                w.align(SIZE);
+                w.out.reserve(items.len() * SIZE);
+                for item in items {
+                    w.out.extend_from_slice(&item.to_le_bytes());
+                }
+            }
+
+            fn decode_all(n: usize, r: &mut CdrReader<'_>, into: &mut Vec<Self>) -> Result<(), CdrError> {
+                const SIZE: usize = std::mem::size_of::<$t>();
+                if n == 0 {
+                    return Ok(());
+                }
+                r.align(SIZE)?;
+                let bytes = r.take(n * SIZE)?;
+                into.extend(bytes.chunks_exact(SIZE).map(|chunk| {
+                    let mut b = [0; SIZE];
+                    b.copy_from_slice(chunk);
+                    if r.big_endian {
+                        b.reverse();
+                    }
+                    <$t>::from_le_bytes(b)
+                }));
+                Ok(())
+            }
         }
     )*};
 }
@@ -200,16 +250,12 @@ impl CdrField for String {
 impl<T: CdrField> CdrField for Vec<T> {
     fn encode(&self, w: &mut CdrWriter<'_>) {
         w.count(self.len());
-        for item in self {
-            item.encode(w);
-        }
+        T::encode_all(self, w);
     }
     fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
         let n = r.count(T::MIN_SIZE)?;
         let mut items = Vec::with_capacity(n);
-        for _ in 0..n {
-            items.push(T::decode(r)?);
-        }
+        T::decode_all(n, r, &mut items)?;
         Ok(items)
     }
     const MIN_SIZE: usize = 4;

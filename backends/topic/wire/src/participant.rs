@@ -5,14 +5,15 @@
 //! then on the caller only touches [`Publisher`]s and [`Subscription`]s, which exchange whole
 //! preallocated messages with that thread through triple buffers: wait-free, allocation-free,
 //! the newest message wins. A publish wakes the thread with an eventfd write
-//! ([`rustdds::mio1::Waker`]), which does not block; the thread sleeps in `epoll` on the
-//! readers and that waker, so a command goes out, and a state comes in, without polling delay.
+//! ([`rustdds::mio1::Waker`]), which does not block, and only when the thread is asleep: a loop
+//! faster than the network makes no system call. The thread sleeps in `epoll` on the readers and
+//! that waker, so a command goes out, and a state comes in, without polling delay.
 //!
 //! Stopping (or dropping) the [`Participant`] stops and joins the thread, which drops the DDS
 //! entities there.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -57,6 +58,34 @@ trait Pump: Send {
     fn pump(&mut self);
     /// Refreshes the match count.
     fn housekeeping(&mut self) {}
+    /// Whether the control side published something not yet sent (readers: never; their
+    /// sockets wake the poll).
+    fn pending(&self) -> bool {
+        false
+    }
+}
+
+/// How the control side wakes the DDS thread: an eventfd write, made only when the thread is
+/// asleep or about to be.
+///
+/// The thread sets `sleeping`, then looks for pending work, then sleeps; a publisher makes its
+/// message visible, then clears `sleeping` and wakes the thread if it was set. With a SeqCst
+/// fence between the two steps on each side, either the thread sees the message or the
+/// publisher sees the flag (Dekker's pattern), so no message waits for the next wake.
+#[derive(Debug)]
+struct Doorbell {
+    waker: Waker,
+    sleeping: AtomicBool,
+}
+
+impl Doorbell {
+    fn ring(&self) {
+        fence(Ordering::SeqCst);
+        if self.sleeping.swap(false, Ordering::SeqCst) {
+            // If the write failed, the message goes out at the next housekeeping tick.
+            let _ = self.waker.wake();
+        }
+    }
 }
 
 /// Builds a participant: declare the endpoints, then [`start`](Self::start) it.
@@ -65,7 +94,7 @@ pub struct ParticipantBuilder {
     publisher: rustdds::Publisher,
     subscriber: rustdds::Subscriber,
     poll: Poll,
-    waker: Arc<Waker>,
+    doorbell: Arc<Doorbell>,
     pumps: Vec<Box<dyn Pump>>,
     domain_id: u16,
 }
@@ -83,7 +112,7 @@ impl std::fmt::Debug for ParticipantBuilder {
 #[derive(Debug)]
 pub struct Participant {
     stop: Arc<AtomicBool>,
-    waker: Arc<Waker>,
+    doorbell: Arc<Doorbell>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -106,13 +135,16 @@ impl Participant {
             .create_subscriber(&qos)
             .map_err(|e| WireError::dds("cannot create a DDS subscriber", e))?;
         let poll = Poll::new().map_err(WireError::Poll)?;
-        let waker = Arc::new(Waker::new(poll.registry(), WAKE).map_err(WireError::Poll)?);
+        let doorbell = Arc::new(Doorbell {
+            waker: Waker::new(poll.registry(), WAKE).map_err(WireError::Poll)?,
+            sleeping: AtomicBool::new(false),
+        });
         Ok(ParticipantBuilder {
             participant,
             publisher,
             subscriber,
             poll,
-            waker,
+            doorbell,
             pumps: Vec::new(),
             domain_id,
         })
@@ -121,8 +153,8 @@ impl Participant {
     /// Stops the thread and waits for it; what it owned (the DDS entities) is dropped there.
     pub fn stop(&mut self) {
         self.stop.store(true, Ordering::Release);
-        // A failed wake only delays the stop to the next housekeeping tick.
-        let _ = self.waker.wake();
+        // Always, asleep or not; a failed wake only delays the stop to the next housekeeping tick.
+        let _ = self.doorbell.waker.wake();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -183,7 +215,7 @@ impl ParticipantBuilder {
         Ok(Publisher {
             topic: topic.clone(),
             input,
-            waker: self.waker.clone(),
+            doorbell: self.doorbell.clone(),
             counters,
         })
     }
@@ -222,7 +254,7 @@ impl ParticipantBuilder {
             publisher,
             subscriber,
             mut poll,
-            waker,
+            doorbell,
             mut pumps,
             domain_id,
         } = self;
@@ -232,31 +264,35 @@ impl ParticipantBuilder {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
+        let thread_doorbell = doorbell.clone();
         let thread = std::thread::Builder::new()
             .name(format!("dds-domain-{domain_id}"))
             .spawn(move || {
                 // Owned here, dropped here: DDS lives and dies on this thread.
                 let _entities = (participant, publisher, subscriber);
-                run(&mut poll, &mut pumps, &thread_stop);
+                run(&mut poll, &mut pumps, &thread_stop, &thread_doorbell);
             })
             .map_err(WireError::Thread)?;
         Ok(Participant {
             stop,
-            waker,
+            doorbell,
             thread: Some(thread),
         })
     }
 }
 
 /// The DDS thread: sleep until woken, pump, until stopped.
-fn run(poll: &mut Poll, pumps: &mut [Box<dyn Pump>], stop: &AtomicBool) {
+fn run(poll: &mut Poll, pumps: &mut [Box<dyn Pump>], stop: &AtomicBool, doorbell: &Doorbell) {
     let mut events = Events::with_capacity(64);
     let mut next_housekeeping = std::time::Instant::now();
     while !stop.load(Ordering::Acquire) {
-        if poll.poll(&mut events, Some(HOUSEKEEPING)).is_err() {
-            // EINTR and the like: try again.
-            continue;
+        doorbell.sleeping.store(true, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+        if !pumps.iter().any(|p| p.pending()) {
+            // EINTR and the like return early: the loop comes round again.
+            let _ = poll.poll(&mut events, Some(HOUSEKEEPING));
         }
+        doorbell.sleeping.store(false, Ordering::SeqCst);
         // Every endpoint is pumped on any wake: the readers' readiness is edge-triggered
         // and a writer has no event of its own; pumping an idle endpoint costs an atomic load.
         for pump in pumps.iter_mut() {
@@ -276,7 +312,7 @@ fn run(poll: &mut Poll, pumps: &mut [Box<dyn Pump>], stop: &AtomicBool) {
 pub struct Publisher<M: Message> {
     topic: TopicName,
     input: triple_buffer::Input<M>,
-    waker: Arc<Waker>,
+    doorbell: Arc<Doorbell>,
     counters: Arc<EndpointCounters>,
 }
 
@@ -296,14 +332,13 @@ impl<M: Message> Publisher<M> {
         self.input.input_buffer_mut()
     }
 
-    /// Hands the message to the DDS thread and wakes it. Never blocks or allocates; a message
-    /// the DDS thread had not taken yet is replaced, and counted.
+    /// Hands the message to the DDS thread and wakes it if it sleeps. Never blocks or
+    /// allocates; a message the DDS thread had not taken yet is replaced, and counted.
     pub fn publish(&mut self) {
         if self.input.publish() {
             self.counters.overwritten.fetch_add(1, Ordering::Relaxed);
         }
-        // An eventfd write; if it failed the message goes out at the next housekeeping tick.
-        let _ = self.waker.wake();
+        self.doorbell.ring();
     }
 
     /// The topic.
@@ -395,6 +430,10 @@ impl<M: Message> Pump for WriterPump<M> {
             Ok(()) => self.counters.transferred.fetch_add(1, Ordering::Relaxed),
             Err(_) => self.counters.failed.fetch_add(1, Ordering::Relaxed),
         };
+    }
+
+    fn pending(&self) -> bool {
+        self.output.updated()
     }
 
     fn housekeeping(&mut self) {
