@@ -86,7 +86,8 @@ fn bad_state_messages_behave_as_the_table_says() {
         let _peer = python
             .start_with_input(
                 "script",
-                &["--repeat", "40", "--interval", "0.005", "--settle", "1"],
+                // 0.4 s a message: a busy machine's pause cannot skip one.
+                &["--repeat", "80", "--interval", "0.005", "--settle", "1"],
                 Some(&script),
             )
             .unwrap();
@@ -157,9 +158,10 @@ fn bad_state_messages_behave_as_the_table_says() {
 /// Positions the peer reports for the wheel turning from 0 to 20 rad, wrapped into (−2π, 2π)
 /// as Isaac Sim wraps them.
 fn wheel_script() -> String {
-    let steps: Vec<serde_json::Value> = (0..=100)
+    // The last reading is held for 50 steps, so a reader that pauses still sees it.
+    let steps: Vec<serde_json::Value> = (0..=150)
         .map(|i| {
-            let angle = f64::from(i) * 0.2;
+            let angle = f64::from(i.min(100)) * 0.2;
             serde_json::json!({"name": ["wheel"], "position": [angle % std::f64::consts::TAU]})
         })
         .collect();

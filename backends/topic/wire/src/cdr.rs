@@ -164,6 +164,30 @@ pub trait CdrField: Sized {
         }
         Ok(())
     }
+
+    /// Reads one into `self`, reusing what it owns (a string's or a sequence's buffer), so a
+    /// message decoded again and again into the same value stops allocating. After an error
+    /// `self` holds part of the message.
+    fn decode_into(&mut self, r: &mut CdrReader<'_>) -> Result<(), CdrError> {
+        *self = Self::decode(r)?;
+        Ok(())
+    }
+
+    /// Reads `n` elements into `into`, reusing the elements it has.
+    fn decode_all_into(
+        n: usize,
+        r: &mut CdrReader<'_>,
+        into: &mut Vec<Self>,
+    ) -> Result<(), CdrError> {
+        into.truncate(n);
+        for item in into.iter_mut() {
+            item.decode_into(r)?;
+        }
+        while into.len() < n {
+            into.push(Self::decode(r)?);
+        }
+        Ok(())
+    }
 }
 
 macro_rules! primitives {
@@ -187,6 +211,11 @@ macro_rules! primitives {
                 for item in items {
                     w.out.extend_from_slice(&item.to_le_bytes());
                 }
+            }
+
+            fn decode_all_into(n: usize, r: &mut CdrReader<'_>, into: &mut Vec<Self>) -> Result<(), CdrError> {
+                into.clear();
+                Self::decode_all(n, r, into)
             }
 
             fn decode_all(n: usize, r: &mut CdrReader<'_>, into: &mut Vec<Self>) -> Result<(), CdrError> {
@@ -234,17 +263,25 @@ impl CdrField for String {
         w.out.push(0);
     }
     fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
-        let n = r.count(1)?;
-        let at = r.at;
-        let bytes = r.take(n)?;
-        match bytes.split_last() {
-            Some((0, text)) => std::str::from_utf8(text)
-                .map(str::to_owned)
-                .map_err(|_| CdrError::BadString { at }),
-            _ => Err(CdrError::BadString { at }),
-        }
+        read_str(r).map(str::to_owned)
+    }
+    fn decode_into(&mut self, r: &mut CdrReader<'_>) -> Result<(), CdrError> {
+        let text = read_str(r)?;
+        self.clear();
+        self.push_str(text);
+        Ok(())
     }
     const MIN_SIZE: usize = 5;
+}
+
+/// A string's text, without its NUL.
+fn read_str<'a>(r: &mut CdrReader<'a>) -> Result<&'a str, CdrError> {
+    let n = r.count(1)?;
+    let at = r.at;
+    match r.take(n)?.split_last() {
+        Some((0, text)) => std::str::from_utf8(text).map_err(|_| CdrError::BadString { at }),
+        _ => Err(CdrError::BadString { at }),
+    }
 }
 
 impl<T: CdrField> CdrField for Vec<T> {
@@ -258,6 +295,10 @@ impl<T: CdrField> CdrField for Vec<T> {
         T::decode_all(n, r, &mut items)?;
         Ok(items)
     }
+    fn decode_into(&mut self, r: &mut CdrReader<'_>) -> Result<(), CdrError> {
+        let n = r.count(T::MIN_SIZE)?;
+        T::decode_all_into(n, r, self)
+    }
     const MIN_SIZE: usize = 4;
 }
 
@@ -269,10 +310,14 @@ impl<T: CdrField + Copy + Default, const N: usize> CdrField for [T; N] {
     }
     fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
         let mut items = [T::default(); N];
-        for item in &mut items {
-            *item = T::decode(r)?;
-        }
+        items.decode_into(r)?;
         Ok(items)
+    }
+    fn decode_into(&mut self, r: &mut CdrReader<'_>) -> Result<(), CdrError> {
+        for item in self {
+            item.decode_into(r)?;
+        }
+        Ok(())
     }
     const MIN_SIZE: usize = T::MIN_SIZE * N;
 }
@@ -287,6 +332,16 @@ pub fn encode<M: Message>(message: &M, out: &mut Vec<u8>) {
 
 /// Decodes a payload with its encapsulation header.
 pub fn decode<M: Message>(payload: &[u8]) -> Result<M, CdrError> {
+    M::decode(&mut reader_of(payload)?)
+}
+
+/// Decodes a payload into `message`, reusing its strings' and sequences' buffers: with the same
+/// shape of message each time, no allocation. After an error `message` holds part of it.
+pub fn decode_into<M: Message>(payload: &[u8], message: &mut M) -> Result<(), CdrError> {
+    message.decode_into(&mut reader_of(payload)?)
+}
+
+fn reader_of(payload: &[u8]) -> Result<CdrReader<'_>, CdrError> {
     let Some((header, body)) = payload.split_first_chunk::<4>() else {
         return Err(CdrError::Truncated {
             at: 0,
@@ -298,7 +353,22 @@ pub fn decode<M: Message>(payload: &[u8]) -> Result<M, CdrError> {
         [0x00, 0x00] => true,
         other => return Err(CdrError::Encapsulation(other)),
     };
-    M::decode(&mut CdrReader::new(body, big_endian))
+    Ok(CdrReader::new(body, big_endian))
+}
+
+/// A sample's body as it arrived, for decoding in place ([`Payload::decode_into`]): the DDS
+/// thread keeps its messages and decodes each new sample into one, so only this copy allocates.
+#[derive(Debug, Clone, Default)]
+pub struct Payload {
+    body: Vec<u8>,
+    big_endian: bool,
+}
+
+impl Payload {
+    /// Decodes into `message`, reusing its buffers.
+    pub fn decode_into<M: Message>(&self, message: &mut M) -> Result<(), CdrError> {
+        message.decode_into(&mut CdrReader::new(&self.body, self.big_endian))
+    }
 }
 
 /// The codec as the DDS stack's serializer and deserializer adapter.
@@ -357,6 +427,50 @@ impl<M: Message> rustdds::no_key::Decode<'_, M> for RosCdrDecoder {
     }
 }
 
+/// Samples taken as [`Payload`]s: the body copied, nothing decoded yet.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RawCdr;
+
+/// rustdds's decoder for [`RawCdr`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RawCdrDecoder;
+
+impl rustdds::no_key::DeserializerAdapter<Payload> for RawCdr {
+    type Error = CdrError;
+    type Decoded = Payload;
+
+    fn supported_encodings() -> &'static [rustdds::RepresentationIdentifier] {
+        &[
+            rustdds::RepresentationIdentifier::CDR_LE,
+            rustdds::RepresentationIdentifier::CDR_BE,
+        ]
+    }
+
+    fn transform_decoded(decoded: Payload) -> Payload {
+        decoded
+    }
+}
+
+impl rustdds::no_key::DefaultDecoder<Payload> for RawCdr {
+    type Decoder = RawCdrDecoder;
+    const DECODER: RawCdrDecoder = RawCdrDecoder;
+}
+
+impl rustdds::no_key::Decode<'_, Payload> for RawCdrDecoder {
+    type Error = CdrError;
+
+    fn decode_bytes(
+        self,
+        body: &[u8],
+        encoding: rustdds::RepresentationIdentifier,
+    ) -> Result<Payload, CdrError> {
+        Ok(Payload {
+            body: body.to_vec(),
+            big_endian: encoding == rustdds::RepresentationIdentifier::CDR_BE,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,6 +502,26 @@ mod tests {
         ].concat();
         assert_eq!(bytes, expected);
         assert_eq!(decode::<JointState>(&bytes).unwrap(), message);
+    }
+
+    #[test]
+    fn decoding_into_a_message_reuses_it_and_gives_the_same() {
+        let message = |names: &[&str], x: f64| JointState {
+            name: names.iter().map(|n| n.to_string()).collect(),
+            position: vec![x; names.len()],
+            effort: vec![-x; names.len()],
+            ..JointState::default()
+        };
+        let mut into = message(&["a", "b", "c"], 9.0);
+        for sent in [
+            message(&["left", "right"], 1.5),
+            message(&["x", "y", "z", "w"], -2.0),
+        ] {
+            let mut bytes = Vec::new();
+            encode(&sent, &mut bytes);
+            decode_into(&bytes, &mut into).unwrap();
+            assert_eq!(into, sent);
+        }
     }
 
     #[test]

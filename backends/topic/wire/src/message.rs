@@ -179,6 +179,10 @@ macro_rules! ros_message {
                     $($field: <$type as $crate::cdr::CdrField>::decode(__r)?,)*
                 })
             }
+            fn decode_into(&mut self, __r: &mut $crate::cdr::CdrReader<'_>) -> ::core::result::Result<(), $crate::cdr::CdrError> {
+                $($crate::cdr::CdrField::decode_into(&mut self.$field, __r)?;)*
+                ::core::result::Result::Ok(())
+            }
             const MIN_SIZE: usize = 0 $(+ <$type as $crate::cdr::CdrField>::MIN_SIZE)*;
         }
 

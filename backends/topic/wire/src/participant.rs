@@ -24,7 +24,7 @@ use rustdds::{
     TopicKind,
 };
 
-use crate::cdr::RosCdr;
+use crate::cdr::{Payload, RawCdr, RosCdr};
 use crate::error::WireError;
 use crate::message::Message;
 use crate::msg::Time;
@@ -229,7 +229,7 @@ impl ParticipantBuilder {
         let dds_topic = self.topic(topic, M::DESCRIPTION.dds_type_name(), &qos)?;
         let reader = self
             .subscriber
-            .create_datareader_no_key::<M, RosCdr>(&dds_topic, Some(qos.policies()))
+            .create_datareader_no_key::<Payload, RawCdr>(&dds_topic, Some(qos.policies()))
             .map_err(|e| WireError::dds(format!("cannot create a reader on `{topic}`"), e))?;
         let (input, output) = triple_buffer::triple_buffer(&Received::<M>::default());
         let counters = Arc::new(EndpointCounters::default());
@@ -447,7 +447,8 @@ impl<M: Message> Pump for WriterPump<M> {
 }
 
 struct ReaderPump<M: Message> {
-    reader: DataReader<M, RosCdr>,
+    /// Samples as bodies, decoded here into the buffer the control side gets next.
+    reader: DataReader<Payload, RawCdr>,
     input: triple_buffer::Input<Received<M>>,
     arrivals: u64,
     counters: Arc<EndpointCounters>,
@@ -475,14 +476,15 @@ impl<M: Message> Pump for ReaderPump<M> {
                 }
             }
         }
-        if let Some(message) = newest {
-            // The message replaced here is dropped on this thread, never the control thread.
-            *self.input.input_buffer_mut() = Received {
-                message,
-                received: Time::now(),
-                arrival: self.arrivals,
-            };
-            self.input.publish();
+        let Some(payload) = newest else { return };
+        // Decoded into the buffer the control side gets next, reusing its strings and arrays.
+        let slot = self.input.input_buffer_mut();
+        if payload.decode_into(&mut slot.message).is_err() {
+            self.counters.failed.fetch_add(1, Ordering::Relaxed);
+            return;
         }
+        slot.received = Time::now();
+        slot.arrival = self.arrivals;
+        self.input.publish();
     }
 }
