@@ -134,3 +134,70 @@ impl Plan {
         Ok(plan)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use robot_core::RobotTypes;
+
+    robot_macros::robot! {
+        /// A position joint, a velocity joint and a mimic.
+        robot Trio { update_rate: 100 Hz }
+        bus main {}
+        link base {}
+        link one {}
+        link two {}
+        link three {}
+        joint a: revolute {
+            parent: base, child: one,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 1, model: RS02 },
+            command: [position, stiffness],
+            state: [position, velocity],
+        }
+        joint b: revolute {
+            parent: base, child: two,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 2, model: RS02 },
+            command: [velocity],
+            state: [position, velocity],
+        }
+        joint c: revolute {
+            parent: one, child: three,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            mimic { joint: a },
+            state: [position],
+        }
+    }
+
+    fn plan(disabled: &[usize]) -> Plan {
+        Plan::resolve(
+            Trio::DESCRIPTION,
+            &Trio::STATE_LAYOUT,
+            &Trio::COMMAND_LAYOUT,
+            disabled,
+            false,
+            "TrioHardware",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn commands_name_the_enabled_joints_that_command_something_and_no_mimic() {
+        let all = plan(&[]);
+        let names = |p: &Plan| p.commands.iter().map(|j| j.name).collect::<Vec<_>>();
+        assert_eq!(names(&all), ["a", "b"]);
+        // Position and velocity are commanded by someone; effort by no one; stiffness never sent.
+        assert_eq!(all.command_arrays, [true, true, false]);
+        // States: every joint that is not a mimic is matched by name.
+        let states: Vec<&str> = all.states.iter().map(|j| j.name).collect();
+        assert_eq!(states, ["a", "b"]);
+        assert!(!all.mimics.is_empty());
+        // A disabled joint is still read, never named in commands.
+        let without_b = plan(&[1]);
+        assert_eq!(names(&without_b), ["a"]);
+        assert_eq!(without_b.command_arrays, [true, false, false]);
+        assert_eq!(without_b.states.len(), 2);
+    }
+}
