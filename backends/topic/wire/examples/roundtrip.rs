@@ -4,11 +4,10 @@
 //! the DDS thread that takes the answer stamps its arrival. Prints one JSON line: the round trips
 //! (p50, p99, max, µs) and the counts.
 //!
-//! ```sh
-//! cargo run --release -p ros2-wire --example roundtrip -- --rate 1000 --seconds 10
-//! ```
-//! `scripts/measure-topic-roundtrip.sh` runs it across two network namespaces, against the same
-//! measurement between two Cyclone DDS peers.
+//! `scripts/measure-topic-roundtrip.sh` runs it (`--rate 1000 --seconds 10`) in one of two
+//! network namespaces joined by a veth pair, with the echo in the other, and the same
+//! measurement between two Cyclone DDS peers; run by hand, it joins DDS domain 0 on every
+//! interface the machine has.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a measuring tool: a panic is the report
 
 use std::time::{Duration, Instant};
