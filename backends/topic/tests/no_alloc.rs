@@ -67,6 +67,9 @@ fn read_update_write_allocate_nothing_after_activation() {
         let options = TopicOptions {
             // Every cycle publishes: the path that does the most.
             threshold: -1.0,
+            // Counting allocations, not testing staleness: a publisher paused by a busy machine
+            // must not end the run.
+            stale_after: Some(Duration::from_secs(5)),
             ..TopicOptions::default()
         };
         let mut control_loop = ControlLoop::new(lite_biped_system(options), Squat::default(), None);

@@ -32,7 +32,12 @@ fn lite_biped_squats_on_the_peer_and_tracks() {
                 &["--joints", &joints, "--rate", "1000", "--imu", "/imu/data"],
             )
             .unwrap();
-        let system = lite_biped_system(TopicOptions::default());
+        let system = lite_biped_system(TopicOptions {
+            // Tracking, not staleness (the next test): a peer paused by a busy machine must not
+            // end the run.
+            stale_after: Some(Duration::from_millis(500)),
+            ..TopicOptions::default()
+        });
         let controller =
             Tracking::new::<robots::LiteBiped>(Squat::default(), Duration::from_millis(500));
         let mut control_loop = ControlLoop::new(system, controller, None);

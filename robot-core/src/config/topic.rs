@@ -7,7 +7,7 @@
 //!   joint_states_topic: /robot_joint_states
 //!   trigger_joint_command_threshold: 0.00001   # -1: publish every cycle
 //!   sum_wrapped_joint_states: false
-//!   stale_after_ms: 25          # default: five loop periods, at least 20 ms
+//!   stale_after_ms: 50          # default: five loop periods, at least 50 ms
 //!   imu_topic: /imu/data        # null: the IMU is not driven
 //!   domain_id: 0                # ROS_DOMAIN_ID
 //! ```
@@ -42,7 +42,7 @@ pub struct TopicConfig {
     #[serde(default)]
     pub sum_wrapped_joint_states: bool,
     /// States (and IMU readings) older than this end the run, ms. Default: five loop periods,
-    /// at least 20 ms.
+    /// at least 50 ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub stale_after_ms: Option<f64>,
