@@ -4,6 +4,9 @@
 #   xacro               PyPI xacro (runs without ROS)                     } into the project's own
 #   mujoco              PyPI mujoco (the compiler of MJCF models)         } virtual environment,
 #   check-jsonschema    PyPI check-jsonschema (schema meta-validation)    } .venv/ (gitignored)
+#   cyclonedds          PyPI cyclonedds: Eclipse Cyclone DDS with its     }
+#                       C library, the independent DDS peer of the topic  }
+#                       backend's tests (backends/topic/peer/)            }
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
 #                       (scripts/install-mujoco.sh)
 #   EGL, Mesa's OpenGL  Debian's libegl1 libegl-mesa0 libgl1-mesa-dri (system-wide, by apt), for
@@ -23,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=${ROBOT_TOOLS_VENV:-$PWD/.venv}
-pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0)
+pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0 cyclonedds==11.0.1)
 
 say() { echo "install-tools: $*"; }
 die() { echo "install-tools: $*" >&2; exit 1; }
@@ -102,6 +105,8 @@ done
 command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after installing"
 "$python" -c "import mujoco; assert mujoco.__version__ == '3.17.0', mujoco.__version__" \
   || die "$python cannot import mujoco 3.17.0"
+"$python" -c "import cyclonedds.domain, importlib.metadata as m; assert m.version('cyclonedds') == '11.0.1'" \
+  || die "$python cannot import cyclonedds 11.0.1"
 
 # MuJoCo's C library for the MuJoCo backend (mujoco-rs), from the wheel just installed.
 ROBOT_TOOLS_VENV=$venv scripts/install-mujoco.sh

@@ -18,6 +18,8 @@
 //!   base_imu: { port: /dev/ttyUSB0, baud: 460800 }   # or `port: sim`
 //! mujoco:
 //!   model: stand      # what the MuJoCo backend simulates: scene (default) | stand | file.xml
+//! topic:
+//!   joint_states_topic: /isaac_joint_states   # the topic backend's settings
 //! ```
 //!
 //! Each bus needs an interface of its own: the real backend runs one ros2_control component per
@@ -51,6 +53,7 @@ mod load;
 mod mujoco;
 #[cfg(feature = "config")]
 mod schema;
+mod topic;
 #[cfg(feature = "config")]
 mod yaml;
 
@@ -58,6 +61,7 @@ pub use imu::{DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMU
 #[cfg(feature = "config")]
 pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
 pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};
+pub use topic::{TOPIC_NAME_PATTERN, TopicConfig};
 
 /// A runtime configuration file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -84,6 +88,9 @@ pub struct RuntimeConfig {
     /// Settings of the MuJoCo backend (used when it runs, whichever backend the file names).
     #[serde(default, skip_serializing_if = "MujocoConfig::is_default")]
     pub mujoco: MujocoConfig,
+    /// Settings of the topic backend (used when it runs, whichever backend the file names).
+    #[serde(default, skip_serializing_if = "TopicConfig::is_default")]
+    pub topic: TopicConfig,
 }
 
 /// Calibration and enable of one joint.

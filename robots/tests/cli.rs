@@ -189,7 +189,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
     let stable = target_dir().join("descriptions").join("lite_biped");
     assert!(
-        stdout.contains(&format!("emitted 9 files into {}", stable.display())),
+        stdout.contains(&format!("emitted 10 files into {}", stable.display())),
         "{stdout}"
     );
     assert!(stable.join("lite_biped.urdf.xacro").is_file());
@@ -215,7 +215,7 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
         stdout.contains("(an overrun: a cycle that ended after the next cycle's deadline"),
         "{stdout}"
     );
-    assert_eq!(std::fs::read_dir(&stable).unwrap().count(), 9);
+    assert_eq!(std::fs::read_dir(&stable).unwrap().count(), 10);
     assert!(
         !cwd.join("target").exists(),
         "nothing written into the working folder"
@@ -409,7 +409,7 @@ fn emit_writes_every_file_of_every_robot() {
     let output = robot(&["emit", "--out", out.to_str().unwrap()]);
     assert!(output.status.success(), "{}", text(&output.stderr));
     // The floating-base biped also gets its test-stand scene.
-    for (robot, files) in [("lite_biped", 9), ("six_axis_arm", 8)] {
+    for (robot, files) in [("lite_biped", 10), ("six_axis_arm", 9)] {
         assert_eq!(
             std::fs::read_dir(out.join(robot)).unwrap().count(),
             files,

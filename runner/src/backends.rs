@@ -7,6 +7,7 @@ use std::time::Duration;
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{self, Opened, Transport};
+use backend_topic::{TopicOptions, TopicSettings, TopicSystem};
 use backend_witmotion::{Device, ImuOptions, WitmotionImu};
 use robot_core::config::{RuntimeConfig, SIMULATED_IMU};
 use robot_core::control_loop::Pacing;
@@ -24,7 +25,7 @@ use crate::run::RunError;
 /// Whether this build can drive `backend`: an error that says why not, before anything runs.
 pub fn available(backend: Backend) -> Result<(), RunError> {
     match backend {
-        Backend::Mock | Backend::Real => Ok(()),
+        Backend::Mock | Backend::Real | Backend::Topic => Ok(()),
         Backend::Mujoco if cfg!(feature = "mujoco") => Ok(()),
         Backend::Mujoco => Err(not_built(backend)),
     }
@@ -171,6 +172,11 @@ pub fn pacing(backend: Backend, fast: bool) -> Result<Pacing, RunError> {
             backend,
             reason: "real hardware runs on wall-clock time only: drop `--fast`".to_string(),
         }),
+        (Backend::Topic, true) => Err(RunError::Backend {
+            backend,
+            reason: "what is on the other end of the topics runs on wall-clock time: drop `--fast`"
+                .to_string(),
+        }),
         (_, true) => Ok(Pacing::SimulatedFast),
         (Backend::Mujoco, false) => Ok(Pacing::Simulated),
         _ => Ok(Pacing::RealTime),
@@ -198,6 +204,7 @@ pub fn components<R: RobotTypes>(
             components.extend(imus::<R>(config)?);
             Ok(components)
         }
+        Backend::Topic => Ok(vec![topic::<R>(config)?]),
         #[cfg(feature = "mujoco")]
         Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz, frame)]),
         #[cfg(not(feature = "mujoco"))]
@@ -245,6 +252,30 @@ fn mujoco<R: RobotTypes>(
     #[cfg(not(feature = "render"))]
     let _ = frame; // refused by `check_frame`
     Box::new(system)
+}
+
+/// The whole robot over two topics (and the IMU's), with the configuration's `topic:` settings
+/// (upstream's defaults without a file).
+fn topic<R: RobotTypes>(config: Option<&RuntimeConfig>) -> Result<Box<dyn Component<R>>, RunError> {
+    let settings = config.map(|c| c.topic.clone()).unwrap_or_default();
+    let options = TopicOptions::from_settings(&TopicSettings {
+        commands_topic: &settings.joint_commands_topic,
+        states_topic: &settings.joint_states_topic,
+        threshold: settings.trigger_joint_command_threshold,
+        sum_wrapped: settings.sum_wrapped_joint_states,
+        stale_after_ms: settings.stale_after_ms,
+        imu_topic: settings.imu_topic.as_deref(),
+        domain_id: settings.domain_id,
+    })
+    .map_err(|e| RunError::Backend {
+        backend: Backend::Topic,
+        reason: format!("topic.{e}"),
+    })?;
+    let options = TopicOptions {
+        disabled_joints: disabled_joints::<R>(config),
+        ..options
+    };
+    Ok(Box::new(TopicSystem::<R>::new(options)))
 }
 
 /// One RobStride component per bus, on the OS interface the configuration gives the bus: a

@@ -405,6 +405,7 @@ impl App {
                 joints: Default::default(),
                 imus: Default::default(),
                 mujoco: Default::default(),
+                topic: Default::default(),
             });
             if let Some(model) = &args.model {
                 with_flags.mujoco.model = model.clone();

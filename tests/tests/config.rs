@@ -143,7 +143,7 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
             "unknown-field.yaml",
             "robot: lite_biped\nbackend: mock\nbuses: {}\ncalibration: {}\n",
             Some(
-                "calibration: unknown field \"calibration\"; known fields are backend, buses, imus, joints, mujoco, robot",
+                "calibration: unknown field \"calibration\"; known fields are backend, buses, imus, joints, mujoco, robot, topic",
             ),
         ),
         (
@@ -156,7 +156,19 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
         (
             "unknown-backend.yaml",
             "robot: lite_biped\nbackend: gazebo\n",
-            Some("backend: expected one of real, mujoco, mock, found \"gazebo\""),
+            Some("backend: expected one of real, mujoco, mock, topic, found \"gazebo\""),
+        ),
+        (
+            "bad-topic-name.yaml",
+            "robot: lite_biped\nbackend: topic\ntopic:\n  joint_states_topic: /robot//states\n",
+            Some(
+                "topic.joint_states_topic: \"/robot//states\" does not match \"^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$\"",
+            ),
+        ),
+        (
+            "topic-stale-zero.yaml",
+            "robot: lite_biped\nbackend: topic\ntopic:\n  stale_after_ms: 0\n",
+            Some("topic.stale_after_ms: 0 is less than or equal to the minimum of 0"),
         ),
         (
             "missing-backend.yaml",

@@ -167,3 +167,37 @@ fn the_mock_benchmark_defines_its_own_robot() {
     assert!(bench.contains("robot! {"));
     assert!(!bench.contains("robots::"));
 }
+
+/// Every file under `dir` (not `target/` or hidden folders) whose name ends in one of `ends`.
+fn files_ending(dir: &Path, ends: &[&str], out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            if name != "target" && !name.starts_with('.') {
+                files_ending(&path, ends, out);
+            }
+        } else if ends.iter().any(|e| name.ends_with(e)) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn only_ros2_wire_names_the_dds_stack() {
+    let wire = root().join("backends/topic/wire");
+    let mut files = Vec::new();
+    files_ending(&root(), &["Cargo.toml", ".rs"], &mut files);
+    assert!(files.len() > 50);
+    for file in files.iter().filter(|f| !f.starts_with(&wire)) {
+        let text = std::fs::read_to_string(file).unwrap();
+        // Spelt in two halves, so this file does not name them either.
+        for dds in [["rust", "dds"], ["ros2-", "client"], ["ros2_", "client"]].map(|p| p.concat()) {
+            assert!(
+                !text.contains(&dds),
+                "{} names `{dds}`: only backends/topic/wire (ros2-wire) may",
+                file.display()
+            );
+        }
+    }
+}

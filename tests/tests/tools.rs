@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use integration_tests::tools::{Tool, require};
+use robot_core::backend::XacroArgs;
 use robot_core::{Backend, Robot, emit};
 
 /// Writes every emitted file of `robot` into a fresh temporary folder.
@@ -97,39 +98,40 @@ fn first_difference(a: &Element, b: &Element, path: &str) -> Option<String> {
 }
 
 #[test]
-fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_four_arg_combinations() {
+fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_eight_arg_combinations() {
     if require(Tool::Xacro).is_none() {
         return;
     }
     for robot in robots::all() {
         let (_keep, dir) = emitted(robot);
         let source = dir.join(format!("{}.urdf.xacro", robot.name));
-        for (sim_mujoco, use_mock_hardware) in
-            [(false, false), (false, true), (true, false), (true, true)]
-        {
-            let out = dir.join(format!("xacro-{sim_mujoco}-{use_mock_hardware}.urdf"));
+        for args in XacroArgs::ALL {
+            let pairs = args.pairs();
+            let named: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}:={v}")).collect();
+            let bits: String = pairs
+                .iter()
+                .map(|(_, v)| if *v { '1' } else { '0' })
+                .collect();
+            let out = dir.join(format!("xacro-{bits}.urdf"));
             let Some(mut xacro) = require(Tool::Xacro) else {
                 return;
             };
-            xacro
-                .arg(&source)
-                .arg(format!("sim_mujoco:={sim_mujoco}"))
-                .arg(format!("use_mock_hardware:={use_mock_hardware}"))
-                .arg("-o")
-                .arg(&out);
+            xacro.arg(&source).args(&named).arg("-o").arg(&out);
             let (ok, text) = run(xacro);
             assert!(
                 ok,
-                "xacro failed on {} ({sim_mujoco}, {use_mock_hardware}): {text}",
+                "xacro failed on {} ({named:?}): {text}",
                 source.display()
             );
-            let backend = Backend::from_xacro_args(sim_mujoco, use_mock_hardware);
+            let backend = Backend::from_xacro_args(args);
             let ours = dir.join(format!("{}.{backend}.urdf", robot.name));
             let (theirs, ours) = (parse(&out), parse(&ours));
             if let Some(diff) = first_difference(&theirs, &ours, "") {
                 panic!(
-                    "{}: xacro with sim_mujoco:={sim_mujoco} use_mock_hardware:={use_mock_hardware} differs from {}.{backend}.urdf at {diff}",
-                    robot.name, robot.name
+                    "{}: xacro with {} differs from {}.{backend}.urdf at {diff}",
+                    robot.name,
+                    named.join(" "),
+                    robot.name
                 );
             }
         }

@@ -89,7 +89,7 @@ fn unknown_field_at_the_top_level() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot"
+            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot, topic"
         )
     );
 }
@@ -110,7 +110,7 @@ fn unknown_backend() {
     let text = rejected("robot: test_bot\nbackend: gazebo\n");
     assert_eq!(
         text,
-        format!("{FILE}: backend: expected one of real, mujoco, mock, found \"gazebo\"")
+        format!("{FILE}: backend: expected one of real, mujoco, mock, topic, found \"gazebo\"")
     );
 }
 
@@ -389,7 +389,7 @@ fn without_a_robot_the_other_mistakes_are_still_reported() {
         error.to_string(),
         format!(
             "{FILE}: robot: expected a string, found 5\n\
-             {FILE}: backend: expected one of real, mujoco, mock, found \"gazebo\""
+             {FILE}: backend: expected one of real, mujoco, mock, topic, found \"gazebo\""
         )
     );
     let error = peek_robot("robot: !x lite_biped\nbackend: mock\n", FILE).unwrap_err();
@@ -415,7 +415,7 @@ fn a_backend_of_the_wrong_type_names_the_backends() {
         let text = rejected(&format!("robot: test_bot\nbackend: {value}\n"));
         assert_eq!(
             text,
-            format!("{FILE}: backend: expected one of real, mujoco, mock, found {found}")
+            format!("{FILE}: backend: expected one of real, mujoco, mock, topic, found {found}")
         );
     }
 }
@@ -603,5 +603,47 @@ fn an_imu_setting_is_checked_naming_the_field() {
     assert!(
         missing.contains("imus.base_imu.baud: required field is missing"),
         "{missing}"
+    );
+}
+
+#[test]
+fn the_topic_section_defaults_to_upstreams_parameters() {
+    let config = ok("robot: test_bot\nbackend: topic\n");
+    assert_eq!(config.backend, Backend::Topic);
+    assert_eq!(config.topic, TopicConfig::default());
+    assert_eq!(config.topic.joint_commands_topic, "/robot_joint_commands");
+    assert_eq!(config.topic.joint_states_topic, "/robot_joint_states");
+    assert_eq!(config.topic.trigger_joint_command_threshold, 1e-5);
+    assert_eq!(config.topic.imu_topic.as_deref(), Some("/imu/data"));
+    let config = ok(
+        "robot: test_bot\nbackend: topic\ntopic:\n  imu_topic: null\n  \
+                     trigger_joint_command_threshold: -1\n  stale_after_ms: 40\n",
+    );
+    assert_eq!(config.topic.imu_topic, None);
+    assert_eq!(config.topic.stale_after_ms, Some(40.0));
+}
+
+#[test]
+fn bad_topic_settings_are_rejected_at_their_field() {
+    let text = rejected(
+        "robot: test_bot\nbackend: topic\ntopic:\n  joint_states_topic: /joint states\n  \
+         stale_after_ms: 0\n  domain_id: 300\n",
+    );
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: topic.domain_id: 300 is greater than the maximum of 232\n\
+             {FILE}: topic.joint_states_topic: \"/joint states\" does not match \
+             \"^/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*$\"\n\
+             {FILE}: topic.stale_after_ms: 0 is less than or equal to the minimum of 0"
+        )
+    );
+    assert_eq!(
+        rejected(
+            "robot: test_bot\nbackend: topic\ntopic:\n  trigger_joint_command_threshold: often\n"
+        ),
+        format!(
+            "{FILE}: topic.trigger_joint_command_threshold: expected a number, found \"often\""
+        )
     );
 }

@@ -5,10 +5,14 @@
 //!
 //! * MuJoCo and mock share one `<Robot>Hardware` system block, whose plugin is switched on
 //!   `sim_mujoco`, as is the IMU `<sensor>` (only MuJoCo can back it);
+//! * the topic backend gets a `<Robot>Hardware` system block of its own, plugin
+//!   JointStateTopicSystem with upstream's default params, every joint and no sensor (upstream
+//!   has none);
 //! * real hardware gets one RobstrideSystem block per bus and a `type="sensor"` block per IMU.
 //!
-//! The layout switch nests the two plain args (`sim_mujoco` wins, real is the fallback) rather
-//! than writing a `${…}` expression: xacro's coercion of arg strings in expressions is a trap.
+//! The layout switch nests the plain args (`sim_mujoco` wins over `use_topic_hardware`, which
+//! wins over `use_mock_hardware`; real is the fallback) rather than writing a `${…}`
+//! expression: xacro's coercion of arg strings in expressions is a trap.
 //! Joint elements are backend-agnostic: every backend ignores the params it does not know.
 
 use std::collections::HashSet;
@@ -18,7 +22,9 @@ use heck::ToSnakeCase;
 use super::EmitError;
 use super::format::number;
 use super::xml::{Element, Node};
-use crate::backend::{Backend, SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG};
+use crate::backend::{
+    Backend, SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG, USE_TOPIC_HARDWARE_ARG, topic_defaults,
+};
 use crate::fourbar::FourBar;
 use crate::interface::{IMU_STATE_INTERFACES, InterfaceKind};
 use crate::model::{Bus, Interface, Joint, Robot, Sensor, SensorKind};
@@ -34,16 +40,28 @@ pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
         name: combined.clone(),
         children: vec![combined_block(robot, &groups, &imus)],
     });
+    let topic = names.unique(format!("{}_topic_hardware", robot.name));
+    out.push(Node::Macro {
+        name: topic.clone(),
+        children: vec![topic_block(robot, &groups)],
+    });
     out.push(Node::when(SIM_MUJOCO_ARG, true, vec![call(&combined)]));
     out.push(Node::when(
         SIM_MUJOCO_ARG,
         false,
         vec![
-            Node::when(USE_MOCK_HARDWARE_ARG, true, vec![call(&combined)]),
+            Node::when(USE_TOPIC_HARDWARE_ARG, true, vec![call(&topic)]),
             Node::when(
-                USE_MOCK_HARDWARE_ARG,
+                USE_TOPIC_HARDWARE_ARG,
                 false,
-                real_blocks(robot, &groups, &imus),
+                vec![
+                    Node::when(USE_MOCK_HARDWARE_ARG, true, vec![call(&combined)]),
+                    Node::when(
+                        USE_MOCK_HARDWARE_ARG,
+                        false,
+                        real_blocks(robot, &groups, &imus),
+                    ),
+                ],
             ),
         ],
     ));
@@ -154,6 +172,37 @@ fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)
         "system",
         hardware,
         body,
+    )
+}
+
+/// The topic backend: one block of every joint, JointStateTopicSystem with upstream's default
+/// params (the runtime configuration changes them for `robot run`), no sensors.
+fn topic_block(robot: &Robot, groups: &[Group<'_>]) -> Node {
+    let params = [
+        (
+            "joint_commands_topic",
+            topic_defaults::JOINT_COMMANDS_TOPIC.to_string(),
+        ),
+        (
+            "joint_states_topic",
+            topic_defaults::JOINT_STATES_TOPIC.to_string(),
+        ),
+        (
+            "trigger_joint_command_threshold",
+            number(topic_defaults::TRIGGER_JOINT_COMMAND_THRESHOLD),
+        ),
+        (
+            "sum_wrapped_joint_states",
+            boolean(topic_defaults::SUM_WRAPPED_JOINT_STATES),
+        ),
+    ];
+    let hardware =
+        Element::new("hardware").children(params_after(plugin(Backend::Topic.plugin()), params));
+    ros2_control(
+        format!("{}Hardware", robot.type_name),
+        "system",
+        hardware,
+        groups.iter().map(|g| call(&g.macro_name)).collect(),
     )
 }
 

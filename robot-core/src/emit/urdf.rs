@@ -8,7 +8,7 @@ use super::EmitError;
 use super::format::{header_comment, number, numbers};
 use super::ros2_control;
 use super::xml::{self, Document, Element, Mode, Node};
-use crate::backend::{Backend, SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG};
+use crate::backend::{Backend, XacroArgs};
 use crate::model::{Geometry, Inertial, Joint, Link, Pose, Robot, Shape};
 
 /// Which file to write.
@@ -28,13 +28,7 @@ pub(crate) fn document(robot: &Robot, target: Target) -> Result<String, EmitErro
 pub(crate) fn render(tree: &Document, target: Target) -> Result<String, EmitError> {
     let mode = match target {
         Target::Xacro => Mode::Xacro,
-        Target::Expanded(backend) => {
-            let (sim_mujoco, use_mock_hardware) = backend.xacro_args();
-            Mode::Expanded {
-                sim_mujoco,
-                use_mock_hardware,
-            }
-        }
+        Target::Expanded(backend) => Mode::Expanded(backend.xacro_args()),
     };
     xml::render(tree, mode)
 }
@@ -43,15 +37,12 @@ pub(crate) fn render(tree: &Document, target: Target) -> Result<String, EmitErro
 pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
     let root = Element::new("robot")
         .attr("name", robot.name.as_ref())
-        // Real hardware is the fallback: both switches default to off (`docs/backend-selection.md`).
-        .child(Node::Arg {
-            name: SIM_MUJOCO_ARG,
-            default: false,
-        })
-        .child(Node::Arg {
-            name: USE_MOCK_HARDWARE_ARG,
-            default: false,
-        })
+        // Real hardware is the fallback: every switch defaults to off (`docs/backend-selection.md`).
+        .children(
+            XacroArgs::default()
+                .pairs()
+                .map(|(name, default)| Node::Arg { name, default }),
+        )
         // Each IMU's serial port, set at launch (`imu_port:=/dev/ttyUSB1`).
         .children(ros2_control::port_args(robot))
         .children(robot.links.iter().map(link))
@@ -59,9 +50,19 @@ pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
         .children(ros2_control::nodes(robot)?);
     Ok(Document {
         declaration: true,
-        comments: vec![header_comment(robot)],
+        comments: vec![header_comment(robot), backend_comment()],
         root,
     })
+}
+
+/// How the switches select a backend, for a reader of the file (`docs/backend-selection.md`).
+fn backend_comment() -> String {
+    "Backends, by arg: sim_mujoco:=true selects MuJoCo (mujoco_ros2_control/MujocoSystem) \
+     and wins over the others; else use_topic_hardware:=true selects the topic backend \
+     (joint_state_topic_hardware_interface/JointStateTopicSystem: commands out on \
+     /robot_joint_commands, states in on /robot_joint_states); else use_mock_hardware:=true \
+     selects mock_components/GenericSystem; with none set, the real RobStride hardware."
+        .to_string()
 }
 
 fn link(link: &Link) -> Node {
@@ -189,37 +190,22 @@ mod tests {
     use crate::emit::{urdf, urdf_xacro};
     use robot_model::fixture;
 
-    const COMBINATIONS: [(bool, bool); 4] =
-        [(false, false), (false, true), (true, false), (true, true)];
-
-    fn expanded(robot: &Robot, sim_mujoco: bool, use_mock_hardware: bool) -> String {
-        xml::render(
-            &tree(robot).unwrap(),
-            Mode::Expanded {
-                sim_mujoco,
-                use_mock_hardware,
-            },
-        )
-        .unwrap()
+    fn expanded(robot: &Robot, args: XacroArgs) -> String {
+        xml::render(&tree(robot).unwrap(), Mode::Expanded(args)).unwrap()
     }
 
     #[test]
     fn every_arg_combination_gives_the_selected_backend() {
         let robot = fixture::robot();
         let xacro = urdf_xacro(&robot).unwrap();
-        for (sim, mock) in COMBINATIONS {
-            let want = urdf(&robot, Backend::from_xacro_args(sim, mock)).unwrap();
-            assert_eq!(
-                expanded(&robot, sim, mock),
-                want,
-                "sim_mujoco={sim} use_mock_hardware={mock}"
-            );
+        for args in XacroArgs::ALL {
+            let want = urdf(&robot, Backend::from_xacro_args(args)).unwrap();
+            assert_eq!(expanded(&robot, args), want, "{args:?}");
             // The xacro text itself, read back and evaluated apart from the renderer.
-            let args = [(SIM_MUJOCO_ARG, sim), (USE_MOCK_HARDWARE_ARG, mock)];
             assert_eq!(
-                evaluate_xacro(&xacro, &args),
+                evaluate_xacro(&xacro, &args.pairs()),
                 plain(&want),
-                "sim_mujoco={sim} use_mock_hardware={mock}"
+                "{args:?}"
             );
         }
     }
@@ -235,7 +221,7 @@ mod tests {
     }
 
     #[test]
-    fn the_xacro_declares_both_args_off() {
+    fn the_xacro_declares_every_arg_off() {
         let text = urdf_xacro(&fixture::robot()).unwrap();
         let document = roxmltree::Document::parse(&text).unwrap();
         let root = document.root_element();
@@ -260,7 +246,11 @@ mod tests {
             .collect();
         assert_eq!(
             args,
-            [(SIM_MUJOCO_ARG, "false"), (USE_MOCK_HARDWARE_ARG, "false")]
+            [
+                ("sim_mujoco", "false"),
+                ("use_topic_hardware", "false"),
+                ("use_mock_hardware", "false")
+            ]
         );
     }
 

@@ -24,6 +24,8 @@ pub enum BackendArg {
     Mujoco,
     /// No hardware: commands mirrored to states.
     Mock,
+    /// `sensor_msgs/JointState` over DDS: a simulator or robot driver on this machine or another.
+    Topic,
 }
 
 impl From<BackendArg> for Backend {
@@ -32,6 +34,7 @@ impl From<BackendArg> for Backend {
             BackendArg::Real => Backend::Real,
             BackendArg::Mujoco => Backend::Mujoco,
             BackendArg::Mock => Backend::Mock,
+            BackendArg::Topic => Backend::Topic,
         }
     }
 }

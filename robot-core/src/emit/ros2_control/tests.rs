@@ -76,6 +76,19 @@ fn mujoco_and_mock_have_one_block_with_every_controlled_joint() {
     assert_eq!(controlled, ["ankle", "follower", "slider", "wheel"]);
 }
 
+#[test]
+fn the_topic_backend_has_one_joint_state_topic_system_block_with_upstreams_defaults() {
+    assert_eq!(
+        blocks(Backend::Topic),
+        [
+            "TestBotHardware system joint_state_topic_hardware_interface/JointStateTopicSystem \
+          [joint_commands_topic=/robot_joint_commands joint_states_topic=/robot_joint_states \
+          trigger_joint_command_threshold=0.00001 sum_wrapped_joint_states=false] \
+          joints=[ankle wheel follower slider] sensors=[]"
+        ]
+    );
+}
+
 /// The `<joint>` and `<sensor>` elements of every block, by name, as text.
 fn elements(backend: Backend) -> Vec<(String, String)> {
     let text = urdf(&fixture::robot(), backend).unwrap();

@@ -8,7 +8,7 @@ use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
 use super::{Document, MAX_MACRO_DEPTH, Node, XACRO_NAMESPACE};
-use crate::backend::{SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG};
+use crate::backend::XacroArgs;
 use crate::emit::EmitError;
 use crate::emit::format::xml_comment;
 
@@ -18,12 +18,7 @@ pub(crate) enum Mode {
     /// Keep them: the output is a `.xacro`, and the root binds the `xacro:` prefix.
     Xacro,
     /// Expand them as the real `xacro` would with these arg values.
-    Expanded {
-        /// Value of the `sim_mujoco` arg.
-        sim_mujoco: bool,
-        /// Value of the `use_mock_hardware` arg.
-        use_mock_hardware: bool,
-    },
+    Expanded(XacroArgs),
     /// XML without xacro (MJCF): expanded with no args, so a switch in it is an error.
     Plain,
 }
@@ -33,14 +28,8 @@ pub(crate) fn render(document: &Document, mode: Mode) -> Result<String, EmitErro
     let args;
     let (expansion, xacro_namespace) = match mode {
         Mode::Xacro => (None, Some(("xmlns:xacro", XACRO_NAMESPACE))),
-        Mode::Expanded {
-            sim_mujoco,
-            use_mock_hardware,
-        } => {
-            args = [
-                (SIM_MUJOCO_ARG, sim_mujoco),
-                (USE_MOCK_HARDWARE_ARG, use_mock_hardware),
-            ];
+        Mode::Expanded(values) => {
+            args = values.pairs();
             (Some(Expansion::new(&args)), None)
         }
         Mode::Plain => (Some(Expansion::new(&[])), None),

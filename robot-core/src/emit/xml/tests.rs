@@ -42,10 +42,10 @@ fn sample() -> Document {
 }
 
 fn expanded(sim_mujoco: bool) -> Mode {
-    Mode::Expanded {
+    Mode::Expanded(crate::backend::XacroArgs {
         sim_mujoco,
-        use_mock_hardware: false,
-    }
+        ..Default::default()
+    })
 }
 
 #[test]

@@ -1,0 +1,116 @@
+//! The topic backend's `read` + `write` on the control thread — the handoff to and from the
+//! DDS thread only — for lite_biped's 14 joints and IMU, publishing every cycle (threshold −1),
+//! against states a second participant publishes at 1 kHz. Target: at most 1 µs, 0 allocations
+//! (`tests/no_alloc.rs`). Runs inside a network namespace of its own (root; otherwise it says
+//! why and measures nothing).
+//!
+//! ```sh
+//! cargo bench -p backend-topic --bench handoff
+//! ```
+#![allow(clippy::unwrap_used, clippy::expect_used)] // bench code: a panic is the failure report
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use backend_topic::{TopicOptions, TopicSystem};
+use criterion::Criterion;
+use robot_core::hardware::{Clock, Component, System};
+use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
+use ros2_wire::msg::{Imu, JointState, Quaternion};
+use ros2_wire::{Participant, QosProfile, TopicName};
+
+fn joint_names() -> Vec<String> {
+    LiteBiped::DESCRIPTION
+        .joints
+        .iter()
+        .filter(|j| j.is_controlled() && j.mimic.is_none())
+        .map(|j| j.name.to_string())
+        .collect()
+}
+
+fn publish_states(stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let names = joint_names();
+        let n = names.len();
+        let mut builder = Participant::builder(0).unwrap();
+        let mut states = builder
+            .publisher(
+                &TopicName::new("/robot_joint_states").unwrap(),
+                QosProfile::SENSOR_DATA,
+                JointState::default(),
+            )
+            .unwrap();
+        let mut imu = builder
+            .publisher(
+                &TopicName::new("/imu/data").unwrap(),
+                QosProfile::SENSOR_DATA,
+                Imu::default(),
+            )
+            .unwrap();
+        let _participant = builder.start().unwrap();
+        while !stop.load(Ordering::Relaxed) {
+            *states.message_mut() = JointState {
+                name: names.clone(),
+                position: vec![0.1; n],
+                velocity: vec![0.0; n],
+                effort: vec![0.0; n],
+                ..JointState::default()
+            };
+            states.publish();
+            imu.message_mut().orientation = Quaternion {
+                w: 1.0,
+                ..Quaternion::default()
+            };
+            imu.publish();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let publisher = publish_states(stop.clone());
+    let component: Box<dyn Component<LiteBiped>> =
+        Box::new(TopicSystem::<LiteBiped>::new(TopicOptions {
+            threshold: -1.0,
+            ..TopicOptions::default()
+        }));
+    let mut system = System::new(vec![component]).unwrap();
+    let (mut state, mut command) = (LiteBipedState::default(), LiteBipedCommand::default());
+    let start = Instant::now();
+    let clock = || Clock {
+        time: start.elapsed(),
+        period: Duration::from_millis(1),
+    };
+    system.configure().unwrap();
+    system.activate(clock(), &mut state, &mut command).unwrap();
+    let mut group = c.benchmark_group("topic");
+    group.bench_function("read_write/lite_biped", |b| {
+        b.iter(|| {
+            let now = clock();
+            system.read(now, black_box(&mut state)).unwrap();
+            command.left_knee_pitch.position = state.left_knee_pitch.position + 0.1;
+            system.write(now, black_box(&command)).unwrap();
+        })
+    });
+    group.finish();
+    system.deactivate().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    publisher.join().unwrap();
+}
+
+fn main() {
+    let ran = topic_peer::in_namespace(|| {
+        let mut criterion = Criterion::default()
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3))
+            .configure_from_args();
+        bench(&mut criterion);
+        criterion.final_summary();
+    });
+    if let Err(why) = ran {
+        println!("SKIPPED: {why}");
+    }
+}

@@ -1,0 +1,280 @@
+"""The independent DDS peer of the topic backend's tests: Eclipse Cyclone DDS (PyPI `cyclonedds`)
+playing the other end of `joint_state_topic_hardware_interface`.
+
+Modes (each prints one JSON object per line on stdout; the last line is a summary):
+
+  sim     a simulator: takes JointState commands, moves each joint towards its commanded
+          position (first-order, time constant --tau), publishes JointState at --rate Hz
+          (and an Imu on --imu); --stop-after S stops publishing after S seconds
+  echo    for round trips: answers every command at once with a JointState carrying the
+          command's stamp and positions
+  ping    the Cyclone-to-Cyclone baseline of a round trip: publishes commands at --rate Hz
+          for --seconds, times each echo
+  script  publishes the JointStates of a JSON list (stdin), each --repeat times --interval apart
+  listen  prints every command it receives and what discovery says about its writers
+
+Every mode first prints {"event": "ready"} once its endpoints exist.
+"""
+
+import argparse
+import json
+import math
+import signal
+import sys
+import time
+
+from cyclonedds.builtin import BuiltinDataReader, BuiltinTopicDcpsPublication
+from cyclonedds.core import ReadCondition, SampleState, ViewState, InstanceState, WaitSet
+from cyclonedds.domain import DomainParticipant
+from cyclonedds.internal import InvalidSample
+from cyclonedds.pub import DataWriter
+from cyclonedds.sub import DataReader
+from cyclonedds.topic import Topic
+from cyclonedds.util import duration
+
+import ros_types as ros
+
+
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+
+
+def stamp_now():
+    ns = time.time_ns()
+    return ros.Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)
+
+
+def stamp_ns(t):
+    return t.sec * 1_000_000_000 + t.nanosec
+
+
+def take_all(reader):
+    return [s for s in reader.take(N=1000) if not isinstance(s, InvalidSample)]
+
+
+class Stopper:
+    def __init__(self):
+        self.stopped = False
+        signal.signal(signal.SIGTERM, self.stop)
+        signal.signal(signal.SIGINT, self.stop)
+
+    def stop(self, *_):
+        self.stopped = True
+
+
+def endpoints(args, participant):
+    commands = Topic(participant, ros.dds_topic(args.commands), ros.JointState, qos=ros.reliable(1))
+    states = Topic(participant, ros.dds_topic(args.states), ros.JointState, qos=ros.sensor_data())
+    return commands, states
+
+
+def wrap(angle):
+    """Isaac Sim's wrapping: into (-2π, 2π), the sign kept."""
+    return math.fmod(angle, 2 * math.pi)
+
+
+def sim(args, participant, stopper):
+    commands, states = endpoints(args, participant)
+    reader = DataReader(participant, commands, qos=ros.reliable(1))
+    writer = DataWriter(participant, states, qos=ros.sensor_data())
+    imu_writer = None
+    if args.imu:
+        imu_topic = Topic(participant, ros.dds_topic(args.imu), ros.Imu, qos=ros.sensor_data())
+        imu_writer = DataWriter(participant, imu_topic, qos=ros.sensor_data())
+    names = args.joints.split(",")
+    position = {n: float(args.initial) for n in names}
+    velocity = {n: 0.0 for n in names}
+    target = {}
+    received = published = 0
+    period = 1.0 / args.rate
+    start = time.monotonic()
+    next_tick = start
+    say(event="ready")
+    while not stopper.stopped:
+        now = time.monotonic()
+        if args.seconds and now - start >= args.seconds:
+            break
+        for command in take_all(reader):
+            received += 1
+            for i, name in enumerate(command.name):
+                if i < len(command.position) and math.isfinite(command.position[i]):
+                    target[name] = command.position[i]
+        for name in names:
+            if name in target:
+                old = position[name]
+                position[name] += (target[name] - old) * min(1.0, period / args.tau)
+                velocity[name] = (position[name] - old) / period
+        stopped_publishing = args.stop_after and now - start >= args.stop_after
+        if not stopped_publishing:
+            reported = [wrap(position[n]) if args.wrap else position[n] for n in names]
+            writer.write(ros.JointState(
+                header=ros.Header(stamp=stamp_now()),
+                name=names,
+                position=reported,
+                velocity=[velocity[n] for n in names],
+                effort=[0.0] * len(names),
+            ))
+            if imu_writer is not None:
+                imu_writer.write(ros.Imu(header=ros.Header(stamp=stamp_now(), frame_id="imu")))
+            published += 1
+        next_tick += period
+        delay = next_tick - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            next_tick = time.monotonic()
+    say(event="summary", commands_received=received, states_published=published,
+        positions={n: position[n] for n in names})
+
+
+def echo(args, participant, stopper):
+    commands, states = endpoints(args, participant)
+    reader = DataReader(participant, commands, qos=ros.reliable(args.depth))
+    writer = DataWriter(participant, states, qos=ros.sensor_data())
+    waitset = WaitSet(participant)
+    waitset.attach(ReadCondition(reader, SampleState.Any | ViewState.Any | InstanceState.Any))
+    received = 0
+    start = time.monotonic()
+    say(event="ready")
+    while not stopper.stopped and not (args.seconds and time.monotonic() - start >= args.seconds):
+        waitset.wait(duration(milliseconds=50))
+        for command in take_all(reader):
+            received += 1
+            writer.write(ros.JointState(header=command.header, name=command.name,
+                                        position=command.position))
+    say(event="summary", commands_received=received)
+
+
+def ping(args, participant, stopper):
+    # The roles of `echo` turned round: commands out, states in.
+    commands, states = endpoints(args, participant)
+    writer = DataWriter(participant, commands, qos=ros.reliable(args.depth))
+    reader = DataReader(participant, states, qos=ros.sensor_data())
+    say(event="ready")
+    # Discovery first: nothing is counted before the echo answers.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not take_all(reader):
+        writer.write(ros.JointState(header=ros.Header(stamp=stamp_now()), name=["warmup"]))
+        time.sleep(0.05)
+    time.sleep(0.2)
+    take_all(reader)
+    period = 1.0 / args.rate
+    waitset = WaitSet(participant)
+    waitset.attach(ReadCondition(reader, SampleState.Any | ViewState.Any | InstanceState.Any))
+    sent = {}
+    round_trips = []
+    count = int(args.seconds * args.rate)
+
+    def collect():
+        arrived = time.time_ns()
+        for state in take_all(reader):
+            key = stamp_ns(state.header.stamp)
+            if sent.pop(key, None):
+                round_trips.append(arrived - key)
+
+    next_tick = time.monotonic()
+    for i in range(count):
+        if stopper.stopped:
+            break
+        stamp = stamp_now()
+        sent[stamp_ns(stamp)] = True
+        writer.write(ros.JointState(header=ros.Header(stamp=stamp), name=["j"], position=[float(i)]))
+        next_tick += period
+        # Sleep in the wait set until the answer or the next tick, whichever comes first.
+        while (left := next_tick - time.monotonic()) > 0:
+            waitset.wait(duration(nanoseconds=int(left * 1e9)))
+            collect()
+    deadline = time.monotonic() + 0.3
+    while (left := deadline - time.monotonic()) > 0:
+        waitset.wait(duration(nanoseconds=int(left * 1e9)))
+        collect()
+    say(event="summary", sent=count, answered=len(round_trips), round_trips_ns=round_trips)
+
+
+def script(args, participant, stopper):
+    _, states = endpoints(args, participant)
+    writer = DataWriter(participant, states, qos=ros.sensor_data())
+    messages = json.load(sys.stdin)
+    say(event="ready")
+    time.sleep(args.settle)
+    for message in messages:
+        for _ in range(args.repeat):
+            if stopper.stopped:
+                break
+            writer.write(ros.JointState(
+                header=ros.Header(stamp=stamp_now()),
+                name=message.get("name", []),
+                position=[float(v) for v in message.get("position", [])],
+                velocity=[float(v) for v in message.get("velocity", [])],
+                effort=[float(v) for v in message.get("effort", [])],
+            ))
+            time.sleep(args.interval)
+    say(event="summary", scripted=len(messages))
+
+
+def as_json(values):
+    """Floats for JSON, which has no NaN or infinity: those as text."""
+    return [v if math.isfinite(v) else str(v) for v in values]
+
+
+def policy_name(policy):
+    """`Reliable` for `Policy.Reliability.Reliable(...)`."""
+    return type(policy).__name__.split(".")[-1]
+
+
+def listen(args, participant, stopper):
+    commands, _ = endpoints(args, participant)
+    reader = DataReader(participant, commands, qos=ros.reliable(1))
+    publications = BuiltinDataReader(participant, BuiltinTopicDcpsPublication)
+    say(event="ready")
+    start = time.monotonic()
+    writers = {}
+    received = 0
+    while not stopper.stopped and time.monotonic() - start < args.seconds:
+        for command in take_all(reader):
+            received += 1
+            say(event="command", name=list(command.name), position=as_json(command.position),
+                velocity=as_json(command.velocity), effort=as_json(command.effort))
+        for p in publications.take(N=100):
+            if isinstance(p, InvalidSample) or p.topic_name != ros.dds_topic(args.commands):
+                continue
+            qos = p.qos
+            writers[str(p.key)] = dict(
+                topic_name=p.topic_name,
+                type_name=p.type_name,
+                reliability=policy_name(qos[ros.Policy.Reliability]),
+                history=policy_name(qos[ros.Policy.History]),
+                depth=getattr(qos[ros.Policy.History], "depth", None),
+                durability=policy_name(qos[ros.Policy.Durability]),
+            )
+        time.sleep(0.002)
+    say(event="summary", commands_received=received, writers=list(writers.values()))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=["sim", "echo", "ping", "script", "listen"])
+    parser.add_argument("--domain", type=int, default=0)
+    parser.add_argument("--commands", default="/robot_joint_commands")
+    parser.add_argument("--states", default="/robot_joint_states")
+    parser.add_argument("--imu", default="")
+    parser.add_argument("--joints", default="")
+    parser.add_argument("--rate", type=float, default=1000.0)
+    parser.add_argument("--seconds", type=float, default=0.0)
+    parser.add_argument("--stop-after", type=float, default=0.0)
+    parser.add_argument("--tau", type=float, default=0.01)
+    parser.add_argument("--initial", type=float, default=0.0)
+    parser.add_argument("--wrap", action="store_true")
+    parser.add_argument("--depth", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--interval", type=float, default=0.01)
+    parser.add_argument("--settle", type=float, default=0.0)
+    args = parser.parse_args()
+    participant = DomainParticipant(args.domain)
+    stopper = Stopper()
+    {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen}[args.mode](
+        args, participant, stopper)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""ROS 2 message types for Eclipse Cyclone DDS's Python binding, declared as ROS 2's RMWs name
+them on the wire (`sensor_msgs::msg::dds_::JointState_`), fields in `.msg` order: an independent
+implementation of what crate `ros2-wire` declares, to test it against."""
+
+from dataclasses import dataclass, field
+
+from cyclonedds.core import Policy, Qos
+from cyclonedds.idl import IdlStruct
+from cyclonedds.idl.types import array, float64, int32, sequence, uint32
+
+
+@dataclass
+class Time(IdlStruct, typename="builtin_interfaces::msg::dds_::Time_"):
+    sec: int32 = 0
+    nanosec: uint32 = 0
+
+
+@dataclass
+class Header(IdlStruct, typename="std_msgs::msg::dds_::Header_"):
+    stamp: Time = field(default_factory=Time)
+    frame_id: str = ""
+
+
+@dataclass
+class JointState(IdlStruct, typename="sensor_msgs::msg::dds_::JointState_"):
+    header: Header = field(default_factory=Header)
+    name: sequence[str] = field(default_factory=list)
+    position: sequence[float64] = field(default_factory=list)
+    velocity: sequence[float64] = field(default_factory=list)
+    effort: sequence[float64] = field(default_factory=list)
+
+
+@dataclass
+class Quaternion(IdlStruct, typename="geometry_msgs::msg::dds_::Quaternion_"):
+    x: float64 = 0.0
+    y: float64 = 0.0
+    z: float64 = 0.0
+    w: float64 = 1.0
+
+
+@dataclass
+class Vector3(IdlStruct, typename="geometry_msgs::msg::dds_::Vector3_"):
+    x: float64 = 0.0
+    y: float64 = 0.0
+    z: float64 = 0.0
+
+
+def _zeros9():
+    return [0.0] * 9
+
+
+@dataclass
+class Imu(IdlStruct, typename="sensor_msgs::msg::dds_::Imu_"):
+    header: Header = field(default_factory=Header)
+    orientation: Quaternion = field(default_factory=Quaternion)
+    orientation_covariance: array[float64, 9] = field(default_factory=_zeros9)
+    angular_velocity: Vector3 = field(default_factory=Vector3)
+    angular_velocity_covariance: array[float64, 9] = field(default_factory=_zeros9)
+    linear_acceleration: Vector3 = field(default_factory=Vector3)
+    linear_acceleration_covariance: array[float64, 9] = field(default_factory=_zeros9)
+
+
+# ROS 2 sends plain CDR (XCDR1); Cyclone's Python binding defaults to XCDR2.
+PLAIN_CDR = Policy.DataRepresentation(use_cdrv0_representation=True)
+
+
+def reliable(depth):
+    """rclcpp::QoS(depth): reliable, keep-last `depth`, volatile."""
+    return Qos(
+        Policy.Reliability.Reliable(max_blocking_time=100_000_000),  # nanoseconds
+        Policy.History.KeepLast(depth),
+        Policy.Durability.Volatile,
+        PLAIN_CDR,
+    )
+
+
+def sensor_data():
+    """rclcpp::SensorDataQoS(): best effort, keep-last 5, volatile."""
+    return Qos(
+        Policy.Reliability.BestEffort,
+        Policy.History.KeepLast(5),
+        Policy.Durability.Volatile,
+        PLAIN_CDR,
+    )
+
+
+def dds_topic(ros_name):
+    """`/robot_joint_states` -> `rt/robot_joint_states`."""
+    return "rt" + (ros_name if ros_name.startswith("/") else "/" + ros_name)

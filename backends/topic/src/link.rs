@@ -1,0 +1,89 @@
+//! The connection: a DDS participant with the command publisher and the state (and IMU)
+//! subscriptions, its thread running from `on_configure` to `on_deactivate` or `on_cleanup`.
+
+use std::time::{Duration, Instant};
+
+use robot_core::hardware::{ErrorKind, HardwareError};
+use ros2_wire::msg::{Imu, JointState};
+use ros2_wire::{Participant, Publisher, QosProfile, Subscription};
+
+use crate::options::TopicOptions;
+use crate::plan::Plan;
+
+/// `rclcpp::QoS(1)`, upstream's command publisher: reliable, keep-last 1, volatile.
+pub const COMMANDS_QOS: QosProfile = QosProfile::reliable(1);
+/// `rclcpp::SensorDataQoS()`, upstream's state subscription: best effort, keep-last 5.
+pub const STATES_QOS: QosProfile = QosProfile::SENSOR_DATA;
+
+pub(crate) struct Link {
+    /// Stopped and joined when the link is dropped.
+    _participant: Participant,
+    pub commands: Publisher<JointState>,
+    pub states: Subscription<JointState>,
+    pub imu: Option<Subscription<Imu>>,
+}
+
+impl Link {
+    /// Joins the DDS domain and starts the participant's thread.
+    pub(crate) fn open(
+        options: &TopicOptions,
+        plan: &Plan,
+        component: &str,
+    ) -> Result<Link, HardwareError> {
+        let io =
+            |e: ros2_wire::WireError| HardwareError::new(component, ErrorKind::Io, e.to_string());
+        let mut builder = ros2_wire::Participant::builder(options.domain_id).map_err(io)?;
+        let commands = builder
+            .publisher(
+                &options.commands_topic,
+                COMMANDS_QOS,
+                command_template(plan),
+            )
+            .map_err(io)?;
+        let states = builder
+            .subscription::<JointState>(&options.states_topic, STATES_QOS)
+            .map_err(io)?;
+        let imu = match (&options.imu_topic, plan.imu) {
+            (Some(topic), Some(_)) => Some(
+                builder
+                    .subscription::<Imu>(topic, QosProfile::SENSOR_DATA)
+                    .map_err(io)?,
+            ),
+            _ => None,
+        };
+        Ok(Link {
+            _participant: builder.start().map_err(io)?,
+            commands,
+            states,
+            imu,
+        })
+    }
+}
+
+/// The command message every buffer starts as: the names, and each array the joints command
+/// already as long as `name`, so filling it in `write` never allocates.
+fn command_template(plan: &Plan) -> JointState {
+    let n = plan.commands.len();
+    let sized = |carried: bool| if carried { vec![0.0; n] } else { Vec::new() };
+    JointState {
+        name: plan.commands.iter().map(|j| j.name.to_string()).collect(),
+        position: sized(plan.command_arrays[0]),
+        velocity: sized(plan.command_arrays[1]),
+        effort: sized(plan.command_arrays[2]),
+        ..JointState::default()
+    }
+}
+
+/// Waits up to `timeout` for `take` to give something, polling every millisecond.
+pub(crate) fn wait_for<T>(timeout: Duration, mut take: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = take() {
+            return Some(value);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

@@ -1,0 +1,203 @@
+//! Which slots each joint's position, velocity and effort live in, resolved once from the
+//! description, so `read` and `write` only index.
+
+use robot_core::hardware::mimic::Mimics;
+use robot_core::hardware::{ErrorKind, HardwareError};
+use robot_core::typed::Layout;
+use robot_core::{InterfaceKind, Robot};
+
+/// The interfaces a `sensor_msgs/JointState` carries, in its array order.
+pub(crate) const CARRIED: [InterfaceKind; 3] = [
+    InterfaceKind::Position,
+    InterfaceKind::Velocity,
+    InterfaceKind::Effort,
+];
+
+/// The array names, in [`CARRIED`] order.
+pub(crate) const ARRAYS: [&str; 3] = ["position", "velocity", "effort"];
+
+/// One joint matched by name in state messages.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct StateJoint {
+    /// Its name, as the definition (and the message) spell it.
+    pub name: &'static str,
+    /// State slots of position, velocity, effort, where declared.
+    pub slots: [Option<usize>; 3],
+}
+
+/// One joint named in command messages.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CommandJoint {
+    /// Its name.
+    pub name: &'static str,
+    /// Command slots of position, velocity, effort, where declared.
+    pub command: [Option<usize>; 3],
+    /// State slots of the same, where declared: what is sent where the joint has no such
+    /// command, or its command is NaN (the held state), and what the threshold compares with.
+    pub state: [Option<usize>; 3],
+}
+
+/// Everything a cycle needs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Plan {
+    /// Controlled joints that are not mimics, in declaration order: what states are matched to.
+    pub states: Vec<StateJoint>,
+    /// Enabled joints with a position, velocity or effort command, in declaration order: the
+    /// `name` of every command message.
+    pub commands: Vec<CommandJoint>,
+    /// Which arrays command messages carry: those some joint commands.
+    pub command_arrays: [bool; 3],
+    /// Mimic joints, filled from the joints they follow.
+    pub mimics: Mimics,
+    /// The state slots this component fills, for copying out.
+    pub state_slots: Vec<usize>,
+    /// What `on_configure` puts in the state slots: initial values, else 0.
+    pub initial_state: Vec<(usize, f64)>,
+    /// First state slot of the IMU the component drives, if any.
+    pub imu: Option<usize>,
+}
+
+impl Plan {
+    pub(crate) fn resolve(
+        robot: &'static Robot,
+        state_layout: &Layout,
+        command_layout: &Layout,
+        disabled: &[usize],
+        imu: bool,
+        component: &str,
+    ) -> Result<Plan, HardwareError> {
+        let mut plan = Plan::default();
+        let mut mimics = Vec::new();
+        for (index, joint) in robot.joints.iter().enumerate() {
+            if !joint.is_controlled() {
+                continue;
+            }
+            let name: &'static str = &joint.name;
+            for interface in joint.state_interfaces.iter() {
+                let slot = state_layout
+                    .joint_slot(index, interface.kind)
+                    .ok_or_else(|| {
+                        HardwareError::new(
+                            component,
+                            ErrorKind::Unsupported,
+                            format!(
+                                "the state layout has no slot for `{name}/{}`",
+                                interface.kind
+                            ),
+                        )
+                    })?;
+                plan.state_slots.push(slot);
+                plan.initial_state
+                    .push((slot, interface.initial_value.unwrap_or(0.0)));
+            }
+            let state = CARRIED.map(|k| {
+                joint
+                    .state_interface(k)
+                    .and_then(|_| state_layout.joint_slot(index, k))
+            });
+            if joint.mimic.is_some() {
+                mimics.push(index);
+                continue;
+            }
+            plan.states.push(StateJoint { name, slots: state });
+            let command = CARRIED.map(|k| {
+                joint
+                    .command_interface(k)
+                    .and_then(|_| command_layout.joint_slot(index, k))
+            });
+            if disabled.contains(&index) || command.iter().all(Option::is_none) {
+                continue;
+            }
+            for (carried, slot) in plan.command_arrays.iter_mut().zip(&command) {
+                *carried |= slot.is_some();
+            }
+            plan.commands.push(CommandJoint {
+                name,
+                command,
+                state,
+            });
+        }
+        plan.mimics = Mimics::new(robot, mimics, state_layout)
+            .map_err(|message| HardwareError::new(component, ErrorKind::Unsupported, message))?;
+        if imu && !robot.sensors.is_empty() {
+            let first = state_layout.imu_slot(0).ok_or_else(|| {
+                HardwareError::new(
+                    component,
+                    ErrorKind::Unsupported,
+                    "the state layout has no slots for the IMU",
+                )
+            })?;
+            plan.imu = Some(first);
+            plan.state_slots
+                .extend(first..first + robot_core::interface::IMU_STATE_INTERFACES.len());
+        }
+        Ok(plan)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use robot_core::RobotTypes;
+
+    robot_macros::robot! {
+        /// A position joint, a velocity joint and a mimic.
+        robot Trio { update_rate: 100 Hz }
+        bus main {}
+        link base {}
+        link one {}
+        link two {}
+        link three {}
+        joint a: revolute {
+            parent: base, child: one,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 1, model: RS02 },
+            command: [position, stiffness],
+            state: [position, velocity],
+        }
+        joint b: revolute {
+            parent: base, child: two,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: main, can_id: 2, model: RS02 },
+            command: [velocity],
+            state: [position, velocity],
+        }
+        joint c: revolute {
+            parent: one, child: three,
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            mimic { joint: a },
+            state: [position],
+        }
+    }
+
+    fn plan(disabled: &[usize]) -> Plan {
+        Plan::resolve(
+            Trio::DESCRIPTION,
+            &Trio::STATE_LAYOUT,
+            &Trio::COMMAND_LAYOUT,
+            disabled,
+            false,
+            "TrioHardware",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn commands_name_the_enabled_joints_that_command_something_and_no_mimic() {
+        let all = plan(&[]);
+        let names = |p: &Plan| p.commands.iter().map(|j| j.name).collect::<Vec<_>>();
+        assert_eq!(names(&all), ["a", "b"]);
+        // Position and velocity are commanded by someone; effort by no one; stiffness never sent.
+        assert_eq!(all.command_arrays, [true, true, false]);
+        // States: every joint that is not a mimic is matched by name.
+        let states: Vec<&str> = all.states.iter().map(|j| j.name).collect();
+        assert_eq!(states, ["a", "b"]);
+        assert!(!all.mimics.is_empty());
+        // A disabled joint is still read, never named in commands.
+        let without_b = plan(&[1]);
+        assert_eq!(names(&without_b), ["a"]);
+        assert_eq!(without_b.command_arrays, [true, false, false]);
+        assert_eq!(without_b.states.len(), 2);
+    }
+}

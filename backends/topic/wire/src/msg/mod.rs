@@ -1,0 +1,107 @@
+//! The ROS message types this crate speaks, each declared with [`ros_message!`](crate::ros_message)
+//! in the field order of its `.msg` file (common_interfaces and rcl_interfaces, Jazzy).
+
+use crate::ros_message;
+
+ros_message! {
+    /// `builtin_interfaces/msg/Time`: seconds and nanoseconds since the epoch.
+    pub struct Time in "builtin_interfaces" {
+        /// Whole seconds.
+        sec: i32,
+        /// Nanoseconds within the second, below 10⁹.
+        nanosec: u32,
+    }
+}
+
+impl Time {
+    /// The wall clock now (ROS time without simulated time). Allocates nothing.
+    pub fn now() -> Time {
+        let since = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        Time {
+            // ROS's own Time is 32-bit seconds: good until 2038.
+            sec: i32::try_from(since.as_secs()).unwrap_or(i32::MAX),
+            nanosec: since.subsec_nanos(),
+        }
+    }
+
+    /// Nanoseconds since the epoch.
+    pub fn as_nanos(&self) -> i128 {
+        i128::from(self.sec) * 1_000_000_000 + i128::from(self.nanosec)
+    }
+}
+
+ros_message! {
+    /// `std_msgs/msg/Header`: a stamp and a frame.
+    pub struct Header in "std_msgs" {
+        /// When the data was taken.
+        stamp: Time,
+        /// The coordinate frame.
+        frame_id: String,
+    }
+}
+
+ros_message! {
+    /// `geometry_msgs/msg/Quaternion`.
+    pub struct Quaternion in "geometry_msgs" {
+        /// x.
+        x: f64,
+        /// y.
+        y: f64,
+        /// z.
+        z: f64,
+        /// w.
+        w: f64,
+    }
+}
+
+ros_message! {
+    /// `geometry_msgs/msg/Vector3`.
+    pub struct Vector3 in "geometry_msgs" {
+        /// x.
+        x: f64,
+        /// y.
+        y: f64,
+        /// z.
+        z: f64,
+    }
+}
+
+ros_message! {
+    /// `sensor_msgs/msg/JointState`: per joint name, any of position, velocity and effort (an
+    /// array is either empty or as long as `name`).
+    pub struct JointState in "sensor_msgs" {
+        /// Stamp and frame.
+        header: Header,
+        /// Joint names.
+        name: Vec<String>,
+        /// rad or m.
+        position: Vec<f64>,
+        /// rad/s or m/s.
+        velocity: Vec<f64>,
+        /// N·m or N.
+        effort: Vec<f64>,
+    }
+}
+
+ros_message! {
+    /// `sensor_msgs/msg/Imu`: orientation, angular velocity, linear acceleration, each with a
+    /// row-major covariance (element 0 at −1: no estimate).
+    pub struct Imu in "sensor_msgs" {
+        /// Stamp and the sensor frame.
+        header: Header,
+        /// Orientation.
+        orientation: Quaternion,
+        /// Its covariance.
+        orientation_covariance: [f64; 9],
+        /// rad/s.
+        angular_velocity: Vector3,
+        /// Its covariance.
+        angular_velocity_covariance: [f64; 9],
+        /// m/s².
+        linear_acceleration: Vector3,
+        /// Its covariance.
+        linear_acceleration_covariance: [f64; 9],
+    }
+}

@@ -1,0 +1,104 @@
+//! Against Eclipse Cyclone DDS (PyPI `cyclonedds`, `backends/topic/peer/peer.py`), inside a
+//! network namespace of each test's own: the peer sees our writer with ROS 2's type name and
+//! QoS and reads what we publish; what it publishes decodes here bit for bit.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::time::{Duration, Instant};
+
+use ros2_wire::msg::{Header, JointState, Time};
+use ros2_wire::{Participant, QosProfile, TopicName};
+use topic_peer::isolated;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+#[test]
+fn the_peer_sees_our_publisher_with_the_ros_type_name_and_qos_and_reads_it() {
+    isolated(|python| {
+        let peer = python.start("listen", &["--seconds", "3"]).unwrap();
+        let mut builder = Participant::builder(0).unwrap();
+        let topic = TopicName::new("/robot_joint_commands").unwrap();
+        let mut commands = builder
+            .publisher(&topic, QosProfile::reliable(1), JointState::default())
+            .unwrap();
+        let _participant = builder.start().unwrap();
+        let sent = JointState {
+            header: Header {
+                stamp: Time { sec: 7, nanosec: 8 },
+                frame_id: String::new(),
+            },
+            name: vec!["a".into(), "b".into()],
+            position: vec![0.25, -1.5],
+            velocity: vec![],
+            effort: vec![3.0, 4.0],
+        };
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            *commands.message_mut() = sent.clone();
+            commands.publish();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let summary = peer.summary(WAIT).unwrap();
+        let writers = summary["writers"].as_array().unwrap();
+        assert_eq!(writers.len(), 1, "{summary}");
+        let writer = &writers[0];
+        assert_eq!(writer["topic_name"], "rt/robot_joint_commands");
+        assert_eq!(writer["type_name"], "sensor_msgs::msg::dds_::JointState_");
+        assert_eq!(writer["reliability"], "Reliable");
+        assert_eq!(writer["history"], "KeepLast");
+        assert_eq!(writer["depth"], 1);
+        assert_eq!(writer["durability"], "Volatile");
+        assert!(
+            summary["commands_received"].as_u64().unwrap() > 10,
+            "{summary}"
+        );
+    });
+}
+
+#[test]
+fn a_joint_state_the_peer_publishes_decodes_bit_for_bit() {
+    isolated(|python| {
+        let values = [
+            0.1,
+            -0.0,
+            std::f64::consts::PI,
+            5e-324,
+            f64::MAX,
+            -1.0e-300,
+            123456.789,
+        ];
+        let script = serde_json::json!([{
+            "name": ["left_hip_pitch", "knee", "ü_joint", "a", "b", "c", "d"],
+            "position": values,
+            "velocity": [],
+            "effort": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0],
+        }])
+        .to_string();
+        let mut builder = Participant::builder(0).unwrap();
+        let topic = TopicName::new("/robot_joint_states").unwrap();
+        let mut states = builder
+            .subscription::<JointState>(&topic, QosProfile::SENSOR_DATA)
+            .unwrap();
+        let _participant = builder.start().unwrap();
+        let peer = python
+            .start_with_input(
+                "script",
+                &["--repeat", "300", "--interval", "0.01"],
+                Some(&script),
+            )
+            .unwrap();
+        let start = Instant::now();
+        let received = loop {
+            if let Some(received) = states.take_latest() {
+                break received.message.clone();
+            }
+            assert!(start.elapsed() < WAIT, "nothing arrived from the peer");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        drop(peer);
+        assert_eq!(received.name[2], "ü_joint");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&received.position), bits(&values));
+        assert!(received.velocity.is_empty());
+        assert_eq!(received.effort, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    });
+}
