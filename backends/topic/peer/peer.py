@@ -23,7 +23,11 @@ import signal
 import sys
 import time
 
-from cyclonedds.builtin import BuiltinDataReader, BuiltinTopicDcpsPublication
+from cyclonedds.builtin import (
+    BuiltinDataReader,
+    BuiltinTopicDcpsPublication,
+    BuiltinTopicDcpsSubscription,
+)
 from cyclonedds.core import ReadCondition, SampleState, ViewState, InstanceState, WaitSet
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.internal import InvalidSample
@@ -222,13 +226,23 @@ def policy_name(policy):
     return type(policy).__name__.split(".")[-1]
 
 
+def user_data(qos):
+    """An endpoint's USER_DATA as text (where ROS 2 Jazzy announces its type hash), or None."""
+    try:
+        return qos[ros.Policy.Userdata].data.decode()
+    except KeyError:
+        return None
+
+
 def listen(args, participant, stopper):
     commands, _ = endpoints(args, participant)
     reader = DataReader(participant, commands, qos=ros.reliable(1))
     publications = BuiltinDataReader(participant, BuiltinTopicDcpsPublication)
+    subscriptions = BuiltinDataReader(participant, BuiltinTopicDcpsSubscription)
     say(event="ready")
     start = time.monotonic()
     writers = {}
+    readers = {}
     received = 0
     while not stopper.stopped and time.monotonic() - start < args.seconds:
         for command in take_all(reader):
@@ -246,9 +260,21 @@ def listen(args, participant, stopper):
                 history=policy_name(qos[ros.Policy.History]),
                 depth=getattr(qos[ros.Policy.History], "depth", None),
                 durability=policy_name(qos[ros.Policy.Durability]),
+                user_data=user_data(qos),
+            )
+        for r in subscriptions.take(N=100):
+            if isinstance(r, InvalidSample) or r.topic_name != ros.dds_topic(args.states):
+                continue
+            readers[str(r.key)] = dict(
+                topic_name=r.topic_name, type_name=r.type_name, user_data=user_data(r.qos)
             )
         time.sleep(0.002)
-    say(event="summary", commands_received=received, writers=list(writers.values()))
+    say(
+        event="summary",
+        commands_received=received,
+        writers=list(writers.values()),
+        readers=list(readers.values()),
+    )
 
 
 def main():

@@ -30,6 +30,7 @@ use crate::message::Message;
 use crate::msg::Time;
 use crate::name::TopicName;
 use crate::qos::QosProfile;
+use crate::type_hash::TypeHash;
 
 const WAKE: Token = Token(usize::MAX);
 /// How often the thread looks at matches and the stop flag when nothing else wakes it.
@@ -172,6 +173,15 @@ impl Drop for Participant {
     }
 }
 
+/// A writer's or reader's policies for message type `M`: the profile's, and in USER_DATA the
+/// type's REP-2011 hash as Jazzy's RMWs announce it (`typehash=RIHS01_…;`), so their graph
+/// shows the type hash and rmw_zenoh-style matching by hash can work. rustdds sends USER_DATA
+/// only as patched in `vendor/rustdds` (its PATCHED.md).
+fn endpoint_policies<M: Message>(qos: &QosProfile) -> rustdds::QosPolicies {
+    qos.policies()
+        .with_user_data(TypeHash::of::<M>().user_data().into_bytes())
+}
+
 /// ROS 2's highest domain id on Linux (the port arithmetic of the DDS spec overflows above).
 pub const MAX_DOMAIN_ID: u16 = 232;
 
@@ -203,7 +213,7 @@ impl ParticipantBuilder {
         let dds_topic = self.topic(topic, M::DESCRIPTION.dds_type_name(), &qos)?;
         let writer = self
             .publisher
-            .create_datawriter_no_key::<M, RosCdr>(&dds_topic, Some(qos.policies()))
+            .create_datawriter_no_key::<M, RosCdr>(&dds_topic, Some(endpoint_policies::<M>(&qos)))
             .map_err(|e| WireError::dds(format!("cannot create a writer on `{topic}`"), e))?;
         let (input, output) = triple_buffer::triple_buffer(&template);
         let counters = Arc::new(EndpointCounters::default());
@@ -229,7 +239,10 @@ impl ParticipantBuilder {
         let dds_topic = self.topic(topic, M::DESCRIPTION.dds_type_name(), &qos)?;
         let reader = self
             .subscriber
-            .create_datareader_no_key::<Payload, RawCdr>(&dds_topic, Some(qos.policies()))
+            .create_datareader_no_key::<Payload, RawCdr>(
+                &dds_topic,
+                Some(endpoint_policies::<M>(&qos)),
+            )
             .map_err(|e| WireError::dds(format!("cannot create a reader on `{topic}`"), e))?;
         let (input, output) = triple_buffer::triple_buffer(&Received::<M>::default());
         let counters = Arc::new(EndpointCounters::default());

@@ -1,24 +1,30 @@
 //! Against Eclipse Cyclone DDS (PyPI `cyclonedds`, `backends/topic/peer/peer.py`), inside a
-//! network namespace of each test's own: the peer sees our writer with ROS 2's type name and
-//! QoS and reads what we publish; what it publishes decodes here bit for bit.
+//! network namespace of each test's own: the peer sees our writer and reader with ROS 2's type
+//! name, QoS and REP-2011 type hash, and reads what we publish; what it publishes decodes here
+//! bit for bit.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::time::{Duration, Instant};
 
 use ros2_wire::msg::{Header, JointState, Time};
-use ros2_wire::{Participant, QosProfile, TopicName};
+use ros2_wire::{Participant, QosProfile, TopicName, TypeHash};
 use topic_peer::isolated;
 
 const WAIT: Duration = Duration::from_secs(20);
 
 #[test]
-fn the_peer_sees_our_publisher_with_the_ros_type_name_and_qos_and_reads_it() {
+fn the_peer_sees_our_endpoints_with_the_ros_type_name_qos_and_type_hash_and_reads_what_we_publish()
+{
     isolated(|python| {
         let peer = python.start("listen", &["--seconds", "3"]).unwrap();
         let mut builder = Participant::builder(0).unwrap();
         let topic = TopicName::new("/robot_joint_commands").unwrap();
         let mut commands = builder
             .publisher(&topic, QosProfile::reliable(1), JointState::default())
+            .unwrap();
+        let states = TopicName::new("/robot_joint_states").unwrap();
+        let _states = builder
+            .subscription::<JointState>(&states, QosProfile::SENSOR_DATA)
             .unwrap();
         let _participant = builder.start().unwrap();
         let sent = JointState {
@@ -47,6 +53,18 @@ fn the_peer_sees_our_publisher_with_the_ros_type_name_and_qos_and_reads_it() {
         assert_eq!(writer["history"], "KeepLast");
         assert_eq!(writer["depth"], 1);
         assert_eq!(writer["durability"], "Volatile");
+        // REP-2011: the type hash in each endpoint's USER_DATA, as Jazzy's RMWs announce it,
+        // computed here from the message descriptions (tested against rosidl's in type_hash).
+        let announced = TypeHash::of::<JointState>().user_data();
+        assert!(announced.starts_with("typehash=RIHS01_"), "{announced}");
+        assert_eq!(writer["user_data"], announced.as_str());
+        let readers = summary["readers"].as_array().unwrap();
+        assert_eq!(readers.len(), 1, "{summary}");
+        assert_eq!(
+            readers[0]["type_name"],
+            "sensor_msgs::msg::dds_::JointState_"
+        );
+        assert_eq!(readers[0]["user_data"], announced.as_str());
         assert!(
             summary["commands_received"].as_u64().unwrap() > 10,
             "{summary}"

@@ -210,6 +210,7 @@ impl QosPolicyBuilder {
       // (drop glue) which is incompatible with `const fn`, and the built-in QoS
       // policies never need it. Set it via `QosPolicies::with_data_representation`.
       data_representation: None,
+      user_data: None,
       #[cfg(feature = "security")]
       property: None,
     }
@@ -235,6 +236,9 @@ pub struct QosPolicies {
   pub(crate) resource_limits: Option<policy::ResourceLimits>,
   pub(crate) lifespan: Option<policy::Lifespan>,
   pub(crate) data_representation: Option<policy::DataRepresentation>,
+  // Patched in (vendor/rustdds/PATCHED.md): announced in SEDP, not part of the parameter list
+  // that `to_parameter_list` writes.
+  pub(crate) user_data: Option<policy::UserData>,
   #[cfg(feature = "security")]
   pub(crate) property: Option<policy::Property>,
 }
@@ -248,6 +252,21 @@ impl QosPolicies {
 
   pub fn builder() -> QosPolicyBuilder {
     QosPolicyBuilder::new()
+  }
+
+  /// These policies with USER_DATA `value` (patched in: vendor/rustdds/PATCHED.md). A writer
+  /// or reader created with them announces the bytes in its discovery data (SEDP), as ROS 2
+  /// Jazzy's RMWs announce `typehash=RIHS01_…;` (REP-2011). Not in [`QosPolicyBuilder`], whose
+  /// policies must be `const`.
+  #[must_use]
+  pub fn with_user_data(mut self, value: Vec<u8>) -> Self {
+    self.user_data = Some(policy::UserData { value });
+    self
+  }
+
+  /// The USER_DATA policy, if set (patched in).
+  pub fn user_data(&self) -> Option<&policy::UserData> {
+    self.user_data.as_ref()
   }
 
   pub const fn durability(&self) -> Option<policy::Durability> {
@@ -362,6 +381,7 @@ impl QosPolicies {
         .data_representation
         .clone()
         .or(self.data_representation.clone()),
+      user_data: other.user_data.clone().or(self.user_data.clone()),
       #[cfg(feature = "security")]
       property: other.property.clone().or(self.property.clone()),
     }
@@ -566,6 +586,7 @@ impl QosPolicies {
       resource_limits,
       lifespan,
       data_representation,
+      user_data: _, // written by the SEDP messages, from their own `user_data`
       #[cfg(feature = "security")]
         property: _, // TODO: properties to parameter list?
     } = self;
@@ -738,6 +759,7 @@ impl QosPolicies {
       resource_limits,
       lifespan,
       data_representation,
+      user_data: None, // read by the SEDP messages into their own `user_data`
       #[cfg(feature = "security")]
       property,
     })
@@ -792,6 +814,13 @@ pub mod policy {
   use crate::structure::duration::Duration;
   #[cfg(feature = "security")]
   use crate::serialization::speedy_pl_cdr_helpers::*;
+
+  /// DDS USER_DATA (DDS v1.4 §2.2.3.1): bytes the application attaches to a writer or reader,
+  /// announced to remote participants in discovery (patched in: vendor/rustdds/PATCHED.md).
+  #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+  pub struct UserData {
+    pub value: Vec<u8>,
+  }
 
   /*
   pub struct UserData {

@@ -670,7 +670,7 @@ impl DiscoveryDB {
       reader_proxy: ReaderProxy::from(reader_proxy),
       subscription_topic_data: subscription_data,
       content_filter,
-      user_data: Vec::new(),
+      user_data: crate::discovery::sedp_messages::announced_user_data(&reader.qos_policy),
     }
   }
 

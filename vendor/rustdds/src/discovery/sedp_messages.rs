@@ -287,6 +287,7 @@ impl SubscriptionBuiltinTopicData {
       resource_limits: None, // nor Resource Limits, see Figure 8.30 in RTPS spec 2.5
       lifespan: self.lifespan,
       data_representation: self.data_representation.clone(),
+      user_data: None, // the SEDP message's own `user_data`
 
       #[cfg(feature = "security")]
       property: None, // TODO: no property QoS?
@@ -302,6 +303,12 @@ impl SubscriptionBuiltinTopicData {
       &self.qos(),
     )
   }
+}
+
+/// The USER_DATA a local writer or reader announces: that of its QoS, if any (patched in:
+/// vendor/rustdds/PATCHED.md).
+pub(crate) fn announced_user_data(qos: &QosPolicies) -> Vec<u8> {
+  qos.user_data().map(|u| u.value.clone()).unwrap_or_default()
 }
 
 // =======================================================================
@@ -421,7 +428,7 @@ impl PlCdrDeserialize for DiscoveredReaderData {
     let user_data = pl_map
       .get(&ParameterId::PID_USER_DATA)
       .and_then(|v| v.first())
-      .map(|p| p.value.clone())
+      .and_then(|p| Vec::<u8>::read_from_buffer_with_ctx(ctx, &p.value).ok())
       .unwrap_or_default();
 
     Ok(DiscoveredReaderData {
@@ -498,7 +505,7 @@ impl ParameterListable for DiscoveredReaderData {
           security_info,
         },
       content_filter,
-      user_data: _,
+      user_data,
     } = self;
 
     let mut pl = ParameterList::new();
@@ -552,6 +559,10 @@ impl ParameterListable for DiscoveredReaderData {
     emit!(PID_TOPIC_NAME, &topic_name.clone().into(), StringWithNul);
     emit!(PID_TYPE_NAME, &type_name.clone().into(), StringWithNul);
     pl.parameters.append(&mut qos.to_parameter_list(ctx)?);
+    if !user_data.is_empty() {
+      // Patched in (vendor/rustdds/PATCHED.md): USER_DATA, a sequence<octet>.
+      emit!(PID_USER_DATA, user_data, Vec<u8>);
+    }
     emit_option!(
       PID_SERVICE_INSTANCE_NAME,
       &service_instance_name.clone().map(|e| e.into()),
@@ -736,6 +747,7 @@ impl PublicationBuiltinTopicData {
       resource_limits: None, // nor Resource Limits, see Figure 8.30 in RTPS spec 2.5
       lifespan: self.lifespan,
       data_representation: self.data_representation.clone(),
+      user_data: None, // the SEDP message's own `user_data`
       #[cfg(feature = "security")]
       property: None, // TODO: no property Qos?
     }
@@ -810,7 +822,7 @@ impl DiscoveredWriterData {
       last_updated: Instant::now(),
       writer_proxy,
       publication_topic_data,
-      user_data: Vec::new(),
+      user_data: announced_user_data(&writer.qos()),
     }
   }
 }
@@ -880,7 +892,7 @@ impl PlCdrDeserialize for DiscoveredWriterData {
     let user_data = pl_map
       .get(&ParameterId::PID_USER_DATA)
       .and_then(|v| v.first())
-      .map(|p| p.value.clone())
+      .and_then(|p| Vec::<u8>::read_from_buffer_with_ctx(ctx, &p.value).ok())
       .unwrap_or_default();
 
     Ok(DiscoveredWriterData {
@@ -956,7 +968,7 @@ impl ParameterListable for DiscoveredWriterData {
           #[cfg(feature = "security")]
           security_info,
         },
-      user_data: _,
+      user_data,
     } = self;
 
     let mut pl = ParameterList::new();
@@ -1010,6 +1022,10 @@ impl ParameterListable for DiscoveredWriterData {
     emit!(PID_TOPIC_NAME, &topic_name.clone().into(), StringWithNul);
     emit!(PID_TYPE_NAME, &type_name.clone().into(), StringWithNul);
     pl.parameters.append(&mut qos.to_parameter_list(ctx)?);
+    if !user_data.is_empty() {
+      // Patched in (vendor/rustdds/PATCHED.md): USER_DATA, a sequence<octet>.
+      emit!(PID_USER_DATA, user_data, Vec<u8>);
+    }
     emit_option!(
       PID_SERVICE_INSTANCE_NAME,
       &service_instance_name.clone().map(|e| e.into()),
@@ -1097,6 +1113,7 @@ impl HasQoSPolicy for TopicBuiltinTopicData {
       resource_limits: self.resource_limits,
       lifespan: self.lifespan,
       data_representation: None, // Topic-level DATA_REPRESENTATION not tracked
+      user_data: None,
       #[cfg(feature = "security")]
       property: None, // TODO: no property Qos?
     }
