@@ -3,7 +3,8 @@ playing the other end of `joint_state_topic_hardware_interface`.
 
 Modes (each prints one JSON object per line on stdout; the last line is a summary):
 
-  sim     a simulator: takes JointState commands, moves each joint towards its commanded
+  sim     a simulator of the joints of --joints (or of --urdf's <ros2_control> blocks): takes
+          JointState commands, moves each joint towards its commanded
           position (first-order, time constant --tau), publishes JointState at --rate Hz
           (and an Imu on --imu); --stop-after S stops publishing after S seconds
   echo    for round trips: answers every command at once with a JointState carrying the
@@ -77,6 +78,22 @@ def wrap(angle):
     return math.fmod(angle, 2 * math.pi)
 
 
+def joints_of(urdf):
+    """The joints a description's `<ros2_control>` blocks command, in their order: what a
+    simulator driven through JointStateTopicSystem reports (mimic joints have no command
+    interface there, and are left out)."""
+    import xml.etree.ElementTree as ElementTree
+
+    names = []
+    for block in ElementTree.parse(urdf).getroot().iter("ros2_control"):
+        for joint in block.iter("joint"):
+            if joint.find("command_interface") is not None and joint.get("name") not in names:
+                names.append(joint.get("name"))
+    if not names:
+        sys.exit(f"peer.py: {urdf} has no <ros2_control> joint with a command interface")
+    return names
+
+
 def sim(args, participant, stopper):
     commands, states = endpoints(args, participant)
     reader = DataReader(participant, commands, qos=ros.reliable(1))
@@ -85,7 +102,7 @@ def sim(args, participant, stopper):
     if args.imu:
         imu_topic = Topic(participant, ros.dds_topic(args.imu), ros.Imu, qos=ros.sensor_data())
         imu_writer = DataWriter(participant, imu_topic, qos=ros.sensor_data())
-    names = args.joints.split(",")
+    names = joints_of(args.urdf) if args.urdf else args.joints.split(",")
     position = {n: float(args.initial) for n in names}
     velocity = {n: 0.0 for n in names}
     target = {}
@@ -285,6 +302,7 @@ def main():
     parser.add_argument("--states", default="/robot_joint_states")
     parser.add_argument("--imu", default="")
     parser.add_argument("--joints", default="")
+    parser.add_argument("--urdf", default="", help="sim: the joints of this URDF's ros2_control")
     parser.add_argument("--rate", type=float, default=1000.0)
     parser.add_argument("--seconds", type=float, default=0.0)
     parser.add_argument("--stop-after", type=float, default=0.0)
