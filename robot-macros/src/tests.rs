@@ -1,5 +1,5 @@
 //! `robot!` on inputs that once made it panic: it must answer with compile errors instead. And
-//! messages no UI test (`tests/ui/fail`) covers, built from lists of the language's words.
+//! messages no UI test (`robot-macros/tests/ui/fail`) covers, built from lists of the language's words.
 
 use quote::quote;
 
