@@ -35,6 +35,7 @@ mod error;
 pub mod message;
 pub mod msg;
 mod name;
+mod outbox;
 mod participant;
 mod ports;
 mod qos;
@@ -44,8 +45,8 @@ pub use error::WireError;
 pub use message::{Field, FieldType, Message, RosType, TypeDescription};
 pub use name::{MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, TopicName, TopicNameError};
 pub use participant::{
-    EndpointCounters, MAX_DOMAIN_ID, Participant, ParticipantBuilder, Publisher, Received,
-    Subscription,
+    EndpointCounters, MAX_DOMAIN_ID, OUTBOX_DEPTH, Participant, ParticipantBuilder, Publisher,
+    Received, Subscription,
 };
 pub use qos::{QosProfile, ReliabilityKind};
 pub use type_hash::TypeHash;

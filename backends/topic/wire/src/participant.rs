@@ -3,8 +3,10 @@
 //! The participant is built on the caller's thread (opening sockets may block), its endpoints
 //! declared, then [`ParticipantBuilder::start`] moves them all to a thread of their own. From
 //! then on the caller only touches [`Publisher`]s and [`Subscription`]s, which exchange whole
-//! preallocated messages with that thread through triple buffers: wait-free, allocation-free,
-//! the newest message wins. A publish wakes the thread with an eventfd write
+//! preallocated messages with that thread, wait-free and allocation-free: a publisher through a
+//! queue ([`crate::outbox`]: every message goes out, in order, unless the thread is
+//! [`OUTBOX_DEPTH`] behind), a subscription through a triple buffer (the newest message
+//! wins, as for a keep-last reader the loop reads once a cycle). A publish wakes the thread with an eventfd write
 //! ([`rustdds::mio1::Waker`]), which does not block, and only when the thread is asleep: a loop
 //! faster than the network makes no system call. The thread sleeps in `epoll` on the readers and
 //! that waker, so a command goes out, and a state comes in, without polling delay.
@@ -33,6 +35,9 @@ use crate::qos::QosProfile;
 use crate::type_hash::TypeHash;
 
 const WAKE: Token = Token(usize::MAX);
+/// How many published messages may wait for the DDS thread (16 ms of a 1 kHz loop); past
+/// that, a publish is dropped and counted.
+pub const OUTBOX_DEPTH: usize = 16;
 /// How often the thread looks at matches and the stop flag when nothing else wakes it.
 const HOUSEKEEPING: Duration = Duration::from_millis(50);
 
@@ -41,9 +46,10 @@ const HOUSEKEEPING: Duration = Duration::from_millis(50);
 pub struct EndpointCounters {
     /// Messages handed to or taken from DDS.
     pub transferred: AtomicU64,
-    /// Publisher: published on the control side but overwritten before the DDS thread took
-    /// them (the network was slower than the loop). Subscription: samples that arrived but were
-    /// replaced by a newer one before the reader looked.
+    /// Publisher: published on the control side but dropped, [`OUTBOX_DEPTH`] messages
+    /// already waiting for the DDS thread (the network was slower than the loop).
+    /// Subscription: samples that arrived but were replaced by a newer one before the reader
+    /// looked.
     pub overwritten: AtomicU64,
     /// Samples DDS refused to write, or could not decode.
     pub failed: AtomicU64,
@@ -202,8 +208,9 @@ impl ParticipantBuilder {
             .map_err(|e| WireError::dds(format!("cannot create topic `{name}`"), e))
     }
 
-    /// A publisher of `M` on `topic`; `template` is what each of its three buffers starts as
-    /// (give it the capacity it will need, so filling it never allocates).
+    /// A publisher of `M` on `topic`; `template` is what each of its [`OUTBOX_DEPTH`]` + 1`
+    /// buffers starts as (a clone of it: give it the lengths it will need, so filling a buffer
+    /// never allocates).
     pub fn publisher<M: Message>(
         &mut self,
         topic: &TopicName,
@@ -215,16 +222,16 @@ impl ParticipantBuilder {
             .publisher
             .create_datawriter_no_key::<M, RosCdr>(&dds_topic, Some(endpoint_policies::<M>(&qos)))
             .map_err(|e| WireError::dds(format!("cannot create a writer on `{topic}`"), e))?;
-        let (input, output) = triple_buffer::triple_buffer(&template);
+        let (outbox, outgoing) = crate::outbox::outbox(&template, OUTBOX_DEPTH);
         let counters = Arc::new(EndpointCounters::default());
         self.pumps.push(Box::new(WriterPump {
             writer,
-            output,
+            outgoing,
             counters: counters.clone(),
         }));
         Ok(Publisher {
             topic: topic.clone(),
-            input,
+            outbox,
             doorbell: self.doorbell.clone(),
             counters,
         })
@@ -324,7 +331,7 @@ fn run(poll: &mut Poll, pumps: &mut [Box<dyn Pump>], stop: &AtomicBool, doorbell
 /// The control side of a topic we publish.
 pub struct Publisher<M: Message> {
     topic: TopicName,
-    input: triple_buffer::Input<M>,
+    outbox: crate::outbox::Outbox<M>,
     doorbell: Arc<Doorbell>,
     counters: Arc<EndpointCounters>,
 }
@@ -339,16 +346,17 @@ impl<M: Message> std::fmt::Debug for Publisher<M> {
 }
 
 impl<M: Message> Publisher<M> {
-    /// The message to fill in place: one of three preallocated buffers, holding whatever was
-    /// published two or three times ago, so overwrite every field that matters.
+    /// The message to fill in place: one of the preallocated buffers, holding whatever was
+    /// published some messages ago, so overwrite every field that matters.
     pub fn message_mut(&mut self) -> &mut M {
-        self.input.input_buffer_mut()
+        self.outbox.message_mut()
     }
 
-    /// Hands the message to the DDS thread and wakes it if it sleeps. Never blocks or
-    /// allocates; a message the DDS thread had not taken yet is replaced, and counted.
+    /// Queues the message for the DDS thread and wakes it if it sleeps. Never blocks or
+    /// allocates. With [`OUTBOX_DEPTH`] messages already waiting, the message is dropped, and
+    /// counted (`overwritten`).
     pub fn publish(&mut self) {
-        if self.input.publish() {
+        if !self.outbox.publish() {
             self.counters.overwritten.fetch_add(1, Ordering::Relaxed);
         }
         self.doorbell.ring();
@@ -424,7 +432,7 @@ impl<M: Message> Subscription<M> {
 
 struct WriterPump<M: Message> {
     writer: DataWriter<M, RosCdr>,
-    output: triple_buffer::Output<M>,
+    outgoing: crate::outbox::Outgoing<M>,
     counters: Arc<EndpointCounters>,
 }
 
@@ -434,19 +442,18 @@ impl<M: Message> Pump for WriterPump<M> {
     }
 
     fn pump(&mut self) {
-        if !self.output.update() {
-            return;
-        }
-        // DDS takes the sample by value: the clone is made here, off the control thread.
-        let message = self.output.output_buffer().clone();
-        match self.writer.write(message, None) {
-            Ok(()) => self.counters.transferred.fetch_add(1, Ordering::Relaxed),
-            Err(_) => self.counters.failed.fetch_add(1, Ordering::Relaxed),
-        };
+        let (writer, counters) = (&self.writer, &self.counters);
+        self.outgoing.drain(|message| {
+            // DDS takes the sample by value: the clone is made here, off the control thread.
+            match writer.write(message.clone(), None) {
+                Ok(()) => counters.transferred.fetch_add(1, Ordering::Relaxed),
+                Err(_) => counters.failed.fetch_add(1, Ordering::Relaxed),
+            };
+        });
     }
 
     fn pending(&self) -> bool {
-        self.output.updated()
+        self.outgoing.pending()
     }
 
     fn housekeeping(&mut self) {
