@@ -5,7 +5,8 @@
 //! `JointState` — Isaac Sim, a simulator on another machine, a robot's own driver.
 //!
 //! Every DDS call runs on the participant's own thread; `read` and `write` only exchange
-//! preallocated messages with it through wait-free triple buffers, so the control thread never
+//! preallocated messages with it, wait-free (states through a triple buffer, commands through
+//! a queue, so every command goes out), so the control thread never
 //! waits on the network and allocates nothing (`tests/no_alloc.rs`). What it does, the upstream
 //! defects it fixes and every difference are in `docs/ros2-topic-backend.md`; in short:
 //!
