@@ -4,6 +4,9 @@
 //! A clear error is better.
 
 use std::io;
+use std::net::{Ipv4Addr, SocketAddrV4};
+
+use socket2::{Domain, Socket, Type};
 
 use crate::error::WireError;
 
@@ -31,37 +34,9 @@ pub(crate) fn check_shared_ports(domain_id: u16) -> Result<(), WireError> {
 /// Binds a UDP socket to `0.0.0.0:port` with `SO_REUSEADDR`, as the DDS stack will, and closes
 /// it again.
 fn bind_shared(port: u16) -> io::Result<()> {
-    // SAFETY: plain socket calls on a descriptor this function owns and closes on every path.
-    unsafe {
-        let fd = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let one: libc::c_int = 1;
-        let mut result = libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_REUSEADDR,
-            (&one as *const libc::c_int).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        );
-        if result == 0 {
-            let address = libc::sockaddr_in {
-                sin_family: libc::AF_INET as libc::sa_family_t,
-                sin_port: port.to_be(),
-                sin_addr: libc::in_addr { s_addr: 0 },
-                sin_zero: [0; 8],
-            };
-            result = libc::bind(
-                fd,
-                (&address as *const libc::sockaddr_in).cast(),
-                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
-            );
-        }
-        let error = io::Error::last_os_error();
-        libc::close(fd);
-        if result == 0 { Ok(()) } else { Err(error) }
-    }
+    let socket = Socket::new(Domain::IPV4, Type::DGRAM, None)?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, port).into())
 }
 
 #[cfg(test)]
