@@ -5,11 +5,14 @@
 #   answers each command at once with a state carrying the command's stamp;
 #   ours: ros2-wire's publisher and subscription (the topic backend's path), example `roundtrip`;
 #   baseline: the same measurement by a Cyclone DDS peer (peer.py ping) in host a.
-# At 200 Hz and 1 kHz, SECONDS (10) each. Prints one JSON line per run and the ratios of ours to
+# At 200 Hz and 1 kHz, SECONDS_PER_RUN (10) each. The echo reads commands with upstream's QoS,
+# reliable keep-last ECHO_DEPTH (1): a command it has not taken is replaced by the next, so a
+# slow echo loses commands; ECHO_DEPTH=100 shows whether any are lost before it. Prints one JSON line per run and the ratios of ours to
 # Cyclone's. Needs root (ip netns) and scripts/install-tools.sh (cyclonedds in .venv/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${SECONDS_PER_RUN:-10}
+echo_depth=${ECHO_DEPTH:-1}
 python=${ROBOT_TOOLS_VENV:-$PWD/.venv}/bin/python
 peer=backends/topic/peer/peer.py
 a=topic-rt-a-$$
@@ -38,7 +41,7 @@ done
 run() { # rate, side (ours | cyclone)
   local rate=$1 side=$2 echo_log
   echo_log=$(mktemp)
-  ip netns exec "$b" "$python" -u "$peer" echo --seconds $((seconds + 25)) >"$echo_log" &
+  ip netns exec "$b" "$python" -u "$peer" echo --depth "$echo_depth" --seconds $((seconds + 25)) >"$echo_log" &
   local echo_pid=$!
   sleep 1
   local result
