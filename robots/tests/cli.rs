@@ -708,3 +708,21 @@ fn a_backend_is_named_in_any_case() {
         text(&output.stdout)
     );
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_not_in_a_panic() {
+    // `robot describe | head -1`: the reader is gone before the table is written.
+    for args in [&["describe"][..], &["run", "--seconds", "0.2"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_robot"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(output.status.success(), "{args:?}: {stderr}");
+    }
+}

@@ -1,5 +1,21 @@
 //! [`App`]: the command-line tool of a robot crate, from the robots and controllers it registers.
 
+/// `print!` to stdout, except that a failed write (a closed pipe: `robot describe | head`) is
+/// ignored instead of panicking; a run goes on, and ends as it would, when nobody reads its
+/// output. Defined before the modules so they can use it.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = std::io::stdout().lock().write_fmt(format_args!($($arg)*));
+    }};
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    () => { out!("\n") };
+    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
+}
+
 mod args;
 mod can;
 mod commission;
@@ -239,16 +255,16 @@ impl App {
                     Some(name) => self.find(&name)?,
                     None => self.first_robot()?,
                 };
-                print!("{}", crate::describe::table(robot));
+                out!("{}", crate::describe::table(robot));
                 let own: Vec<&Registered> = self
                     .controllers
                     .iter()
                     .filter(|c| c.robot.name == robot.name)
                     .collect();
                 if !own.is_empty() {
-                    println!("\ncontrollers (run --controller NAME; the first is the default)");
+                    outln!("\ncontrollers (run --controller NAME; the first is the default)");
                     for c in own {
-                        println!("  {:<20} {}", c.name, c.about);
+                        outln!("  {:<20} {}", c.name, c.about);
                     }
                 }
                 Ok(())
@@ -298,7 +314,7 @@ impl App {
                 .checked_in
                 .ok_or_else(|| format!("`{}` has no checked-in descriptions", self.name))?;
             for path in regenerate().map_err(|e| e.to_string())? {
-                println!("wrote {}", path.display());
+                outln!("wrote {}", path.display());
             }
             return Ok(());
         }
@@ -312,7 +328,7 @@ impl App {
         for robot in selected {
             let dir = out.join(robot.name.as_ref());
             for path in write_all(robot, &dir).map_err(|e| e.to_string())?.paths {
-                println!("wrote {}", path.display());
+                outln!("wrote {}", path.display());
             }
         }
         Ok(())
@@ -327,7 +343,7 @@ impl App {
         let loaded = config::load(path, robot).map_err(config_failed)?;
         let buses = robot.buses.len();
         let disabled = loaded.disabled_joints().count();
-        println!(
+        outln!(
             "{}: ok ({} on {}; {buses} {}; {disabled} {} disabled)",
             path.display(),
             robot.name,
@@ -440,7 +456,7 @@ impl App {
         {
             let dir = out.join(robot.name.as_ref());
             let written = write_all(robot, &dir).map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "emitted {} files into {}",
                 written.paths.len(),
                 dir.display()
@@ -477,7 +493,7 @@ impl App {
             pacing,
             ..LoopOptions::default()
         };
-        println!(
+        outln!(
             "running {} ({}) on {} on {} at {rate} Hz for {} s{}",
             controller.name,
             controller.about,
@@ -493,7 +509,7 @@ impl App {
         if backend == Backend::Mujoco {
             use robot_core::config::MujocoModel;
             let model = config.as_ref().map(RuntimeConfig::mujoco_model);
-            println!(
+            outln!(
                 "simulating {}",
                 match model.unwrap_or_default() {
                     MujocoModel::Scene => format!("{}.scene.xml: on the floor", robot.name),
@@ -518,7 +534,7 @@ impl App {
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;
-        print!("{}", summary(&finished.report));
+        out!("{}", summary(&finished.report));
         print_positions(&finished.positions);
         match &frame {
             Some(frame) => frame::written(frame, &finished.report),

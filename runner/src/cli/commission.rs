@@ -140,7 +140,7 @@ pub(crate) fn set_id(args: &SetIdArgs, find_robot: FindRobot<'_>) -> Result<(), 
     let MotorArgs { bus, motor } = &args.target;
     let mut bus = Bus::open(bus, find_robot)?;
     let uid = bus.tool().set_id(*motor, args.new).map_err(failed)?;
-    println!(
+    outln!(
         "motor {motor} now answers as {} (uid {})",
         args.new,
         inspect::hex(&uid)
@@ -152,11 +152,11 @@ pub(crate) fn set_zero(args: &MotorArgs, find_robot: FindRobot<'_>) -> Result<()
     let mut bus = Bus::open(&args.bus, find_robot)?;
     let position = bus.tool().set_zero(args.motor).map_err(failed)?;
     match position {
-        Some(p) => println!(
+        Some(p) => outln!(
             "motor {} stopped and zeroed; mechPos now reads {p:.4} rad",
             args.motor
         ),
-        None => println!(
+        None => outln!(
             "motor {} stopped and zeroed; it did not answer the read of mechPos",
             args.motor
         ),
@@ -179,7 +179,7 @@ pub(crate) fn param(command: &ParamCommand, find_robot: FindRobot<'_>) -> Result
                 }
                 ParamOutcome::Failed => "refused".to_owned(),
             };
-            println!("motor {} {} = {value}", target.motor, param_name(*param));
+            outln!("motor {} {} = {value}", target.motor, param_name(*param));
         }
         ParamCommand::Write {
             target,
@@ -191,7 +191,7 @@ pub(crate) fn param(command: &ParamCommand, find_robot: FindRobot<'_>) -> Result
             bus.tool()
                 .write_param(target.motor, write)
                 .map_err(failed)?;
-            println!(
+            outln!(
                 "motor {} {} = {} (read back; in RAM until `robot can param save`)",
                 target.motor,
                 param_name(write.param().index()),
@@ -201,7 +201,7 @@ pub(crate) fn param(command: &ParamCommand, find_robot: FindRobot<'_>) -> Result
         ParamCommand::Save(target) => {
             let mut bus = Bus::open(&target.bus, find_robot)?;
             bus.tool().save(target.motor).map_err(failed)?;
-            println!("motor {} saved its parameters to flash", target.motor);
+            outln!("motor {} saved its parameters to flash", target.motor);
         }
     }
     Ok(())

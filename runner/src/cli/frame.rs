@@ -57,7 +57,7 @@ pub(super) fn written(
             frame.path.display()
         ));
     }
-    println!(
+    outln!(
         "rendered the robot at {:.3} s of simulated time into {} ({} ms, in that one cycle)",
         frame.at.as_secs_f64(),
         frame.path.display(),

@@ -55,13 +55,13 @@ pub(super) fn print_positions(positions: &[Position]) {
     if positions.is_empty() {
         return;
     }
-    println!("final positions:");
+    outln!("final positions:");
     for row in positions.chunks(3) {
         let cells: Vec<String> = row
             .iter()
             .map(|(name, q, unit)| format!("{name:<18} {q:+.3} {unit:<3}"))
             .collect();
-        println!("  {}", cells.join("   "));
+        outln!("  {}", cells.join("   "));
     }
 }
 
