@@ -138,6 +138,105 @@ fn xacro_expands_the_urdf_xacro_to_our_expanded_urdf_for_all_eight_arg_combinati
     }
 }
 
+/// The `<param name=…>` texts of the `<ros2_control>` block named `block`'s `<hardware>`.
+fn hardware_params(urdf: &Path, block: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(urdf).unwrap();
+    let document = roxmltree::Document::parse(&text).unwrap();
+    let block = document
+        .descendants()
+        .find(|n| n.has_tag_name("ros2_control") && n.attribute("name") == Some(block))
+        .unwrap_or_else(|| panic!("no block {block} in {}", urdf.display()));
+    let hardware = block
+        .children()
+        .find(|n| n.has_tag_name("hardware"))
+        .unwrap();
+    hardware
+        .children()
+        .filter(|n| n.has_tag_name("param"))
+        .map(|n| {
+            (
+                n.attribute("name").unwrap().to_string(),
+                n.text().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn xacro_feeds_the_launch_time_device_args_to_their_blocks() {
+    let Some(mut xacro) = require(Tool::Xacro) else {
+        return;
+    };
+    let (_keep, dir) = emitted(robots::LiteBiped::DESCRIPTION);
+    let real = dir.join("devices.real.urdf");
+    xacro
+        .arg(dir.join("lite_biped.urdf.xacro"))
+        .args([
+            "can_interface_left_leg:=can7",
+            "can_interface_right_leg:=vcan3",
+            "calibration_file:=/etc/robot/zeros.yaml",
+            "imu_port:=/dev/ttyACM0",
+        ])
+        .arg("-o")
+        .arg(&real);
+    let (ok, text) = run(xacro);
+    assert!(ok, "xacro failed: {text}");
+    let left = hardware_params(&real, "LiteBipedLeftLeg");
+    assert!(
+        left.contains(&("can_interface".into(), "can7".into())),
+        "{left:?}"
+    );
+    assert!(
+        left.contains(&("calibration_file".into(), "/etc/robot/zeros.yaml".into())),
+        "{left:?}"
+    );
+    let right = hardware_params(&real, "LiteBipedRightLeg");
+    assert!(
+        right.contains(&("can_interface".into(), "vcan3".into())),
+        "{right:?}"
+    );
+    let imu = hardware_params(&real, "LiteBipedIMU");
+    assert_eq!(imu, [("port".to_string(), "/dev/ttyACM0".to_string())]);
+
+    let Some(mut xacro) = require(Tool::Xacro) else {
+        return;
+    };
+    let topic = dir.join("devices.topic.urdf");
+    xacro
+        .arg(dir.join("lite_biped.urdf.xacro"))
+        .args([
+            "use_topic_hardware:=true",
+            "joint_commands_topic:=/isaac/joint_command",
+            "joint_states_topic:=/isaac/joint_states",
+        ])
+        .arg("-o")
+        .arg(&topic);
+    let (ok, text) = run(xacro);
+    assert!(ok, "xacro failed: {text}");
+    let params = hardware_params(&topic, "LiteBipedHardware");
+    assert_eq!(
+        params[..2],
+        [
+            (
+                "joint_commands_topic".to_string(),
+                "/isaac/joint_command".to_string()
+            ),
+            (
+                "joint_states_topic".to_string(),
+                "/isaac/joint_states".to_string()
+            ),
+        ]
+    );
+    for urdf in [&real, &topic] {
+        let Some(mut check) = require(Tool::CheckUrdf) else {
+            return;
+        };
+        check.arg(urdf);
+        let (ok, text) = run(check);
+        assert!(ok, "check_urdf refused {}: {text}", urdf.display());
+    }
+}
+
 #[test]
 fn check_urdf_accepts_every_expanded_urdf() {
     if require(Tool::CheckUrdf).is_none() {

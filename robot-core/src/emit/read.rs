@@ -30,27 +30,70 @@ fn attributes(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {
 pub(crate) fn plain(text: &str) -> Plain {
     let document = roxmltree::Document::parse(text).expect("well-formed XML");
     let mut out = Vec::new();
-    evaluate(document.root_element(), &[], &mut HashMap::new(), &mut out);
+    let context = Context {
+        args: &[],
+        defaults: HashMap::new(),
+    };
+    evaluate(
+        document.root_element(),
+        &context,
+        &mut HashMap::new(),
+        &mut out,
+    );
     out.pop().expect("a root element")
 }
 
 /// The root element of a xacro document, evaluated with `args` by a minimal xacro (if, unless,
-/// arg and parameterless macros), independent of the renderer's own expansion.
+/// arg, `$(arg NAME)` text taking the arg's default, and parameterless macros), independent of
+/// the renderer's own expansion.
 pub(crate) fn evaluate_xacro(text: &str, args: &[(&str, bool)]) -> Plain {
     let document = roxmltree::Document::parse(text).expect("well-formed XML");
+    let defaults: HashMap<String, String> = document
+        .root_element()
+        .children()
+        .filter(|c| c.tag_name().namespace() == Some(XACRO_NAMESPACE))
+        .filter(|c| c.tag_name().name() == "arg")
+        .map(|c| {
+            (
+                c.attribute("name").unwrap().to_string(),
+                c.attribute("default").unwrap_or("").to_string(),
+            )
+        })
+        .collect();
     let mut out = Vec::new();
-    evaluate(document.root_element(), args, &mut HashMap::new(), &mut out);
+    let context = Context { args, defaults };
+    evaluate(
+        document.root_element(),
+        &context,
+        &mut HashMap::new(),
+        &mut out,
+    );
     out.pop().expect("a root element")
+}
+
+struct Context<'a> {
+    /// The switches set.
+    args: &'a [(&'a str, bool)],
+    /// Every arg's default, for the text args.
+    defaults: HashMap<String, String>,
 }
 
 fn evaluate<'a, 'i>(
     node: roxmltree::Node<'a, 'i>,
-    args: &[(&str, bool)],
+    context: &Context<'_>,
     macros: &mut HashMap<String, roxmltree::Node<'a, 'i>>,
     out: &mut Vec<Plain>,
 ) {
+    let args = context.args;
     if node.is_text() {
         let text = node.text().unwrap_or("").trim();
+        let text = match text
+            .strip_prefix("$(arg ")
+            .and_then(|t| t.strip_suffix(')'))
+        {
+            Some(name) => context.defaults[name].as_str(),
+            None => text,
+        };
         if !text.is_empty() {
             out.push(Plain::Text(text.to_string()));
         }
@@ -61,7 +104,7 @@ fn evaluate<'a, 'i>(
     }
     let children = |macros: &mut HashMap<_, _>, out: &mut Vec<Plain>| {
         for child in node.children() {
-            evaluate(child, args, macros, out);
+            evaluate(child, context, macros, out);
         }
     };
     let tag = node.tag_name();
@@ -87,7 +130,7 @@ fn evaluate<'a, 'i>(
                     .get(call)
                     .unwrap_or_else(|| panic!("macro `{call}` undefined"));
                 for child in body.children() {
-                    evaluate(child, args, macros, out);
+                    evaluate(child, context, macros, out);
                 }
             }
         }

@@ -178,15 +178,8 @@ fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)
 /// The topic backend: one block of every joint, JointStateTopicSystem with upstream's default
 /// params (the runtime configuration changes them for `robot run`), no sensors.
 fn topic_block(robot: &Robot, groups: &[Group<'_>]) -> Node {
+    // The topics are launch-time facts (the simulator's or driver's names); the rest is fixed.
     let params = [
-        (
-            "joint_commands_topic",
-            topic_defaults::JOINT_COMMANDS_TOPIC.to_string(),
-        ),
-        (
-            "joint_states_topic",
-            topic_defaults::JOINT_STATES_TOPIC.to_string(),
-        ),
         (
             "trigger_joint_command_threshold",
             number(topic_defaults::TRIGGER_JOINT_COMMAND_THRESHOLD),
@@ -196,8 +189,13 @@ fn topic_block(robot: &Robot, groups: &[Group<'_>]) -> Node {
             boolean(topic_defaults::SUM_WRAPPED_JOINT_STATES),
         ),
     ];
-    let hardware =
-        Element::new("hardware").children(params_after(plugin(Backend::Topic.plugin()), params));
+    let topics = launch_args::topic_args()
+        .into_iter()
+        .map(|(param, arg)| arg.param(param));
+    let hardware = Element::new("hardware")
+        .child(plugin(Backend::Topic.plugin()))
+        .children(topics)
+        .children(params.into_iter().map(|(name, value)| param(name, value)));
     ros2_control(
         format!("{}Hardware", robot.type_name),
         "system",
@@ -215,8 +213,13 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
             ("bus", bus.name.to_string()),
             ("bitrate", bus.kind.bitrate().to_string()),
         ];
-        let hardware =
-            Element::new("hardware").children(params_after(plugin(Backend::Real.plugin()), params));
+        // The devices are launch-time facts: the OS interface and the calibration file.
+        let hardware = Element::new("hardware")
+            .children(params_after(plugin(Backend::Real.plugin()), params))
+            .child(
+                launch_args::can_interface_arg(robot, bus).param(launch_args::CAN_INTERFACE_PARAM),
+            )
+            .child(launch_args::calibration_file_arg().param(launch_args::CALIBRATION_FILE_PARAM));
         let name = robot.bus_block_name(&bus.name);
         blocks.push(ros2_control(
             name,
@@ -234,12 +237,8 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
             .map(|p| (p.name.as_ref(), p.value.to_string()));
         let mut hardware =
             Element::new("hardware").children(params_after(plugin(&sensor.plugin), params));
-        if let Some(arg) = port_arg(robot, sensor) {
-            hardware = hardware.child(
-                Element::new("param")
-                    .attr("name", PORT_PARAM)
-                    .child(Node::ArgText { name: arg.name }),
-            );
+        if let Some(arg) = launch_args::port_arg(robot, sensor) {
+            hardware = hardware.child(arg.param(launch_args::PORT_PARAM));
         }
         blocks.push(ros2_control(
             name,
@@ -249,53 +248,6 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
         ));
     }
     blocks
-}
-
-/// The hardware param of a real-path IMU block naming its serial port, as lite_description's
-/// `lite_biped.ros2_control.xacro` names it.
-pub(crate) const PORT_PARAM: &str = "port";
-
-/// The xacro arg that gives an IMU's serial port at launch: `imu_port` for a robot's only IMU
-/// (lite_description's name), `<sensor>_port` for each of several; defaults `/dev/ttyUSB0`,
-/// `/dev/ttyUSB1`, … in sensor order.
-pub(crate) struct PortArg {
-    pub(crate) name: String,
-    pub(crate) default: String,
-}
-
-/// The port arg of `sensor`, or `None` when the definition gives its block a `port` param of its
-/// own (that one is kept as written).
-pub(crate) fn port_arg(robot: &Robot, sensor: &Sensor) -> Option<PortArg> {
-    if sensor.params.iter().any(|p| p.name == PORT_PARAM) {
-        return None;
-    }
-    let imus: Vec<&Sensor> = robot
-        .sensors
-        .iter()
-        .filter(|s| matches!(s.kind, SensorKind::Imu))
-        .collect();
-    let index = imus.iter().position(|s| s.name == sensor.name)?;
-    let name = match imus.len() {
-        1 => "imu_port".to_string(),
-        _ => format!("{}_port", sensor.name.to_snake_case()),
-    };
-    Some(PortArg {
-        name,
-        default: format!("/dev/ttyUSB{index}"),
-    })
-}
-
-/// The `<xacro:arg>` declarations of every IMU's port, to be placed before the blocks.
-pub(crate) fn port_args(robot: &Robot) -> Vec<Node> {
-    robot
-        .sensors
-        .iter()
-        .filter_map(|sensor| port_arg(robot, sensor))
-        .map(|arg| Node::TextArg {
-            name: arg.name,
-            default: arg.default,
-        })
-        .collect()
 }
 
 /// Macro names become tag names: snake case keeps them plain XML names, and a suffix keeps two
@@ -460,3 +412,5 @@ fn boolean(value: bool) -> String {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+
+pub(crate) mod launch_args;

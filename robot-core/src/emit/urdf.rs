@@ -43,8 +43,8 @@ pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
                 .pairs()
                 .map(|(name, default)| Node::Arg { name, default }),
         )
-        // Each IMU's serial port, set at launch (`imu_port:=/dev/ttyUSB1`).
-        .children(ros2_control::port_args(robot))
+        // The devices, set at launch (`can_interface_left_leg:=can2`, `imu_port:=/dev/ttyUSB1`).
+        .children(ros2_control::launch_args::declarations(robot))
         .children(robot.links.iter().map(link))
         .children(robot.joints.iter().map(joint))
         .children(ros2_control::nodes(robot)?);
@@ -221,7 +221,7 @@ mod tests {
     }
 
     #[test]
-    fn the_xacro_declares_every_arg_off() {
+    fn the_xacro_declares_every_switch_off_then_the_devices_with_defaults() {
         let text = urdf_xacro(&fixture::robot()).unwrap();
         let document = roxmltree::Document::parse(&text).unwrap();
         let root = document.root_element();
@@ -249,7 +249,12 @@ mod tests {
             [
                 ("sim_mujoco", "false"),
                 ("use_topic_hardware", "false"),
-                ("use_mock_hardware", "false")
+                ("use_mock_hardware", "false"),
+                ("can_interface_front", "can0"),
+                ("can_interface_rear", "can1"),
+                ("calibration_file", ""),
+                ("joint_commands_topic", "/robot_joint_commands"),
+                ("joint_states_topic", "/robot_joint_states"),
             ]
         );
     }

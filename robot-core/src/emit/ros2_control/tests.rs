@@ -42,10 +42,10 @@ fn real_hardware_has_a_block_per_bus_and_one_for_the_imu() {
     assert_eq!(
         blocks(Backend::Real),
         [
-            "TestBotFront system humanoid_devices_robstride/RobstrideSystem [bus=front bitrate=1000000] \
-             joints=[ankle wheel follower] sensors=[]",
-            "TestBotRear system humanoid_devices_robstride/RobstrideSystem [bus=rear bitrate=1000000] \
-             joints=[slider] sensors=[]",
+            "TestBotFront system humanoid_devices_robstride/RobstrideSystem [bus=front bitrate=1000000 \
+             can_interface=can0 calibration_file=] joints=[ankle wheel follower] sensors=[]",
+            "TestBotRear system humanoid_devices_robstride/RobstrideSystem [bus=rear bitrate=1000000 \
+             can_interface=can1 calibration_file=] joints=[slider] sensors=[]",
             "TestBotIMU sensor test_devices/SerialImu [port=/dev/ttyUSB0] joints=[] sensors=[base_imu]",
         ]
     );

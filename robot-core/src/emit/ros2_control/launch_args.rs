@@ -1,0 +1,129 @@
+//! The launch-time facts of the real devices, which a definition cannot know (seed `004`:
+//! device names are set at launch): each bus's OS interface, the calibration file, each IMU's
+//! serial port, and the topic backend's topics. The `.urdf.xacro` takes each as an
+//! `<xacro:arg>` with a default and feeds it to its `<param>`, as lite_description's
+//! `lite_biped.ros2_control.xacro` does; the expanded URDFs carry the defaults.
+
+use heck::ToSnakeCase;
+
+use crate::backend::topic_defaults;
+use crate::emit::xml::{Element, Node};
+use crate::model::{Bus, Robot, Sensor, SensorKind};
+
+/// The RobStride block's param naming the bus's OS interface (lite_description's name).
+pub(crate) const CAN_INTERFACE_PARAM: &str = "can_interface";
+/// The RobStride block's param naming the calibration file (lite_description's name).
+pub(crate) const CALIBRATION_FILE_PARAM: &str = "calibration_file";
+/// The IMU block's param naming its serial port (lite_description's name).
+pub(crate) const PORT_PARAM: &str = "port";
+
+/// An `<xacro:arg>` and its default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LaunchArg {
+    pub(crate) name: String,
+    pub(crate) default: String,
+}
+
+impl LaunchArg {
+    /// `<param name="{param}">$(arg NAME)</param>`.
+    pub(crate) fn param(&self, param: &str) -> Node {
+        Element::new("param")
+            .attr("name", param)
+            .child(Node::ArgText {
+                name: self.name.clone(),
+            })
+            .into()
+    }
+
+    /// Its declaration, `<xacro:arg name=… default=…/>`.
+    fn declaration(self) -> Node {
+        Node::TextArg {
+            name: self.name,
+            default: self.default,
+        }
+    }
+}
+
+/// `can_interface_<bus>`, default `can0`, `can1`, … in the definition's bus order (the order
+/// SocketCAN numbers adapters plugged in that order; a runtime configuration names the real
+/// ones).
+pub(crate) fn can_interface_arg(robot: &Robot, bus: &Bus) -> LaunchArg {
+    let index = robot
+        .buses
+        .iter()
+        .position(|b| b.name == bus.name)
+        .unwrap_or(0);
+    LaunchArg {
+        name: format!("can_interface_{}", bus.name.to_snake_case()),
+        default: format!("can{index}"),
+    }
+}
+
+/// `calibration_file`, default empty (no file: the zero offsets of the definition), shared by
+/// every RobStride block.
+pub(crate) fn calibration_file_arg() -> LaunchArg {
+    LaunchArg {
+        name: CALIBRATION_FILE_PARAM.to_string(),
+        default: String::new(),
+    }
+}
+
+/// The port arg of `sensor`: `imu_port` for a robot's only IMU (lite_description's name),
+/// `<sensor>_port` for each of several, defaults `/dev/ttyUSB0`, `/dev/ttyUSB1`, … in sensor
+/// order; `None` when the definition gives its block a `port` param of its own (kept as
+/// written) or the sensor is not an IMU.
+pub(crate) fn port_arg(robot: &Robot, sensor: &Sensor) -> Option<LaunchArg> {
+    if sensor.params.iter().any(|p| p.name == PORT_PARAM) {
+        return None;
+    }
+    let imus: Vec<&Sensor> = robot
+        .sensors
+        .iter()
+        .filter(|s| matches!(s.kind, SensorKind::Imu))
+        .collect();
+    let index = imus.iter().position(|s| s.name == sensor.name)?;
+    let name = match imus.len() {
+        1 => "imu_port".to_string(),
+        _ => format!("{}_port", sensor.name.to_snake_case()),
+    };
+    Some(LaunchArg {
+        name,
+        default: format!("/dev/ttyUSB{index}"),
+    })
+}
+
+/// The topic backend's topics, as (param, arg): the args are named as upstream's params, with
+/// upstream's defaults.
+pub(crate) fn topic_args() -> [(&'static str, LaunchArg); 2] {
+    [
+        topic_arg("joint_commands_topic", topic_defaults::JOINT_COMMANDS_TOPIC),
+        topic_arg("joint_states_topic", topic_defaults::JOINT_STATES_TOPIC),
+    ]
+}
+
+fn topic_arg(param: &'static str, default: &str) -> (&'static str, LaunchArg) {
+    (
+        param,
+        LaunchArg {
+            name: param.to_string(),
+            default: default.to_string(),
+        },
+    )
+}
+
+/// Every launch arg's declaration, to be placed before the blocks that use them: the buses'
+/// interfaces (a robot with buses), the calibration file (likewise), the IMUs' ports, the
+/// topics.
+pub(crate) fn declarations(robot: &Robot) -> Vec<Node> {
+    let mut args: Vec<LaunchArg> = robot
+        .buses
+        .iter()
+        .map(|bus| can_interface_arg(robot, bus))
+        .collect();
+    if !robot.buses.is_empty() {
+        args.push(calibration_file_arg());
+    }
+    args.extend(robot.sensors.iter().filter_map(|s| port_arg(robot, s)));
+    args.extend(topic_args().into_iter().map(|(_, arg)| arg));
+    args.into_iter().map(LaunchArg::declaration).collect()
+}
