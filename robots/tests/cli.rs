@@ -726,3 +726,56 @@ fn output_into_a_closed_pipe_ends_quietly_not_in_a_panic() {
         assert!(output.status.success(), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn emit_with_a_config_bakes_its_interfaces_and_ports_into_the_launch_defaults() {
+    let config = scratch(
+        "emit-config.yaml",
+        "robot: lite_biped\nbackend: real\nbuses:\n  left_leg: can5\n  right_leg: vcan1\n\
+         imus:\n  base_imu:\n    port: /dev/ttyACM3\n    baud: 460800\n",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let output = robot(&[
+        "emit",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let dir = out.path().join("lite_biped");
+    let xacro = std::fs::read_to_string(dir.join("lite_biped.urdf.xacro")).unwrap();
+    for declared in [
+        r#"<xacro:arg name="can_interface_left_leg" default="can5"/>"#,
+        r#"<xacro:arg name="can_interface_right_leg" default="vcan1"/>"#,
+        r#"<xacro:arg name="imu_port" default="/dev/ttyACM3"/>"#,
+    ] {
+        assert!(xacro.contains(declared), "{declared} not in\n{xacro}");
+    }
+    let real = std::fs::read_to_string(dir.join("lite_biped.real.urdf")).unwrap();
+    assert!(
+        real.contains(r#"<param name="can_interface">vcan1</param>"#),
+        "{real}"
+    );
+    assert!(
+        !dir.join("..").join("six_axis_arm").exists(),
+        "its robot only"
+    );
+
+    // A configuration of another robot than `--robot` names.
+    let output = robot(&[
+        "emit",
+        "--robot",
+        "six_axis_arm",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("robot: expected six_axis_arm, found \"lite_biped\""),
+        "{stderr}"
+    );
+}

@@ -34,7 +34,7 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches};
 use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
-use robot_core::emit::{WriteError, write_all};
+use robot_core::emit::{LaunchDefaults, WriteError, write_all, write_all_with};
 use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
 
@@ -248,8 +248,9 @@ impl App {
             Command::Emit {
                 robot,
                 out,
+                config,
                 checked_in,
-            } => self.emit(robot.as_deref(), out, checked_in),
+            } => self.emit(robot.as_deref(), out, config.as_deref(), checked_in),
             Command::Describe { robot } => {
                 let robot = match robot {
                     Some(name) => self.find(&name)?,
@@ -307,6 +308,7 @@ impl App {
         &self,
         robot: Option<&str>,
         out: Option<PathBuf>,
+        config: Option<&Path>,
         checked_in: bool,
     ) -> Result<(), String> {
         if checked_in {
@@ -321,13 +323,23 @@ impl App {
         let out = out
             .or_else(|| descriptions::default_dir(self.descriptions_dir.as_deref()))
             .ok_or_else(|| "give the folder to write into with `--out`".to_string())?;
-        let selected = match robot {
-            Some(name) => vec![self.find(name)?],
-            None => self.robots.clone(),
+        // A configuration is for one robot: `--robot`, or the one its `robot:` names.
+        let (selected, defaults) = match (robot, config) {
+            (robot, Some(path)) => {
+                let robot = match robot {
+                    Some(name) => self.find(name)?,
+                    None => self.robot_of(path).map_err(config_failed)?,
+                };
+                let loaded = config::load(path, robot).map_err(config_failed)?;
+                (vec![robot], loaded.launch_defaults())
+            }
+            (Some(name), None) => (vec![self.find(name)?], LaunchDefaults::default()),
+            (None, None) => (self.robots.clone(), LaunchDefaults::default()),
         };
         for robot in selected {
             let dir = out.join(robot.name.as_ref());
-            for path in write_all(robot, &dir).map_err(|e| e.to_string())?.paths {
+            let written = write_all_with(robot, &dir, &defaults).map_err(|e| e.to_string())?;
+            for path in written.paths {
                 outln!("wrote {}", path.display());
             }
         }

@@ -16,7 +16,8 @@ mod write;
 mod xml;
 
 pub use format::header_comment;
-pub use write::{WriteError, Written, write_all};
+pub use ros2_control::launch_args::LaunchDefaults;
+pub use write::{WriteError, Written, write_all, write_all_with};
 
 /// The command that regenerates this repository's checked-in emitted files
 /// (`robots/descriptions/`, `schema/`).
@@ -105,9 +106,15 @@ pub fn robot_json(robot: &Robot) -> Result<String, EmitError> {
 
 /// Every per-robot file, in a fixed order.
 pub fn all(robot: &Robot) -> Result<Vec<Artifact>, EmitError> {
+    all_with(robot, &LaunchDefaults::default())
+}
+
+/// [`all`], with the launch args' defaults taken from `defaults` where it gives them (a
+/// runtime configuration's interfaces and ports: `robot emit --config`).
+pub fn all_with(robot: &Robot, defaults: &LaunchDefaults) -> Result<Vec<Artifact>, EmitError> {
     let name = &robot.name;
     // The four URDF documents are renderings of one tree: build it once.
-    let tree = urdf::tree(robot)?;
+    let tree = urdf::tree(robot, defaults)?;
     let mut files = vec![Artifact {
         file_name: format!("{name}.urdf.xacro"),
         contents: urdf::render(&tree, urdf::Target::Xacro)?,

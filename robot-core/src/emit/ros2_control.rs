@@ -413,4 +413,4 @@ fn boolean(value: bool) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 
-pub(crate) mod launch_args;
+pub mod launch_args;

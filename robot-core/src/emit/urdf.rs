@@ -9,6 +9,7 @@ use super::format::{header_comment, number, numbers};
 use super::ros2_control;
 use super::xml::{self, Document, Element, Mode, Node};
 use crate::backend::{Backend, XacroArgs};
+use crate::emit::ros2_control::launch_args::LaunchDefaults;
 use crate::model::{Geometry, Inertial, Joint, Link, Pose, Robot, Shape};
 
 /// Which file to write.
@@ -21,7 +22,7 @@ pub(crate) enum Target {
 
 /// The whole document for `target`.
 pub(crate) fn document(robot: &Robot, target: Target) -> Result<String, EmitError> {
-    render(&tree(robot)?, target)
+    render(&tree(robot, &LaunchDefaults::default())?, target)
 }
 
 /// Writes an already built [`tree`] for `target`, so several targets can share one tree.
@@ -34,7 +35,7 @@ pub(crate) fn render(tree: &Document, target: Target) -> Result<String, EmitErro
 }
 
 /// The one tree both targets render.
-pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
+pub(crate) fn tree(robot: &Robot, defaults: &LaunchDefaults) -> Result<Document, EmitError> {
     let root = Element::new("robot")
         .attr("name", robot.name.as_ref())
         // Real hardware is the fallback: every switch defaults to off (`docs/backend-selection.md`).
@@ -44,7 +45,7 @@ pub(crate) fn tree(robot: &Robot) -> Result<Document, EmitError> {
                 .map(|(name, default)| Node::Arg { name, default }),
         )
         // The devices, set at launch (`can_interface_left_leg:=can2`, `imu_port:=/dev/ttyUSB1`).
-        .children(ros2_control::launch_args::declarations(robot))
+        .children(ros2_control::launch_args::declarations(robot, defaults))
         .children(robot.links.iter().map(link))
         .children(robot.joints.iter().map(joint))
         .children(ros2_control::nodes(robot)?);
@@ -191,7 +192,11 @@ mod tests {
     use robot_model::fixture;
 
     fn expanded(robot: &Robot, args: XacroArgs) -> String {
-        xml::render(&tree(robot).unwrap(), Mode::Expanded(args)).unwrap()
+        xml::render(
+            &tree(robot, &LaunchDefaults::default()).unwrap(),
+            Mode::Expanded(args),
+        )
+        .unwrap()
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{EmitError, all};
+use super::{EmitError, LaunchDefaults, all_with};
 use crate::model::Robot;
 
 /// Emitting or writing a robot's files failed.
@@ -40,7 +40,16 @@ pub struct Written {
 /// Writes every emitted file of `robot` into `dir` (created with its parents); a file that
 /// already holds what is emitted is left alone, so its timestamp only moves when it changes.
 pub fn write_all(robot: &Robot, dir: &Path) -> Result<Written, WriteError> {
-    let artifacts = all(robot).map_err(|source| WriteError::Emit {
+    write_all_with(robot, dir, &LaunchDefaults::default())
+}
+
+/// [`write_all`] with the launch args' defaults of `defaults` ([`super::all_with`]).
+pub fn write_all_with(
+    robot: &Robot,
+    dir: &Path,
+    defaults: &LaunchDefaults,
+) -> Result<Written, WriteError> {
+    let artifacts = all_with(robot, defaults).map_err(|source| WriteError::Emit {
         robot: robot.name.to_string(),
         source,
     })?;

@@ -56,6 +56,10 @@ pub enum Command {
         /// folder `cargo build` writes (printed by the build).
         #[arg(long, conflicts_with = "checked_in")]
         out: Option<PathBuf>,
+        /// A runtime configuration whose bus interfaces, IMU ports and topics become the
+        /// defaults of the launch args (`can_interface_<bus>`, `imu_port`, …); its robot only.
+        #[arg(long, conflicts_with = "checked_in")]
+        config: Option<PathBuf>,
         /// Regenerate the checked-in copies of the descriptions and schemas.
         #[arg(long)]
         checked_in: bool,

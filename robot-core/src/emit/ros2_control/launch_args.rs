@@ -4,6 +4,8 @@
 //! `<xacro:arg>` with a default and feeds it to its `<param>`, as lite_description's
 //! `lite_biped.ros2_control.xacro` does; the expanded URDFs carry the defaults.
 
+use std::collections::BTreeMap;
+
 use heck::ToSnakeCase;
 
 use crate::backend::topic_defaults;
@@ -111,10 +113,53 @@ fn topic_arg(param: &'static str, default: &str) -> (&'static str, LaunchArg) {
     )
 }
 
+/// Defaults of the launch args other than the definition's own, as a runtime configuration
+/// gives them (`robot emit --config`), so one file serves both the Rust runner and the ROS
+/// launch: each bus's OS interface, each IMU's port, the topic backend's topics.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchDefaults {
+    /// By bus name.
+    pub bus_interfaces: BTreeMap<String, String>,
+    /// By sensor name.
+    pub imu_ports: BTreeMap<String, String>,
+    /// `joint_commands_topic`, `joint_states_topic`.
+    pub topics: Option<(String, String)>,
+}
+
+impl LaunchDefaults {
+    /// The default of every arg, ours where `self` has none.
+    fn apply(&self, robot: &Robot, mut arg: LaunchArg) -> LaunchArg {
+        let given = robot
+            .buses
+            .iter()
+            .find(|b| can_interface_arg(robot, b).name == arg.name)
+            .and_then(|b| self.bus_interfaces.get(b.name.as_ref()))
+            .or_else(|| {
+                robot
+                    .sensors
+                    .iter()
+                    .find(|s| port_arg(robot, s).is_some_and(|a| a.name == arg.name))
+                    .and_then(|s| self.imu_ports.get(s.name.as_ref()))
+            })
+            .or_else(|| {
+                let (commands, states) = self.topics.as_ref()?;
+                match arg.name.as_str() {
+                    "joint_commands_topic" => Some(commands),
+                    "joint_states_topic" => Some(states),
+                    _ => None,
+                }
+            });
+        if let Some(value) = given {
+            arg.default = value.clone();
+        }
+        arg
+    }
+}
+
 /// Every launch arg's declaration, to be placed before the blocks that use them: the buses'
 /// interfaces (a robot with buses), the calibration file (likewise), the IMUs' ports, the
-/// topics.
-pub(crate) fn declarations(robot: &Robot) -> Vec<Node> {
+/// topics; each default from `defaults` where it has one.
+pub(crate) fn declarations(robot: &Robot, defaults: &LaunchDefaults) -> Vec<Node> {
     let mut args: Vec<LaunchArg> = robot
         .buses
         .iter()
@@ -125,5 +170,7 @@ pub(crate) fn declarations(robot: &Robot) -> Vec<Node> {
     }
     args.extend(robot.sensors.iter().filter_map(|s| port_arg(robot, s)));
     args.extend(topic_args().into_iter().map(|(_, arg)| arg));
-    args.into_iter().map(LaunchArg::declaration).collect()
+    args.into_iter()
+        .map(|arg| defaults.apply(robot, arg).declaration())
+        .collect()
 }
