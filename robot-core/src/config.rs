@@ -80,6 +80,7 @@ impl RuntimeConfig {
                 self.topic.joint_commands_topic.clone(),
                 self.topic.joint_states_topic.clone(),
             )),
+            prefix: None,
         }
     }
 }

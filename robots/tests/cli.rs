@@ -779,3 +779,52 @@ fn emit_with_a_config_bakes_its_interfaces_and_ports_into_the_launch_defaults() 
         "{stderr}"
     );
 }
+
+#[test]
+fn emit_with_a_prefix_prefixes_the_xacro_default_and_the_controllers_and_refuses_a_bad_one() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let output = robot(&[
+        "emit",
+        "--robot",
+        "lite_biped",
+        "--prefix",
+        "left_",
+        "--out",
+        dir,
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let folder = out.path().join("lite_biped");
+    let xacro = std::fs::read_to_string(folder.join("lite_biped.urdf.xacro")).unwrap();
+    assert!(
+        xacro.contains(r#"<xacro:arg name="prefix" default="left_"/>"#),
+        "{xacro}"
+    );
+    let real = std::fs::read_to_string(folder.join("lite_biped.real.urdf")).unwrap();
+    assert!(real.contains(r#"<joint name="left_left_knee_pitch" type="revolute">"#));
+    let controllers = std::fs::read_to_string(folder.join("lite_biped.controllers.yaml")).unwrap();
+    assert!(
+        controllers.contains("- left_left_knee_pitch"),
+        "{controllers}"
+    );
+    assert!(
+        controllers.contains("sensor_name: left_base_imu"),
+        "{controllers}"
+    );
+
+    let output = robot(&[
+        "emit",
+        "--robot",
+        "lite_biped",
+        "--prefix",
+        "2nd-",
+        "--out",
+        dir,
+    ]);
+    assert!(!output.status.success());
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("prefix `2nd-`: expected ASCII letters"),
+        "{stderr}"
+    );
+}

@@ -249,8 +249,15 @@ impl App {
                 robot,
                 out,
                 config,
+                prefix,
                 checked_in,
-            } => self.emit(robot.as_deref(), out, config.as_deref(), checked_in),
+            } => self.emit(
+                robot.as_deref(),
+                out,
+                config.as_deref(),
+                prefix.as_deref(),
+                checked_in,
+            ),
             Command::Describe { robot } => {
                 let robot = match robot {
                     Some(name) => self.find(&name)?,
@@ -309,6 +316,7 @@ impl App {
         robot: Option<&str>,
         out: Option<PathBuf>,
         config: Option<&Path>,
+        prefix: Option<&str>,
         checked_in: bool,
     ) -> Result<(), String> {
         if checked_in {
@@ -335,6 +343,10 @@ impl App {
             }
             (Some(name), None) => (vec![self.find(name)?], LaunchDefaults::default()),
             (None, None) => (self.robots.clone(), LaunchDefaults::default()),
+        };
+        let defaults = match prefix {
+            Some(prefix) => defaults.with_prefix(prefix).map_err(|e| e.to_string())?,
+            None => defaults,
         };
         for robot in selected {
             let dir = out.join(robot.name.as_ref());

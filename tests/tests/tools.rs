@@ -238,6 +238,54 @@ fn xacro_feeds_the_launch_time_device_args_to_their_blocks() {
 }
 
 #[test]
+fn xacro_with_a_prefix_prefixes_every_link_joint_sensor_and_block() {
+    let (_keep, dir) = emitted(robots::LiteBiped::DESCRIPTION);
+    for (switches, backend) in [
+        (&[][..], "real"),
+        (&["sim_mujoco:=true"][..], "mujoco"),
+        (&["use_topic_hardware:=true"][..], "topic"),
+    ] {
+        let Some(mut xacro) = require(Tool::Xacro) else {
+            return;
+        };
+        let out = dir.join(format!("prefixed.{backend}.urdf"));
+        xacro
+            .arg(dir.join("lite_biped.urdf.xacro"))
+            .arg("prefix:=left_")
+            .args(switches)
+            .arg("-o")
+            .arg(&out);
+        let (ok, text) = run(xacro);
+        assert!(ok, "xacro failed: {text}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let document = roxmltree::Document::parse(&text).unwrap();
+        let mut named = 0;
+        for node in document.descendants().filter(|n| n.is_element()) {
+            let name = match node.tag_name().name() {
+                "link" | "joint" | "sensor" | "ros2_control" => node.attribute("name"),
+                "parent" | "child" => node.attribute("link"),
+                "mimic" => node.attribute("joint"),
+                "param" if matches!(node.attribute("name"), Some("mimic" | "frame_id")) => {
+                    node.text()
+                }
+                _ => continue,
+            };
+            let name = name.unwrap_or_default();
+            assert!(name.starts_with("left_"), "{backend}: `{name}` in {node:?}");
+            named += 1;
+        }
+        assert!(named > 50, "{backend}: {named} names");
+        let Some(mut check) = require(Tool::CheckUrdf) else {
+            return;
+        };
+        check.arg(&out);
+        let (ok, text) = run(check);
+        assert!(ok, "check_urdf refused the prefixed {backend} URDF: {text}");
+        assert!(text.contains("root Link: left_pelvis"), "{text}");
+    }
+}
+
+#[test]
 fn check_urdf_accepts_every_expanded_urdf() {
     if require(Tool::CheckUrdf).is_none() {
         return;

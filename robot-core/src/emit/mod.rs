@@ -16,7 +16,7 @@ mod write;
 mod xml;
 
 pub use format::header_comment;
-pub use ros2_control::launch_args::LaunchDefaults;
+pub use ros2_control::launch_args::{LaunchDefaults, PrefixError};
 pub use write::{WriteError, Written, write_all, write_all_with};
 
 /// The command that regenerates this repository's checked-in emitted files
@@ -69,7 +69,7 @@ pub fn urdf(robot: &Robot, backend: Backend) -> Result<String, EmitError> {
 
 /// `<robot>.controllers.yaml`: controller_manager and its controllers.
 pub fn controllers_yaml(robot: &Robot) -> Result<String, EmitError> {
-    controllers::yaml(robot)
+    controllers::yaml(robot, "")
 }
 
 /// `<robot>.mjcf.xml`: a MuJoCo model of the same kinematics and inertias.
@@ -127,7 +127,7 @@ pub fn all_with(robot: &Robot, defaults: &LaunchDefaults) -> Result<Vec<Artifact
     }
     files.push(Artifact {
         file_name: format!("{name}.controllers.yaml"),
-        contents: controllers_yaml(robot)?,
+        contents: controllers::yaml(robot, defaults.prefix.as_deref().unwrap_or(""))?,
     });
     files.push(Artifact {
         file_name: format!("{name}.mjcf.xml"),

@@ -78,6 +78,23 @@ struct Context<'a> {
     defaults: HashMap<String, String>,
 }
 
+impl Context<'_> {
+    /// `text` with every `$(arg NAME)` replaced by the arg's default.
+    fn substitute(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find("$(arg ") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + "$(arg ".len()..];
+            let end = after.find(')').expect("a closed $(arg …)");
+            out.push_str(&self.defaults[&after[..end]]);
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 fn evaluate<'a, 'i>(
     node: roxmltree::Node<'a, 'i>,
     context: &Context<'_>,
@@ -86,16 +103,9 @@ fn evaluate<'a, 'i>(
 ) {
     let args = context.args;
     if node.is_text() {
-        let text = node.text().unwrap_or("").trim();
-        let text = match text
-            .strip_prefix("$(arg ")
-            .and_then(|t| t.strip_suffix(')'))
-        {
-            Some(name) => context.defaults[name].as_str(),
-            None => text,
-        };
+        let text = context.substitute(node.text().unwrap_or("").trim());
         if !text.is_empty() {
-            out.push(Plain::Text(text.to_string()));
+            out.push(Plain::Text(text));
         }
         return;
     }
@@ -140,7 +150,10 @@ fn evaluate<'a, 'i>(
     children(macros, &mut inner);
     out.push(Plain::Element {
         name: tag.name().to_string(),
-        attributes: attributes(node),
+        attributes: attributes(node)
+            .into_iter()
+            .map(|(name, value)| (name, context.substitute(&value)))
+            .collect(),
         children: inner,
     });
 }

@@ -270,7 +270,7 @@ impl MacroNames {
 
 /// One `<joint>`: interfaces in declaration order, then the hardware params.
 fn joint_element(joint: &Joint) -> Result<Node, EmitError> {
-    let mut element = Element::new("joint").attr("name", joint.name.as_ref());
+    let mut element = Element::new("joint").attr("name", launch_args::prefixed(&joint.name));
     let limits = joint.limits.as_ref();
     let bounds = limits
         .and_then(|l| l.lower.zip(l.upper))
@@ -313,14 +313,18 @@ fn joint_element(joint: &Joint) -> Result<Node, EmitError> {
             params.push(("lead", number(lead)));
         }
     }
+    let mut element = element.children(params.into_iter().map(|(name, value)| param(name, value)));
     if let Some(mimic) = &joint.mimic {
         // What MujocoSystem reads; the URDF `<mimic>` element says the same.
-        params.push(("mimic", mimic.joint.to_string()));
-        params.push(("multiplier", number(mimic.multiplier)));
+        element = element
+            .child(
+                Element::new("param")
+                    .attr("name", "mimic")
+                    .children(launch_args::prefixed_text(&mimic.joint)),
+            )
+            .child(param("multiplier", number(mimic.multiplier)));
     }
-    Ok(element
-        .children(params.into_iter().map(|(name, value)| param(name, value)))
-        .into())
+    Ok(element.into())
 }
 
 fn four_bar_params(four_bar: &FourBar) -> Result<[(&'static str, String); 8], EmitError> {
@@ -362,19 +366,23 @@ fn interface_element(tag: &'static str, interface: &Interface, range: Option<(f6
 
 fn imu_element(sensor: &Sensor) -> Node {
     Element::new("sensor")
-        .attr("name", sensor.name.as_ref())
+        .attr("name", launch_args::prefixed(&sensor.name))
         .children(
             IMU_STATE_INTERFACES
                 .iter()
                 .map(|name| Element::new("state_interface").attr("name", *name)),
         )
-        .child(param("frame_id", sensor.link.to_string()))
+        .child(
+            Element::new("param")
+                .attr("name", "frame_id")
+                .children(launch_args::prefixed_text(&sensor.link)),
+        )
         .into()
 }
 
 fn ros2_control(name: String, kind: &'static str, hardware: Element, body: Vec<Node>) -> Node {
     Element::new("ros2_control")
-        .attr("name", name)
+        .attr("name", launch_args::prefixed(&name))
         .attr("type", kind)
         .child(hardware)
         .children(body)

@@ -9,7 +9,7 @@ use super::format::{header_comment, number, numbers};
 use super::ros2_control;
 use super::xml::{self, Document, Element, Mode, Node};
 use crate::backend::{Backend, XacroArgs};
-use crate::emit::ros2_control::launch_args::LaunchDefaults;
+use crate::emit::ros2_control::launch_args::{LaunchDefaults, prefixed};
 use crate::model::{Geometry, Inertial, Joint, Link, Pose, Robot, Shape};
 
 /// Which file to write.
@@ -68,7 +68,7 @@ fn backend_comment() -> String {
 
 fn link(link: &Link) -> Node {
     Element::new("link")
-        .attr("name", link.name.as_ref())
+        .attr("name", prefixed(&link.name))
         .children(link.inertial.as_ref().map(inertial))
         .children(link.visuals.iter().map(|s| shape("visual", s)))
         .children(link.collisions.iter().map(|s| shape("collision", s)))
@@ -141,11 +141,11 @@ fn geometry(geometry: &Geometry) -> Vec<Node> {
 
 fn joint(joint: &Joint) -> Node {
     let mut element = Element::new("joint")
-        .attr("name", joint.name.as_ref())
+        .attr("name", prefixed(&joint.name))
         .attr("type", joint.kind.urdf_name())
         .child(origin(&joint.origin))
-        .child(Element::new("parent").attr("link", joint.parent.as_ref()))
-        .child(Element::new("child").attr("link", joint.child.as_ref()));
+        .child(Element::new("parent").attr("link", prefixed(&joint.parent)))
+        .child(Element::new("child").attr("link", prefixed(&joint.child)));
     if joint.kind.is_movable() {
         element = element.child(Element::new("axis").attr("xyz", numbers(&joint.axis)));
         if let Some(limits) = &joint.limits {
@@ -175,7 +175,7 @@ fn joint(joint: &Joint) -> Node {
     if let Some(mimic) = &joint.mimic {
         element = element.child(
             Element::new("mimic")
-                .attr("joint", mimic.joint.as_ref())
+                .attr("joint", prefixed(&mimic.joint))
                 .attr("multiplier", number(mimic.multiplier))
                 .attr("offset", number(mimic.offset)),
         );
@@ -255,6 +255,7 @@ mod tests {
                 ("sim_mujoco", "false"),
                 ("use_topic_hardware", "false"),
                 ("use_mock_hardware", "false"),
+                ("prefix", ""),
                 ("can_interface_front", "can0"),
                 ("can_interface_rear", "can1"),
                 ("calibration_file", ""),

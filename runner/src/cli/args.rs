@@ -60,6 +60,11 @@ pub enum Command {
         /// defaults of the launch args (`can_interface_<bus>`, `imu_port`, …); its robot only.
         #[arg(long, conflicts_with = "checked_in")]
         config: Option<PathBuf>,
+        /// The `prefix` arg's default, which goes before every link, joint, sensor and
+        /// `<ros2_control>` name, and before every joint, sensor and frame name of
+        /// `controllers.yaml` (two robots in one graph).
+        #[arg(long, conflicts_with = "checked_in")]
+        prefix: Option<String>,
         /// Regenerate the checked-in copies of the descriptions and schemas.
         #[arg(long)]
         checked_in: bool,

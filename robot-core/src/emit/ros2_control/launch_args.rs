@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use heck::ToSnakeCase;
 
 use crate::backend::topic_defaults;
-use crate::emit::xml::{Element, Node};
+use crate::emit::xml::{Element, Node, Value};
 use crate::model::{Bus, Robot, Sensor, SensorKind};
 
 /// The RobStride block's param naming the bus's OS interface (lite_description's name).
@@ -18,6 +18,28 @@ pub(crate) const CAN_INTERFACE_PARAM: &str = "can_interface";
 pub(crate) const CALIBRATION_FILE_PARAM: &str = "calibration_file";
 /// The IMU block's param naming its serial port (lite_description's name).
 pub(crate) const PORT_PARAM: &str = "port";
+
+/// The arg put before every link, joint, sensor and `<ros2_control>` name, as the UR and
+/// ros2_control_demos descriptions do, so two robots can share one graph; default empty.
+pub(crate) const PREFIX_ARG: &str = "prefix";
+
+/// `name` with the prefix before it, as an attribute value (`$(arg prefix)pelvis`).
+pub(crate) fn prefixed(name: &str) -> Value {
+    Value::ArgThen {
+        arg: PREFIX_ARG.to_string(),
+        text: name.to_string(),
+    }
+}
+
+/// `name` with the prefix before it, as text content (a `<param>` naming a joint or link).
+pub(crate) fn prefixed_text(name: &str) -> [Node; 2] {
+    [
+        Node::ArgText {
+            name: PREFIX_ARG.to_string(),
+        },
+        Node::Text(name.to_string()),
+    ]
+}
 
 /// An `<xacro:arg>` and its default.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,9 +146,32 @@ pub struct LaunchDefaults {
     pub imu_ports: BTreeMap<String, String>,
     /// `joint_commands_topic`, `joint_states_topic`.
     pub topics: Option<(String, String)>,
+    /// The `prefix` arg's default (`robot emit --prefix`); empty when `None`.
+    pub prefix: Option<String>,
 }
 
+/// A prefix that cannot go before a joint or link name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "prefix `{0}`: expected ASCII letters, digits and `_`, not starting with a digit (it goes before every joint, link and sensor name, which must stay ROS names)"
+)]
+pub struct PrefixError(pub String);
+
 impl LaunchDefaults {
+    /// These defaults with `prefix` as the `prefix` arg's default (and before every name in
+    /// `controllers.yaml`).
+    pub fn with_prefix(mut self, prefix: &str) -> Result<LaunchDefaults, PrefixError> {
+        let valid = !prefix.starts_with(|c: char| c.is_ascii_digit())
+            && prefix
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(PrefixError(prefix.to_string()));
+        }
+        self.prefix = Some(prefix.to_string());
+        Ok(self)
+    }
+
     /// The default of every arg, ours where `self` has none.
     fn apply(&self, robot: &Robot, mut arg: LaunchArg) -> LaunchArg {
         let given = robot
@@ -140,6 +185,11 @@ impl LaunchDefaults {
                     .iter()
                     .find(|s| port_arg(robot, s).is_some_and(|a| a.name == arg.name))
                     .and_then(|s| self.imu_ports.get(s.name.as_ref()))
+            })
+            .or_else(|| {
+                (arg.name == PREFIX_ARG)
+                    .then_some(self.prefix.as_ref())
+                    .flatten()
             })
             .or_else(|| {
                 let (commands, states) = self.topics.as_ref()?;
@@ -156,15 +206,15 @@ impl LaunchDefaults {
     }
 }
 
-/// Every launch arg's declaration, to be placed before the blocks that use them: the buses'
-/// interfaces (a robot with buses), the calibration file (likewise), the IMUs' ports, the
-/// topics; each default from `defaults` where it has one.
+/// Every launch arg's declaration, to be placed before anything that uses them: the prefix,
+/// the buses' interfaces (a robot with buses), the calibration file (likewise), the IMUs'
+/// ports, the topics; each default from `defaults` where it has one.
 pub(crate) fn declarations(robot: &Robot, defaults: &LaunchDefaults) -> Vec<Node> {
-    let mut args: Vec<LaunchArg> = robot
-        .buses
-        .iter()
-        .map(|bus| can_interface_arg(robot, bus))
-        .collect();
+    let mut args = vec![LaunchArg {
+        name: PREFIX_ARG.to_string(),
+        default: String::new(),
+    }];
+    args.extend(robot.buses.iter().map(|bus| can_interface_arg(robot, bus)));
     if !robot.buses.is_empty() {
         args.push(calibration_file_arg());
     }
@@ -173,4 +223,26 @@ pub(crate) fn declarations(robot: &Robot, defaults: &LaunchDefaults) -> Vec<Node
     args.into_iter()
         .map(|arg| defaults.apply(robot, arg).declaration())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_must_keep_names_ros_names() {
+        for good in ["", "left_", "arm2_", "_x"] {
+            assert!(
+                LaunchDefaults::default().with_prefix(good).is_ok(),
+                "{good}"
+            );
+        }
+        for bad in ["2arm_", "left-", "a/b", "ü_", "x y"] {
+            let error = LaunchDefaults::default().with_prefix(bad).unwrap_err();
+            assert!(
+                error.to_string().starts_with(&format!("prefix `{bad}`: ")),
+                "{error}"
+            );
+        }
+    }
 }

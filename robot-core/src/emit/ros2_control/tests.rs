@@ -144,11 +144,11 @@ fn joint_elements_are_the_same_on_every_backend() {
 fn each_joint_element_is_written_once_in_the_xacro() {
     let text = crate::emit::urdf_xacro(&fixture::robot()).unwrap();
     for element in [
-        r#"<joint name="ankle">"#,
-        r#"<joint name="slider">"#,
-        r#"<joint name="wheel">"#,
-        r#"<joint name="follower" mimic="true">"#,
-        r#"<sensor name="base_imu">"#,
+        r#"<joint name="$(arg prefix)ankle">"#,
+        r#"<joint name="$(arg prefix)slider">"#,
+        r#"<joint name="$(arg prefix)wheel">"#,
+        r#"<joint name="$(arg prefix)follower" mimic="true">"#,
+        r#"<sensor name="$(arg prefix)base_imu">"#,
     ] {
         assert_eq!(text.matches(element).count(), 1, "{element}");
     }

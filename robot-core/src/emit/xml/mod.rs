@@ -63,13 +63,35 @@ impl Node {
     }
 }
 
+/// An attribute's value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    /// Text, written as it is (escaped).
+    Text(String),
+    /// A text arg's value, then text: `$(arg prefix)pelvis` as xacro; expanded, the arg's
+    /// default before the text. The arg must be declared before the element.
+    ArgThen { arg: String, text: String },
+}
+
+impl From<String> for Value {
+    fn from(text: String) -> Value {
+        Value::Text(text)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Value {
+        Value::Text(text.to_string())
+    }
+}
+
 /// An element: a name, attributes in writing order, and children.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Element {
     /// The tag name; always one of ours, never user input.
     pub(crate) name: &'static str,
     /// Attributes, in writing order.
-    pub(crate) attributes: Vec<(&'static str, String)>,
+    pub(crate) attributes: Vec<(&'static str, Value)>,
     /// Child nodes.
     pub(crate) children: Vec<Node>,
 }
@@ -85,7 +107,7 @@ impl Element {
     }
 
     /// Adds an attribute.
-    pub(crate) fn attr(mut self, name: &'static str, value: impl Into<String>) -> Element {
+    pub(crate) fn attr(mut self, name: &'static str, value: impl Into<Value>) -> Element {
         self.attributes.push((name, value.into()));
         self
     }
@@ -94,7 +116,7 @@ impl Element {
     pub(crate) fn optional_attr(
         self,
         name: &'static str,
-        value: Option<impl Into<String>>,
+        value: Option<impl Into<Value>>,
     ) -> Element {
         match value {
             Some(value) => self.attr(name, value),

@@ -7,7 +7,7 @@ use std::io;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
-use super::{Document, MAX_MACRO_DEPTH, Node, XACRO_NAMESPACE};
+use super::{Document, MAX_MACRO_DEPTH, Node, Value, XACRO_NAMESPACE};
 use crate::backend::XacroArgs;
 use crate::emit::EmitError;
 use crate::emit::format::xml_comment;
@@ -51,7 +51,7 @@ pub(crate) fn render(document: &Document, mode: Mode) -> Result<String, EmitErro
     let root = &document.root;
     let mut start = BytesStart::new(root.name);
     start.extend_attributes(xacro_namespace);
-    renderer.push_attributes(&mut start, &root.attributes);
+    renderer.push_attributes(&mut start, &root.attributes)?;
     renderer.element(root.name, start, &root.children)?;
     let mut text = String::from_utf8(renderer.writer.into_inner())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
@@ -120,7 +120,7 @@ impl<'t> Renderer<'t, '_> {
         match node {
             Node::Element(element) => {
                 let mut start = BytesStart::new(element.name);
-                self.push_attributes(&mut start, &element.attributes);
+                self.push_attributes(&mut start, &element.attributes)?;
                 self.element(element.name, start, &element.children)
             }
             Node::Text(text) => {
@@ -241,11 +241,30 @@ impl<'t> Renderer<'t, '_> {
         }
     }
 
-    fn push_attributes(&self, start: &mut BytesStart<'_>, attributes: &[(&'static str, String)]) {
+    fn push_attributes(
+        &self,
+        start: &mut BytesStart<'_>,
+        attributes: &[(&'static str, Value)],
+    ) -> io::Result<()> {
         let xacro = self.xacro();
         for (name, value) in attributes {
-            start.push_attribute((*name, literal(value, xacro).as_ref()));
+            let text = match (value, &self.expansion) {
+                (Value::Text(text), _) => literal(text, xacro),
+                (Value::ArgThen { arg, text }, None) => {
+                    Cow::Owned(format!("$(arg {}){}", xml_name(arg)?, literal(text, true)))
+                }
+                (Value::ArgThen { arg, text }, Some(expansion)) => {
+                    let Some(value) = expansion.texts.get(arg.as_str()) else {
+                        return Err(invalid(format!(
+                            "xacro arg `{arg}` is used before it is declared"
+                        )));
+                    };
+                    Cow::Owned(format!("{value}{text}"))
+                }
+            };
+            start.push_attribute((*name, text.as_ref()));
         }
+        Ok(())
     }
 
     /// An element `name` with the tag `start`: `<name …/>` if its children come to nothing.
