@@ -21,7 +21,7 @@ mod graph;
 mod joint_states;
 pub mod snapshot;
 
-pub use frames::{Frames, JointFrame, ros_transform as ros_transform};
+pub use frames::{Frames, JointFrame, ros_transform};
 pub use graph::{DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport, RosGraph};
 pub use joint_states::JointStateLayout;
 pub use snapshot::GraphObserver;

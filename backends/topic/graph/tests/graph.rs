@@ -78,7 +78,12 @@ fn assert_transform(seen: &Value, expected: &Transform) {
     let ros = ros2_graph::ros_transform(expected);
     let got = |key: &str, i: usize| seen[key][i].as_f64().unwrap();
     let want_t = [ros.translation.x, ros.translation.y, ros.translation.z];
-    let want_r = [ros.rotation.x, ros.rotation.y, ros.rotation.z, ros.rotation.w];
+    let want_r = [
+        ros.rotation.x,
+        ros.rotation.y,
+        ros.rotation.z,
+        ros.rotation.w,
+    ];
     for i in 0..3 {
         assert!((got("translation", i) - want_t[i]).abs() < 1e-9, "{seen}");
     }
@@ -98,8 +103,8 @@ fn a_subscriber_sees_joint_states_tf_and_a_late_robot_description() {
         })
         .unwrap();
         let components: Vec<Box<dyn Component<Arm>>> = vec![Box::new(MockSystem::<Arm>::new())];
-        let control_loop = ControlLoop::new(System::new(components).unwrap(), Hold, None)
-            .with_observer(observer);
+        let control_loop =
+            ControlLoop::new(System::new(components).unwrap(), Hold, None).with_observer(observer);
         let options = LoopOptions {
             stop_after: StopAfter {
                 duration: Some(Duration::from_secs(8)),
@@ -125,12 +130,30 @@ fn a_subscriber_sees_joint_states_tf_and_a_late_robot_description() {
 
         // /joint_states: every movable joint in definition order, values as the run's state.
         let state = *control_loop.unwrap().state();
-        assert_eq!(joint_states["name"], serde_json::json!(["shoulder", "reach"]));
-        assert_eq!(joint_states["position"][0].as_f64(), Some(state.shoulder.position));
-        assert_eq!(joint_states["position"][1].as_f64(), Some(state.reach.position));
-        assert_eq!(state.shoulder.position, SHOULDER, "the mock follows its command");
-        assert_eq!(joint_states["velocity"][1].as_f64(), Some(state.reach.velocity));
-        assert_eq!(joint_states["effort"][0], "nan", "shoulder has no effort state");
+        assert_eq!(
+            joint_states["name"],
+            serde_json::json!(["shoulder", "reach"])
+        );
+        assert_eq!(
+            joint_states["position"][0].as_f64(),
+            Some(state.shoulder.position)
+        );
+        assert_eq!(
+            joint_states["position"][1].as_f64(),
+            Some(state.reach.position)
+        );
+        assert_eq!(
+            state.shoulder.position, SHOULDER,
+            "the mock follows its command"
+        );
+        assert_eq!(
+            joint_states["velocity"][1].as_f64(),
+            Some(state.reach.velocity)
+        );
+        assert_eq!(
+            joint_states["effort"][0], "nan",
+            "shoulder has no effort state"
+        );
         assert_eq!(joint_states["effort"][1].as_f64(), Some(state.reach.effort));
         assert!(joint_states["stamp"].as_i64().unwrap() > 1_700_000_000_000_000_000);
 
