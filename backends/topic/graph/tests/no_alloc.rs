@@ -57,8 +57,8 @@ fn cycles_with_the_graph_attached_allocate_nothing() {
         .unwrap();
         let components: Vec<Box<dyn Component<Pendulum>>> =
             vec![Box::new(MockSystem::<Pendulum>::new())];
-        let mut control_loop = ControlLoop::new(System::new(components).unwrap(), Swing, None)
-            .with_observer(observer);
+        let mut control_loop =
+            ControlLoop::new(System::new(components).unwrap(), Swing, None).with_observer(observer);
         control_loop.configure().unwrap();
         let start = Instant::now();
         let period = Duration::from_millis(1);
