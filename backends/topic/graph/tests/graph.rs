@@ -84,11 +84,11 @@ fn assert_transform(seen: &Value, expected: &Transform) {
         ros.rotation.z,
         ros.rotation.w,
     ];
-    for i in 0..3 {
-        assert!((got("translation", i) - want_t[i]).abs() < 1e-9, "{seen}");
+    for (i, want) in want_t.iter().enumerate() {
+        assert!((got("translation", i) - want).abs() < 1e-9, "{seen}");
     }
-    for i in 0..4 {
-        assert!((got("rotation", i) - want_r[i]).abs() < 1e-9, "{seen}");
+    for (i, want) in want_r.iter().enumerate() {
+        assert!((got("rotation", i) - want).abs() < 1e-9, "{seen}");
     }
 }
 
