@@ -555,6 +555,13 @@ impl App {
             options,
             plot: args.plot.as_deref(),
             frame: frame.as_ref(),
+            ros: match args.ros {
+                true => Some(crate::ros::RosRequest {
+                    domain_id: crate::ros::domain_from_env()?,
+                    rate_cap_hz: f64::from(args.ros_rate),
+                }),
+                false => None,
+            },
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;

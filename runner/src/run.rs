@@ -18,6 +18,7 @@ use robot_core::typed::RobotTypes;
 
 use crate::backends;
 use crate::plot::{self, PlotError};
+use crate::ros::{self, RosRequest};
 use crate::trace::{self, Recording, Trace};
 
 /// Why a run could not start or ended badly.
@@ -60,6 +61,9 @@ pub enum RunError {
     /// The run went as asked, but its plot could not be written.
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// `--ros`, but the robot cannot join the ROS 2 graph (no DDS participant can be made).
+    #[error(transparent)]
+    Ros(#[from] ros2_graph::GraphError),
 }
 
 impl RunError {
@@ -90,6 +94,8 @@ pub struct RunRequest<'a> {
     /// A rendered frame of the robot mid-run (MuJoCo with feature `render` only, see
     /// [`backends::check_frame`]).
     pub frame: Option<&'a backends::FrameRequest>,
+    /// Publish the running robot into the ROS 2 graph ([`crate::ros`]).
+    pub ros: Option<RosRequest>,
 }
 
 /// A run that ended as asked (its time or cycles were up).
@@ -118,15 +124,22 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     }
     let components =
         backends::components::<R>(request.backend, request.config, rate, request.frame)?;
-    match request.plot {
-        None => run(
+    // Joined before the run, so that a graph that cannot be joined stops nothing mid-run.
+    let graph = match &request.ros {
+        Some(ros) => Some(ros::start::<R>(ros, request.backend)?),
+        None => None,
+    };
+    let (graph, observer) = graph.unzip();
+    let outcome = match request.plot {
+        None => run_observed(
             components,
             controller,
             Some(rate),
             request.options,
+            observer,
             progress,
         ),
-        Some(path) => run_plotted(
+        Some(path) => run_plotted_observed(
             components,
             controller,
             Some(rate),
@@ -139,9 +152,14 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
                     crate::backends::label(R::DESCRIPTION, request.backend, request.config)
                 ),
             },
+            observer,
             progress,
         ),
+    };
+    if let Some(graph) = graph {
+        let _ = writeln!(progress, "{}", graph.stop());
     }
+    outcome
 }
 
 /// Where [`run_plotted`] draws, and the picture's title.
@@ -164,10 +182,25 @@ pub fn run_plotted<R: RobotTypes, C: Controller<R> + 'static>(
     plot: Plot<'_>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
+    run_plotted_observed(
+        components, controller, rate_hz, options, plot, None, progress,
+    )
+}
+
+/// [`run_plotted`], with the loop observed by `observer` when there is one.
+fn run_plotted_observed<R: RobotTypes, C: Controller<R> + 'static>(
+    components: Vec<Box<dyn Component<R>>>,
+    controller: C,
+    rate_hz: Option<u32>,
+    options: LoopOptions,
+    plot: Plot<'_>,
+    observer: Option<ros2_graph::GraphObserver<R>>,
+    progress: &mut dyn std::io::Write,
+) -> Result<RunOutcome<R>, RunError> {
     plot::Format::of(plot.path)?;
     let trace = Arc::new(Mutex::new(Trace::of::<R>(trace::DEFAULT_CAPACITY)));
     let recording = Recording::new(controller, Arc::clone(&trace));
-    let outcome = run(components, recording, rate_hz, options, progress);
+    let outcome = run_observed(components, recording, rate_hz, options, observer, progress);
     // A panic while the trace was held cannot have left it half-written: `record` only pushes.
     let trace = trace
         .lock()
@@ -207,6 +240,18 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     options: LoopOptions,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
+    run_observed(components, controller, rate_hz, options, None, progress)
+}
+
+/// [`run`], with the loop observed by `observer` (the ROS 2 graph) when there is one.
+fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
+    components: Vec<Box<dyn Component<R>>>,
+    controller: C,
+    rate_hz: Option<u32>,
+    options: LoopOptions,
+    observer: Option<ros2_graph::GraphObserver<R>>,
+    progress: &mut dyn std::io::Write,
+) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;
     for (index, sensor) in R::DESCRIPTION.sensors.iter().enumerate() {
         let _ = match system.sensor_driver(index) {
@@ -218,7 +263,10 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
             ),
         };
     }
-    let control_loop = ControlLoop::new(system, controller, rate_hz);
+    let mut control_loop = ControlLoop::new(system, controller, rate_hz);
+    if let Some(observer) = observer {
+        control_loop = control_loop.with_observer(observer);
+    }
     let handle = control_loop.spawn(options)?;
     let watch = SignalWatch::new(handle.shared_control())?;
     let started = Instant::now();

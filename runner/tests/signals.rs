@@ -60,6 +60,7 @@ fn run_for(seconds: f64) -> Result<(), RunError> {
         },
         plot: None,
         frame: None,
+        ros: None,
     };
     run_controller::<Pendulum, _>(Still, &request, &mut std::io::stdout()).map(|_| ())
 }

@@ -250,3 +250,32 @@ fn a_paced_simulated_clock_keeps_to_wall_time() {
     let (_, wall_clocked) = simulated_run(Pacing::RealTime, 1000, 0.02);
     assert_eq!(wall_clocked.timing.simulated, None);
 }
+
+/// Counts what it is shown; the knee position of the last state and command.
+struct Watcher(std::sync::Arc<std::sync::Mutex<Vec<(f64, f64)>>>);
+
+impl robot_core::control_loop::CycleObserver<LiteBiped> for Watcher {
+    fn observe(&mut self, _clock: Clock, state: &LiteBipedState, command: &LiteBipedCommand) {
+        self.0.lock().unwrap().push((
+            state.left_knee_pitch.position,
+            command.left_knee_pitch.position,
+        ));
+    }
+}
+
+#[test]
+fn an_observer_sees_every_cycle_inactive_and_active_after_write() {
+    let log = Log::default();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut control_loop =
+        ControlLoop::new(system(vec![Scripted::whole(&log)]), Probe::default(), None)
+            .with_observer(Watcher(seen.clone()));
+    control_loop.configure().unwrap();
+    control_loop.cycle(Clock::default()).unwrap();
+    control_loop.activate(Clock::default()).unwrap();
+    control_loop.cycle(Clock::default()).unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2, "one inactive cycle, one active");
+    assert_eq!(seen[0].0, 0.25, "the state read while inactive");
+    assert_eq!(seen[1].1, 1.0, "the command the active cycle wrote");
+}

@@ -13,6 +13,9 @@ Modes (each prints one JSON object per line on stdout; the last line is a summar
           for --seconds, times each echo
   script  publishes the JointStates of a JSON list (stdin), each --repeat times --interval apart
   listen  prints every command it receives and what discovery says about its writers
+  graph   subscribes as RViz would to /joint_states, /tf, /tf_static and /robot_description
+          (the last two transient-local, so a late joiner gets them), prints the first --max
+          messages of each, and counts the rest
 
 Every mode first prints {"event": "ready"} once its endpoints exist.
 """
@@ -294,9 +297,53 @@ def listen(args, participant, stopper):
     )
 
 
+def transform_json(t):
+    tr, rot = t.transform.translation, t.transform.rotation
+    return dict(parent=t.header.frame_id, child=t.child_frame_id,
+                stamp=stamp_ns(t.header.stamp),
+                translation=[tr.x, tr.y, tr.z], rotation=[rot.x, rot.y, rot.z, rot.w])
+
+
+def graph(args, participant, stopper):
+    """The robot in the ROS 2 graph, as its subscribers see it: QoS as joint_state_broadcaster,
+    robot_state_publisher and tf2_ros's listeners ask for it."""
+    readers = {
+        "joint_states": DataReader(participant, Topic(
+            participant, ros.dds_topic("/joint_states"), ros.JointState), qos=ros.reliable(10)),
+        "tf": DataReader(participant, Topic(
+            participant, ros.dds_topic("/tf"), ros.TFMessage), qos=ros.reliable(100)),
+        "tf_static": DataReader(participant, Topic(
+            participant, ros.dds_topic("/tf_static"), ros.TFMessage),
+            qos=ros.transient_local(100)),
+        "robot_description": DataReader(participant, Topic(
+            participant, ros.dds_topic("/robot_description"), ros.String),
+            qos=ros.transient_local(1)),
+    }
+    say(event="ready")
+    start = time.monotonic()
+    counts = {name: 0 for name in readers}
+    while not stopper.stopped and (args.seconds <= 0 or time.monotonic() - start < args.seconds):
+        for name, reader in readers.items():
+            for message in take_all(reader):
+                counts[name] += 1
+                if counts[name] > args.max:
+                    continue
+                if name == "joint_states":
+                    say(event=name, stamp=stamp_ns(message.header.stamp),
+                        frame_id=message.header.frame_id, name=list(message.name),
+                        position=as_json(message.position), velocity=as_json(message.velocity),
+                        effort=as_json(message.effort))
+                elif name == "robot_description":
+                    say(event=name, data=message.data)
+                else:
+                    say(event=name, transforms=[transform_json(t) for t in message.transforms])
+        time.sleep(0.002)
+    say(event="summary", **counts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["sim", "echo", "ping", "script", "listen"])
+    parser.add_argument("mode", choices=["sim", "echo", "ping", "script", "listen", "graph"])
     parser.add_argument("--domain", type=int, default=0)
     parser.add_argument("--commands", default="/robot_joint_commands")
     parser.add_argument("--states", default="/robot_joint_states")
@@ -313,10 +360,12 @@ def main():
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--interval", type=float, default=0.01)
     parser.add_argument("--settle", type=float, default=0.0)
+    parser.add_argument("--max", type=int, default=5, help="graph: messages printed per topic")
     args = parser.parse_args()
     participant = DomainParticipant(args.domain)
     stopper = Stopper()
-    {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen}[args.mode](
+    {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen,
+     "graph": graph}[args.mode](
         args, participant, stopper)
 
 

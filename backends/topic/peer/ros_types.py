@@ -60,6 +60,29 @@ class Imu(IdlStruct, typename="sensor_msgs::msg::dds_::Imu_"):
     linear_acceleration_covariance: array[float64, 9] = field(default_factory=_zeros9)
 
 
+@dataclass
+class String(IdlStruct, typename="std_msgs::msg::dds_::String_"):
+    data: str = ""
+
+
+@dataclass
+class Transform(IdlStruct, typename="geometry_msgs::msg::dds_::Transform_"):
+    translation: Vector3 = field(default_factory=Vector3)
+    rotation: Quaternion = field(default_factory=Quaternion)
+
+
+@dataclass
+class TransformStamped(IdlStruct, typename="geometry_msgs::msg::dds_::TransformStamped_"):
+    header: Header = field(default_factory=Header)
+    child_frame_id: str = ""
+    transform: Transform = field(default_factory=Transform)
+
+
+@dataclass
+class TFMessage(IdlStruct, typename="tf2_msgs::msg::dds_::TFMessage_"):
+    transforms: sequence[TransformStamped] = field(default_factory=list)
+
+
 # ROS 2 sends plain CDR (XCDR1); Cyclone's Python binding defaults to XCDR2.
 PLAIN_CDR = Policy.DataRepresentation(use_cdrv0_representation=True)
 
@@ -87,3 +110,14 @@ def sensor_data():
 def dds_topic(ros_name):
     """`/robot_joint_states` -> `rt/robot_joint_states`."""
     return "rt" + (ros_name if ros_name.startswith("/") else "/" + ros_name)
+
+
+def transient_local(depth):
+    """rclcpp::QoS(depth).transient_local(): reliable, keep-last `depth`, and late joiners get
+    the last samples (/robot_description, /tf_static)."""
+    return Qos(
+        Policy.Reliability.Reliable(max_blocking_time=100_000_000),
+        Policy.History.KeepLast(depth),
+        Policy.Durability.TransientLocal,
+        PLAIN_CDR,
+    )

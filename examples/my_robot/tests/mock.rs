@@ -22,6 +22,7 @@ fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::
         },
         plot: None,
         frame: None,
+        ros: None,
     };
     let outcome = run_controller(LookAround::default(), &request, &mut std::io::sink())?;
     assert_eq!(outcome.report.timing.cycles, 200);

@@ -35,6 +35,7 @@ mod control;
 mod controller;
 mod error;
 mod handle;
+mod observer;
 mod options;
 mod realtime;
 mod stats;
@@ -46,6 +47,7 @@ pub use control::LoopControl;
 pub use controller::{Controller, ControllerError};
 pub use error::{Fault, LoopError, PanicSource};
 pub use handle::LoopHandle;
+pub use observer::CycleObserver;
 pub use options::{LoopOptions, LoopReport, Pacing, StopAfter};
 pub use realtime::{RealtimeOptions, RealtimeStep};
 pub use stats::{CycleStats, Percentiles, TimingReport};
@@ -73,6 +75,8 @@ pub struct ControlLoop<R: RobotTypes, C: Controller<R>> {
     torque_off_failures: Vec<HardwareError>,
     /// The controller's `on_deactivate` panicked (after torque off).
     controller_deactivate: Option<Fault>,
+    /// Sees every cycle that succeeded ([`ControlLoop::with_observer`]).
+    observer: Option<Box<dyn CycleObserver<R>>>,
 }
 
 impl<R: RobotTypes, C: Controller<R>> std::fmt::Debug for ControlLoop<R, C> {
@@ -99,7 +103,14 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             last_clock: Clock::default(),
             torque_off_failures: Vec::new(),
             controller_deactivate: None,
+            observer: None,
         }
+    }
+
+    /// The loop, with `observer` shown every cycle that succeeded (see [`CycleObserver`]).
+    pub fn with_observer(mut self, observer: impl CycleObserver<R> + 'static) -> Self {
+        self.observer = Some(Box::new(observer));
+        self
     }
 
     /// The nominal period.
@@ -229,8 +240,12 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     fn cycle_from(&mut self, clock: Clock, read: bool) -> Result<(), Fault> {
         self.last_clock = clock;
         let result = self.step(clock, read);
-        if result.is_err() {
-            self.switch_off();
+        match (&result, &mut self.observer) {
+            (Err(_), _) => {
+                self.switch_off();
+            }
+            (Ok(()), Some(observer)) => observer.observe(clock, &self.state, &self.command),
+            (Ok(()), None) => {}
         }
         result
     }

@@ -361,6 +361,15 @@ pub struct RunArgs {
     /// lower wake-up lateness); less than the period.
     #[arg(long, default_value_t = 0, value_parser = whole_in(0u64, 1_000_000), allow_negative_numbers = true)]
     pub spin_us: u64,
+    /// Join the ROS 2 graph (domain `ROS_DOMAIN_ID`, else 0) and publish the running robot as
+    /// a ros2_control robot with robot_state_publisher would: /joint_states, /tf, /tf_static
+    /// and /robot_description.
+    #[arg(long)]
+    pub ros: bool,
+    /// With --ros, /joint_states and /tf at most this often, Hz (1 to 10000; the loop's rate
+    /// when slower).
+    #[arg(long, default_value_t = 500, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true, requires = "ros")]
+    pub ros_rate: u32,
     /// Folder to emit the descriptions into; by default `target/descriptions/`.
     #[arg(long)]
     pub out: Option<PathBuf>,

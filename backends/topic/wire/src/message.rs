@@ -146,9 +146,30 @@ impl<T: RosType, const N: usize> RosType for [T; N] {
 ///
 /// assert_eq!(Reading::DESCRIPTION.dds_type_name(), "my_msgs::msg::dds_::Reading_");
 /// ```
+///
+/// A message whose ROS name would shadow a Rust type (`std_msgs/String`) takes its ROS name
+/// after `as`: `pub struct StringMessage as "String" in "std_msgs" { data: String }`.
 #[macro_export]
 macro_rules! ros_message {
     ($(#[$meta:meta])* pub struct $name:ident in $package:literal {
+        $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
+    }) => {
+        $crate::ros_message! {
+            $(#[$meta])* pub struct $name as (::core::stringify!($name)) in $package {
+                $($(#[$field_meta])* $field : $type),*
+            }
+        }
+    };
+    ($(#[$meta:meta])* pub struct $name:ident as $ros_name:literal in $package:literal {
+        $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
+    }) => {
+        $crate::ros_message! {
+            $(#[$meta])* pub struct $name as ($ros_name) in $package {
+                $($(#[$field_meta])* $field : $type),*
+            }
+        }
+    };
+    ($(#[$meta:meta])* pub struct $name:ident as ($ros_name:expr) in $package:literal {
         $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
     }) => {
         $(#[$meta])*
@@ -161,7 +182,7 @@ macro_rules! ros_message {
         impl $crate::Message for $name {
             const DESCRIPTION: &'static $crate::TypeDescription = &$crate::TypeDescription {
                 package: $package,
-                name: ::core::stringify!($name),
+                name: $ros_name,
                 fields: &[$($crate::Field {
                     name: ::core::stringify!($field),
                     field_type: <$type as $crate::RosType>::FIELD_TYPE,

@@ -191,3 +191,53 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod graph_type_tests {
+    use super::*;
+    use crate::msg::{StringMessage, TFMessage, Transform, TransformStamped};
+
+    /// The hashes rosidl_generator_c (Jazzy) writes into generated code: each type's
+    /// `<type>__TYPE_HASH` in its `*__struct.h`, and the `<type>__EXPECTED_HASH` of the types
+    /// that reference it in their `*__description.c`. (micro-ROS's `TYPE_VERSION_HASH__INIT`,
+    /// from a later rosidl, is a different value and not what Jazzy's RMWs announce.)
+    const PUBLISHED: [(&str, &str); 4] = [
+        (
+            "std_msgs/msg/String",
+            "RIHS01_df668c740482bbd48fb39d76a70dfd4bd59db1288021743503259e948f6b1a18",
+        ),
+        (
+            "geometry_msgs/msg/Transform",
+            "RIHS01_beb83fbe698636351461f6f35d1abb20010c43d55374d81bd041f1ba2581fddc",
+        ),
+        (
+            "geometry_msgs/msg/TransformStamped",
+            "RIHS01_0a241f87d04668d94099cbb5ba11691d5ad32c2f29682e4eb5653424bd275206",
+        ),
+        (
+            "tf2_msgs/msg/TFMessage",
+            "RIHS01_e369d0f05a23ae52508854b66f6aa0437f3449d652e8cbf22d5abe85d020f087",
+        ),
+    ];
+
+    #[test]
+    fn the_graph_types_hash_as_ros_publishes_them() {
+        let computed = [
+            (StringMessage::DESCRIPTION, TypeHash::of::<StringMessage>()),
+            (Transform::DESCRIPTION, TypeHash::of::<Transform>()),
+            (
+                TransformStamped::DESCRIPTION,
+                TypeHash::of::<TransformStamped>(),
+            ),
+            (TFMessage::DESCRIPTION, TypeHash::of::<TFMessage>()),
+        ];
+        for ((description, hash), (name, published)) in computed.iter().zip(PUBLISHED) {
+            assert_eq!(description.type_name(), name);
+            assert_eq!(hash.to_string(), published, "{name}");
+        }
+        assert_eq!(
+            StringMessage::DESCRIPTION.dds_type_name(),
+            "std_msgs::msg::dds_::String_"
+        );
+    }
+}

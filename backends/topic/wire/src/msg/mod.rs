@@ -105,3 +105,41 @@ ros_message! {
         linear_acceleration_covariance: [f64; 9],
     }
 }
+
+ros_message! {
+    /// `std_msgs/msg/String`: one string (`/robot_description` carries the URDF in it).
+    pub struct StringMessage as "String" in "std_msgs" {
+        /// The text.
+        data: String,
+    }
+}
+
+ros_message! {
+    /// `geometry_msgs/msg/Transform`: a translation, then a rotation.
+    pub struct Transform in "geometry_msgs" {
+        /// m.
+        translation: Vector3,
+        /// A unit quaternion.
+        rotation: Quaternion,
+    }
+}
+
+ros_message! {
+    /// `geometry_msgs/msg/TransformStamped`: the pose of `child_frame_id` in `header.frame_id`.
+    pub struct TransformStamped in "geometry_msgs" {
+        /// Stamp and the parent frame.
+        header: Header,
+        /// The child frame.
+        child_frame_id: String,
+        /// Child in parent.
+        transform: Transform,
+    }
+}
+
+ros_message! {
+    /// `tf2_msgs/msg/TFMessage`: what `/tf` and `/tf_static` carry.
+    pub struct TFMessage in "tf2_msgs" {
+        /// The transforms.
+        transforms: Vec<TransformStamped>,
+    }
+}

@@ -1,0 +1,27 @@
+//! `ros2-graph`: the running robot in the ROS 2 graph, whatever its backend. A control loop
+//! with a [`GraphObserver`] attached publishes what a ros2_control robot with
+//! joint_state_broadcaster and robot_state_publisher publishes:
+//!
+//! * `/joint_states` (`sensor_msgs/JointState`): every movable joint in definition order, its
+//!   position, velocity and effort (NaN where it has no such state), stamped with the cycle's
+//!   time, at the loop's rate up to a cap;
+//! * `/robot_description` (`std_msgs/String`, reliable, transient-local, depth 1): the URDF;
+//! * `/tf_static` (transient-local) for fixed joints and `/tf` for movable ones
+//!   (`tf2_msgs/TFMessage`), parent link → child link, from the definition's own kinematics, so
+//!   RViz needs no robot_state_publisher.
+//!
+//! The control thread only copies its state and command into a triple buffer
+//! ([`snapshot`]); a publishing thread of this crate takes the newest when it is due, fills
+//! preallocated messages and hands them to `ros2-wire`'s DDS thread. A snapshot the publisher
+//! did not get to is replaced by the next, and counted; the cycle never waits.
+#![warn(missing_docs)]
+
+mod frames;
+mod graph;
+mod joint_states;
+pub mod snapshot;
+
+pub use frames::{Frames, JointFrame, ros_transform};
+pub use graph::{DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport, RosGraph};
+pub use joint_states::JointStateLayout;
+pub use snapshot::GraphObserver;
