@@ -41,7 +41,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::Backend;
-use crate::emit::LaunchDefaults;
 use crate::model::Joint;
 
 #[cfg(feature = "config")]
@@ -63,27 +62,6 @@ pub use imu::{DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMU
 pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
 pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};
 pub use topic::{TOPIC_NAME_PATTERN, TopicConfig};
-
-impl RuntimeConfig {
-    /// What this configuration gives the launch args of the emitted `.urdf.xacro`
-    /// (`robot emit --config`): each bus's interface, each IMU's port, the topic backend's
-    /// topics, so one file serves both the Rust runner and the ROS launch.
-    pub fn launch_defaults(&self) -> LaunchDefaults {
-        LaunchDefaults {
-            bus_interfaces: self.buses.clone(),
-            imu_ports: self
-                .imus
-                .iter()
-                .map(|(name, imu)| (name.clone(), imu.port.clone()))
-                .collect(),
-            topics: Some((
-                self.topic.joint_commands_topic.clone(),
-                self.topic.joint_states_topic.clone(),
-            )),
-            prefix: None,
-        }
-    }
-}
 
 /// A runtime configuration file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

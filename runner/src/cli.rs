@@ -339,7 +339,7 @@ impl App {
                     None => self.robot_of(path).map_err(config_failed)?,
                 };
                 let loaded = config::load(path, robot).map_err(config_failed)?;
-                (vec![robot], loaded.launch_defaults())
+                (vec![robot], launch_defaults(&loaded))
             }
             (Some(name), None) => (vec![self.find(name)?], LaunchDefaults::default()),
             (None, None) => (self.robots.clone(), LaunchDefaults::default()),
@@ -597,6 +597,25 @@ impl App {
                 )
             }),
         }
+    }
+}
+
+/// What a runtime configuration gives the launch args of the emitted `.urdf.xacro` (`robot emit
+/// --config`): each bus's interface, each IMU's port, the topic backend's topics, so one file
+/// serves both the Rust runner and the ROS launch.
+fn launch_defaults(config: &RuntimeConfig) -> LaunchDefaults {
+    LaunchDefaults {
+        bus_interfaces: config.buses.clone(),
+        imu_ports: config
+            .imus
+            .iter()
+            .map(|(name, imu)| (name.clone(), imu.port.clone()))
+            .collect(),
+        topics: Some((
+            config.topic.joint_commands_topic.clone(),
+            config.topic.joint_states_topic.clone(),
+        )),
+        prefix: None,
     }
 }
 
