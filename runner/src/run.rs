@@ -98,6 +98,24 @@ pub struct RunRequest<'a> {
     pub ros: Option<RosRequest>,
 }
 
+impl RunRequest<'_> {
+    /// A run on `backend` with everything else left out: no configuration, the robot's rate,
+    /// the loop's default options, no plot, frame or ROS graph. Set what you need with struct
+    /// update syntax (`RunRequest { options, ..RunRequest::on(Backend::Mock) }`), so code that
+    /// builds requests keeps compiling when a field is added.
+    pub fn on(backend: Backend) -> Self {
+        RunRequest {
+            backend,
+            config: None,
+            rate_hz: None,
+            options: LoopOptions::default(),
+            plot: None,
+            frame: None,
+            ros: None,
+        }
+    }
+}
+
 /// A run that ended as asked (its time or cycles were up).
 #[derive(Debug, Clone)]
 pub struct RunOutcome<R: RobotTypes> {

@@ -48,9 +48,6 @@ const ROLE: &str = "ROBOT_RUNNER_SIGNALS_CHILD";
 
 fn run_for(seconds: f64) -> Result<(), RunError> {
     let request = RunRequest {
-        backend: Backend::Mock,
-        config: None,
-        rate_hz: None,
         options: LoopOptions {
             stop_after: StopAfter {
                 cycles: None,
@@ -58,9 +55,7 @@ fn run_for(seconds: f64) -> Result<(), RunError> {
             },
             ..LoopOptions::default()
         },
-        plot: None,
-        frame: None,
-        ros: None,
+        ..RunRequest::on(Backend::Mock)
     };
     run_controller::<Pendulum, _>(Still, &request, &mut std::io::stdout()).map(|_| ())
 }

@@ -9,9 +9,6 @@ use my_robot::LookAround;
 #[test]
 fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::RunError> {
     let request = RunRequest {
-        backend: Backend::Mock,
-        config: None,
-        rate_hz: None,
         options: LoopOptions {
             activate: true,
             stop_after: StopAfter {
@@ -20,9 +17,7 @@ fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::
             },
             ..LoopOptions::default()
         },
-        plot: None,
-        frame: None,
-        ros: None,
+        ..RunRequest::on(Backend::Mock)
     };
     let outcome = run_controller(LookAround::default(), &request, &mut std::io::sink())?;
     assert_eq!(outcome.report.timing.cycles, 200);

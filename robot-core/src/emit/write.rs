@@ -31,7 +31,7 @@ pub enum WriteError {
 /// The files [`write_all`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {
-    /// Every file, in [`all`]'s order.
+    /// Every file, in [`super::all`]'s order.
     pub paths: Vec<PathBuf>,
     /// How many of them changed (the others already held what was emitted, and were left alone).
     pub changed: usize,
