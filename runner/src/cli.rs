@@ -1,20 +1,7 @@
 //! [`App`]: the command-line tool of a robot crate, from the robots and controllers it registers.
 
-/// `print!` to stdout, except that a failed write (a closed pipe: `robot describe | head`) is
-/// ignored instead of panicking; a run goes on, and ends as it would, when nobody reads its
-/// output. Defined before the modules so they can use it.
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = std::io::stdout().lock().write_fmt(format_args!($($arg)*));
-    }};
-}
-
-/// [`out!`] with a newline.
-macro_rules! outln {
-    () => { out!("\n") };
-    ($($arg:tt)*) => { out!("{}\n", format_args!($($arg)*)) };
-}
+#[macro_use]
+mod output;
 
 mod args;
 mod can;
@@ -34,6 +21,8 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches};
 use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
+
+use output::{config_failed, plural};
 use robot_core::emit::{LaunchDefaults, WriteError, write_all, write_all_with};
 use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
@@ -339,7 +328,7 @@ impl App {
                     None => self.robot_of(path).map_err(config_failed)?,
                 };
                 let loaded = config::load(path, robot).map_err(config_failed)?;
-                (vec![robot], launch_defaults(&loaded))
+                (vec![robot], descriptions::launch_defaults(&loaded))
             }
             (Some(name), None) => (vec![self.find(name)?], LaunchDefaults::default()),
             (None, None) => (self.robots.clone(), LaunchDefaults::default()),
@@ -598,39 +587,4 @@ impl App {
             }),
         }
     }
-}
-
-/// What a runtime configuration gives the launch args of the emitted `.urdf.xacro` (`robot emit
-/// --config`): each bus's interface, each IMU's port, the topic backend's topics, so one file
-/// serves both the Rust runner and the ROS launch.
-fn launch_defaults(config: &RuntimeConfig) -> LaunchDefaults {
-    LaunchDefaults {
-        bus_interfaces: config.buses.clone(),
-        imu_ports: config
-            .imus
-            .iter()
-            .map(|(name, imu)| (name.clone(), imu.port.clone()))
-            .collect(),
-        topics: Some((
-            config.topic.joint_commands_topic.clone(),
-            config.topic.joint_states_topic.clone(),
-        )),
-        prefix: None,
-    }
-}
-
-fn plural<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
-    if count == 1 { one } else { many }
-}
-
-/// Prints every error of a configuration to stderr, one a line; returns their count as the
-/// command's error.
-fn config_failed(error: ConfigError) -> String {
-    eprintln!("{error}");
-    let count = error.errors.len();
-    format!(
-        "{}: {count} {}",
-        error.file.display(),
-        plural(count, "error", "errors")
-    )
 }

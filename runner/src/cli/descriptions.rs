@@ -13,6 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
+use robot_core::config::RuntimeConfig;
+use robot_core::emit::LaunchDefaults;
+
 /// Files cargo writes at the root of a target directory, and nowhere below it.
 const TARGET_DIR_MARKERS: [&str; 2] = ["CACHEDIR.TAG", ".rustc_info.json"];
 
@@ -32,6 +35,25 @@ pub(super) fn default_dir(built: Option<&Path>) -> Option<PathBuf> {
         .ok()
         .and_then(|exe| stable_dir(&exe))
         .or_else(|| built.map(Path::to_path_buf))
+}
+
+/// What a runtime configuration gives the launch args of the emitted `.urdf.xacro` (`robot emit
+/// --config`): each bus's interface, each IMU's port, the topic backend's topics, so one file
+/// serves both the Rust runner and the ROS launch.
+pub(super) fn launch_defaults(config: &RuntimeConfig) -> LaunchDefaults {
+    LaunchDefaults {
+        bus_interfaces: config.buses.clone(),
+        imu_ports: config
+            .imus
+            .iter()
+            .map(|(name, imu)| (name.clone(), imu.port.clone()))
+            .collect(),
+        topics: Some((
+            config.topic.joint_commands_topic.clone(),
+            config.topic.joint_states_topic.clone(),
+        )),
+        prefix: None,
+    }
 }
 
 #[cfg(test)]
