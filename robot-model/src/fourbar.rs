@@ -45,8 +45,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod gap;
+mod param;
 
 pub use gap::Gap;
+pub use param::FourBarParam;
+use param::{bad, bad_param, finite, finite_param};
 
 /// Smallest allowed angle between the coupler and either crank (20°).
 ///
@@ -304,50 +307,6 @@ fn why(gap: &Option<Gap>) -> String {
             "the links close, but only flipped through a toggle, in the other branch's orientation"
                 .to_string()
         }
-    }
-}
-
-/// A parameter of a [`FourBar`], as a definition writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum FourBarParam {
-    Ground,
-    InputCrank,
-    Coupler,
-    OutputCrank,
-    AlphaZero,
-    Sign,
-}
-
-fn bad(what: &'static str, value: f64) -> FourBarError {
-    FourBarError::BadGeometry {
-        what,
-        value,
-        param: None,
-    }
-}
-
-fn bad_param(param: FourBarParam, what: &'static str, value: f64) -> FourBarError {
-    FourBarError::BadGeometry {
-        what,
-        value,
-        param: Some(param),
-    }
-}
-
-fn finite(what: &'static str, value: f64) -> Result<f64, FourBarError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(bad(what, value))
-    }
-}
-
-fn finite_param(param: FourBarParam, what: &'static str, value: f64) -> Result<f64, FourBarError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(bad_param(param, what, value))
     }
 }
 
