@@ -3,7 +3,7 @@
 
 use super::FourBarError;
 
-/// A parameter of a [`FourBar`], as a definition writes it.
+/// A parameter of a [`super::FourBar`], as a definition writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum FourBarParam {
