@@ -435,6 +435,7 @@ impl App {
                 imus: Default::default(),
                 mujoco: Default::default(),
                 topic: Default::default(),
+                ros: None,
             });
             if let Some(model) = &args.model {
                 with_flags.mujoco.model = model.clone();
@@ -537,6 +538,7 @@ impl App {
                 }
             );
         }
+        let ros = crate::ros::request(args.ros, args.ros_rate, config.as_ref())?;
         let request = RunRequest {
             backend,
             config: config.as_ref(),
@@ -544,13 +546,7 @@ impl App {
             options,
             plot: args.plot.as_deref(),
             frame: frame.as_ref(),
-            ros: match args.ros {
-                true => Some(crate::ros::RosRequest {
-                    domain_id: crate::ros::domain_from_env()?,
-                    rate_cap_hz: f64::from(args.ros_rate),
-                }),
-                false => None,
-            },
+            ros: ros.as_ref(),
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;

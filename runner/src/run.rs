@@ -95,7 +95,7 @@ pub struct RunRequest<'a> {
     /// [`backends::check_frame`]).
     pub frame: Option<&'a backends::FrameRequest>,
     /// Publish the running robot into the ROS 2 graph ([`crate::ros`]).
-    pub ros: Option<RosRequest>,
+    pub ros: Option<&'a RosRequest>,
 }
 
 impl RunRequest<'_> {
@@ -143,11 +143,17 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     let components =
         backends::components::<R>(request.backend, request.config, rate, request.frame)?;
     // Joined before the run, so that a graph that cannot be joined stops nothing mid-run.
-    let graph = match &request.ros {
-        Some(ros) => Some(ros::start::<R>(ros, request.backend)?),
+    let graph = match request.ros {
+        Some(ros) => Some(ros::start::<R>(
+            ros,
+            request.backend,
+            request.config,
+            progress,
+        )?),
         None => None,
     };
     let (graph, observer) = graph.unzip();
+    let observer = observer.zip(graph.as_ref().map(|g| g.loop_watch().clone()));
     let outcome = match request.plot {
         None => run_observed(
             components,
@@ -179,6 +185,9 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     }
     outcome
 }
+
+/// The ROS 2 graph's observer, and where it reads the running loop's counters, when `--ros`.
+type GraphWatch<R> = Option<(ros2_graph::GraphObserver<R>, ros2_graph::LoopWatch)>;
 
 /// Where [`run_plotted`] draws, and the picture's title.
 #[derive(Debug, Clone, Copy)]
@@ -212,7 +221,7 @@ fn run_plotted_observed<R: RobotTypes, C: Controller<R> + 'static>(
     rate_hz: Option<u32>,
     options: LoopOptions,
     plot: Plot<'_>,
-    observer: Option<ros2_graph::GraphObserver<R>>,
+    observer: GraphWatch<R>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     plot::Format::of(plot.path)?;
@@ -267,7 +276,7 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
     controller: C,
     rate_hz: Option<u32>,
     options: LoopOptions,
-    observer: Option<ros2_graph::GraphObserver<R>>,
+    observer: GraphWatch<R>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;
@@ -282,10 +291,15 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
         };
     }
     let mut control_loop = ControlLoop::new(system, controller, rate_hz);
-    if let Some(observer) = observer {
+    let mut loop_watch = None;
+    if let Some((observer, watch)) = observer {
         control_loop = control_loop.with_observer(observer);
+        loop_watch = Some(watch);
     }
     let handle = control_loop.spawn(options)?;
+    if let Some(watch) = loop_watch {
+        watch.watch(handle.shared_control()); // /diagnostics' cycles and overruns
+    }
     let watch = SignalWatch::new(handle.shared_control())?;
     let started = Instant::now();
     let mut next = Duration::from_secs(1);

@@ -362,14 +362,15 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 0, value_parser = whole_in(0u64, 1_000_000), allow_negative_numbers = true)]
     pub spin_us: u64,
     /// Join the ROS 2 graph (domain `ROS_DOMAIN_ID`, else 0) and publish the running robot as
-    /// a ros2_control robot with robot_state_publisher would: /joint_states, /tf, /tf_static
-    /// and /robot_description.
+    /// a ros2_control robot with robot_state_publisher would: /joint_states, /imu/data, /tf,
+    /// /tf_static, /robot_description and /diagnostics. A config's `ros:` section does too, and
+    /// says the namespace, rates and topics.
     #[arg(long)]
     pub ros: bool,
-    /// With --ros, /joint_states and /tf at most this often, Hz (1 to 10000; the loop's rate
-    /// when slower).
-    #[arg(long, default_value_t = 500, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true, requires = "ros")]
-    pub ros_rate: u32,
+    /// With --ros (or a `ros:` section), /joint_states, /imu/data and /tf at most this often,
+    /// Hz (1 to 10000; the loop's rate when slower); default 500, or the section's `rate_hz`.
+    #[arg(long, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true)]
+    pub ros_rate: Option<u32>,
     /// Folder to emit the descriptions into; by default `target/descriptions/`.
     #[arg(long)]
     pub out: Option<PathBuf>,
