@@ -11,9 +11,9 @@ mod frame;
 mod imu;
 mod outcome;
 mod output_path;
+mod registry;
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -28,28 +28,12 @@ use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
 
 use self::args::{Cli, Command, RunArgs};
-use self::outcome::{Position, failed_run, positions, print_positions};
-use crate::run::{RunError, RunRequest, run_controller, summary};
+use self::outcome::{failed_run, print_positions};
+use self::registry::Registered;
+use crate::run::{RunRequest, summary};
 
 /// Regenerates a crate's checked-in descriptions; returns the paths written.
 type Regenerate = fn() -> Result<Vec<PathBuf>, WriteError>;
-
-/// Runs one registered controller: builds it, runs it, returns the report and the final joint
-/// positions.
-type RunFn = dyn Fn(&RunRequest<'_>, &mut dyn Write) -> Result<Finished, RunError>;
-
-/// A run that ended as asked, in the terms the command line prints.
-struct Finished {
-    report: robot_core::control_loop::LoopReport,
-    positions: Vec<Position>,
-}
-
-struct Registered {
-    robot: &'static Robot,
-    name: &'static str,
-    about: &'static str,
-    run: Box<RunFn>,
-}
 
 /// A robot crate's command-line tool: `emit`, `describe`, `check` and `run`, for the robots and
 /// controllers registered here.
@@ -125,9 +109,12 @@ impl App {
     }
 
     /// Adds robot `R` (for `emit`, `describe` and `check`); [`App::controller`] adds it too.
+    /// Its controllers include `trajectory`, shipped with the runner
+    /// ([`ros2_trajectory::TrajectoryController`]), never the default.
     pub fn robot<R: RobotTypes>(mut self) -> App {
         if !self.robots.iter().any(|r| r.name == R::DESCRIPTION.name) {
             self.robots.push(R::DESCRIPTION);
+            self.controllers.push(registry::trajectory::<R>());
         }
         self
     }
@@ -141,6 +128,9 @@ impl App {
         make: impl Fn() -> C + 'static,
     ) -> App {
         let mut app = self.robot::<R>();
+        // A crate's own `trajectory` takes the shipped one's place.
+        app.controllers
+            .retain(|c| !(c.shipped && c.robot.name == R::DESCRIPTION.name && c.name == name));
         if app
             .controllers
             .iter()
@@ -151,21 +141,8 @@ impl App {
                 R::DESCRIPTION.name
             ));
         }
-        app.controllers.push(Registered {
-            robot: R::DESCRIPTION,
-            name,
-            about,
-            run: Box::new(move |request, progress| {
-                let outcome = run_controller::<R, C>(make(), request, progress)?;
-                Ok(Finished {
-                    report: outcome.report,
-                    positions: outcome
-                        .state
-                        .map(|s| positions::<R>(&s))
-                        .unwrap_or_default(),
-                })
-            }),
-        });
+        app.controllers
+            .push(registry::registered::<R, C>(name, about, make));
         app
     }
 
@@ -253,11 +230,7 @@ impl App {
                     None => self.first_robot()?,
                 };
                 out!("{}", crate::describe::table(robot));
-                let own: Vec<&Registered> = self
-                    .controllers
-                    .iter()
-                    .filter(|c| c.robot.name == robot.name)
-                    .collect();
+                let own = registry::of(&self.controllers, robot);
                 if !own.is_empty() {
                     outln!("\ncontrollers (run --controller NAME; the first is the default)");
                     for c in own {
@@ -559,11 +532,7 @@ impl App {
     }
 
     fn controller_for(&self, robot: &Robot, name: Option<&str>) -> Result<&Registered, String> {
-        let own: Vec<&Registered> = self
-            .controllers
-            .iter()
-            .filter(|c| c.robot.name == robot.name)
-            .collect();
+        let own = registry::of(&self.controllers, robot);
         let names = || own.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
         match name {
             None => own
