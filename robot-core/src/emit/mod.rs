@@ -11,6 +11,7 @@ mod mjcf;
 #[cfg(test)]
 mod read;
 mod ros2_control;
+pub mod ros_package;
 mod urdf;
 mod write;
 mod xml;
