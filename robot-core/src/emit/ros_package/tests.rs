@@ -147,3 +147,26 @@ fn the_launch_args_have_the_xacros_defaults() {
         "{launch}"
     );
 }
+
+#[test]
+fn the_declared_controllers_are_controllers_yamls_in_its_order() {
+    let robot = fixture::robot();
+    let yaml: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&crate::emit::controllers_yaml(&robot).unwrap()).unwrap();
+    let in_yaml: Vec<(String, String)> = yaml["controller_manager"]["ros__parameters"]
+        .as_mapping()
+        .unwrap()
+        .iter()
+        .filter_map(|(k, v)| {
+            Some((
+                k.as_str()?.to_string(),
+                v.get("type")?.as_str()?.to_string(),
+            ))
+        })
+        .collect();
+    let declared: Vec<(String, String)> = crate::emit::controllers::declared(&robot)
+        .into_iter()
+        .map(|c| (c.name, c.plugin.to_string()))
+        .collect();
+    assert_eq!(declared, in_yaml);
+}
