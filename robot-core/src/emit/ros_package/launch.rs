@@ -247,15 +247,6 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
     ] {
         let _ = writeln!(out, "    {switch} = LaunchConfiguration({})", py(switch));
     }
-    out.push_str(
-        "    # The backend the URDF selects: sim_mujoco wins over use_topic_hardware, which wins\n    \
-         # over use_mock_hardware; real hardware is the fallback (xacro reads true/1 as true).\n    \
-         backend = PythonExpression(\n        [\n            \
-         \"'mujoco' if '\",\n            sim_mujoco,\n            \
-         \"'.lower() in ('true', '1') else 'topic' if '\",\n            use_topic_hardware,\n            \
-         \"'.lower() in ('true', '1') else 'mock' if '\",\n            use_mock_hardware,\n            \
-         \"'.lower() in ('true', '1') else 'real'\",\n        ]\n    )\n",
-    );
     let xacro_args: Vec<(String, String)> = args
         .iter()
         .map(|(arg, _, _)| {
@@ -314,6 +305,15 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
         scene = installed("mjcf", &format!("{name}.scene.xml")),
     );
     if declared.iter().any(|c| c.role == Role::Imu) {
+        out.push_str(
+            "    # The backend the URDF selects: sim_mujoco wins over use_topic_hardware, which wins\n    \
+             # over use_mock_hardware; real hardware is the fallback (xacro reads true/1 as true).\n    \
+             backend = PythonExpression(\n        [\n            \
+             \"'mujoco' if '\",\n            sim_mujoco,\n            \
+             \"'.lower() in ('true', '1') else 'topic' if '\",\n            use_topic_hardware,\n            \
+             \"'.lower() in ('true', '1') else 'mock' if '\",\n            use_mock_hardware,\n            \
+             \"'.lower() in ('true', '1') else 'real'\",\n        ]\n    )\n",
+        );
         let _ = writeln!(
             out,
             "    # The IMU is in the URDF on these backends only; elsewhere its broadcaster finds no\n    \

@@ -82,19 +82,6 @@ def generate_launch_description():
     sim_mujoco = LaunchConfiguration("sim_mujoco")
     use_topic_hardware = LaunchConfiguration("use_topic_hardware")
     use_mock_hardware = LaunchConfiguration("use_mock_hardware")
-    # The backend the URDF selects: sim_mujoco wins over use_topic_hardware, which wins
-    # over use_mock_hardware; real hardware is the fallback (xacro reads true/1 as true).
-    backend = PythonExpression(
-        [
-            "'mujoco' if '",
-            sim_mujoco,
-            "'.lower() in ('true', '1') else 'topic' if '",
-            use_topic_hardware,
-            "'.lower() in ('true', '1') else 'mock' if '",
-            use_mock_hardware,
-            "'.lower() in ('true', '1') else 'real'",
-        ]
-    )
     robot_description = ParameterValue(
         Command(
             [
