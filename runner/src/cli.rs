@@ -7,6 +7,7 @@ mod args;
 mod can;
 mod commission;
 mod descriptions;
+mod emit;
 mod frame;
 mod imu;
 mod outcome;
@@ -23,7 +24,7 @@ use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
 
 use output::{config_failed, plural};
-use robot_core::emit::{LaunchDefaults, WriteError, write_all, write_all_with};
+use robot_core::emit::{WriteError, write_all};
 use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
 
@@ -34,6 +35,14 @@ use crate::run::{RunRequest, summary};
 
 /// Regenerates a crate's checked-in descriptions; returns the paths written.
 type Regenerate = fn() -> Result<Vec<PathBuf>, WriteError>;
+
+/// A crate's version, authors and licence, as Cargo gives them ([`App::cargo_package`]).
+#[derive(Debug, Clone, Copy)]
+struct CargoPackage {
+    version: &'static str,
+    authors: &'static str,
+    license: &'static str,
+}
 
 /// A robot crate's command-line tool: `emit`, `describe`, `check` and `run`, for the robots and
 /// controllers registered here.
@@ -49,6 +58,7 @@ pub struct App {
     about: Option<&'static str>,
     descriptions_dir: Option<PathBuf>,
     checked_in: Option<Regenerate>,
+    cargo_package: Option<CargoPackage>,
     robots: Vec<&'static Robot>,
     controllers: Vec<Registered>,
     /// Mistakes in the registration (a controller name given twice), reported by [`App::main`].
@@ -79,6 +89,7 @@ impl App {
             about: None,
             descriptions_dir: None,
             checked_in: None,
+            cargo_package: None,
             robots: Vec::new(),
             controllers: Vec::new(),
             problems: Vec::new(),
@@ -105,6 +116,23 @@ impl App {
     /// descriptions in and tests that they are fresh).
     pub fn checked_in(mut self, regenerate: Regenerate) -> App {
         self.checked_in = Some(regenerate);
+        self
+    }
+
+    /// The robot crate's Cargo metadata, which the `package.xml` of `emit --ros-package` starts
+    /// from (its flags override each): `.cargo_package(env!("CARGO_PKG_VERSION"),
+    /// env!("CARGO_PKG_AUTHORS"), env!("CARGO_PKG_LICENSE"))`.
+    pub fn cargo_package(
+        mut self,
+        version: &'static str,
+        authors: &'static str,
+        license: &'static str,
+    ) -> App {
+        self.cargo_package = Some(CargoPackage {
+            version,
+            authors,
+            license,
+        });
         self
     }
 
@@ -211,19 +239,7 @@ impl App {
 
     fn execute(&self, command: Command) -> Result<(), String> {
         match command {
-            Command::Emit {
-                robot,
-                out,
-                config,
-                prefix,
-                checked_in,
-            } => self.emit(
-                robot.as_deref(),
-                out,
-                config.as_deref(),
-                prefix.as_deref(),
-                checked_in,
-            ),
+            Command::Emit(args) => self.emit(args),
             Command::Describe { robot } => {
                 let robot = match robot {
                     Some(name) => self.find(&name)?,
@@ -271,53 +287,6 @@ impl App {
             self.name,
             known.join(", ")
         )
-    }
-
-    fn emit(
-        &self,
-        robot: Option<&str>,
-        out: Option<PathBuf>,
-        config: Option<&Path>,
-        prefix: Option<&str>,
-        checked_in: bool,
-    ) -> Result<(), String> {
-        if checked_in {
-            let regenerate = self
-                .checked_in
-                .ok_or_else(|| format!("`{}` has no checked-in descriptions", self.name))?;
-            for path in regenerate().map_err(|e| e.to_string())? {
-                outln!("wrote {}", path.display());
-            }
-            return Ok(());
-        }
-        let out = out
-            .or_else(|| descriptions::default_dir(self.descriptions_dir.as_deref()))
-            .ok_or_else(|| "give the folder to write into with `--out`".to_string())?;
-        // A configuration is for one robot: `--robot`, or the one its `robot:` names.
-        let (selected, defaults) = match (robot, config) {
-            (robot, Some(path)) => {
-                let robot = match robot {
-                    Some(name) => self.find(name)?,
-                    None => self.robot_of(path).map_err(config_failed)?,
-                };
-                let loaded = config::load(path, robot).map_err(config_failed)?;
-                (vec![robot], descriptions::launch_defaults(&loaded))
-            }
-            (Some(name), None) => (vec![self.find(name)?], LaunchDefaults::default()),
-            (None, None) => (self.robots.clone(), LaunchDefaults::default()),
-        };
-        let defaults = match prefix {
-            Some(prefix) => defaults.with_prefix(prefix).map_err(|e| e.to_string())?,
-            None => defaults,
-        };
-        for robot in selected {
-            let dir = out.join(robot.name.as_ref());
-            let written = write_all_with(robot, &dir, &defaults).map_err(|e| e.to_string())?;
-            for path in written.paths {
-                outln!("wrote {}", path.display());
-            }
-        }
-        Ok(())
     }
 
     /// `check`: the robot from `--robot` or the file's `robot:` field, then the full load.

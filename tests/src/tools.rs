@@ -1,8 +1,8 @@
 //! Where the tests find the external tools, and what a missing one means.
 //!
-//! `scripts/install-tools.sh` puts the Python tools (xacro, check-jsonschema, MuJoCo) into the
-//! project's virtual environment, `.venv/` at the workspace root (`ROBOT_TOOLS_VENV` moves it),
-//! and `check_urdf` on the system PATH. A tool is looked for in the venv's `bin/` first, then on
+//! `scripts/install-tools.sh` puts the Python tools (xacro, check-jsonschema, MuJoCo, catkin_pkg)
+//! into the project's virtual environment, `.venv/` at the workspace root (`ROBOT_TOOLS_VENV`
+//! moves it), and `check_urdf` on the system PATH. A tool is looked for in the venv's `bin/` first, then on
 //! `PATH`, so a plain `cargo test` finds it without activating anything.
 //!
 //! A missing tool is a failure on CI (`CI=true`, which `scripts/test` and CI set) and a loud skip
@@ -29,15 +29,19 @@ pub enum Tool {
     CheckJsonschema,
     /// A Python interpreter that imports MuJoCo 3.17.0 (PyPI `mujoco`).
     Mujoco,
+    /// A Python interpreter that imports PyPI `catkin_pkg` (ROS's package.xml parser); it also
+    /// compiles and reads the launch files.
+    CatkinPkg,
 }
 
 impl Tool {
     /// Every tool, in a fixed order.
-    pub const ALL: [Tool; 4] = [
+    pub const ALL: [Tool; 5] = [
         Tool::Xacro,
         Tool::CheckUrdf,
         Tool::CheckJsonschema,
         Tool::Mujoco,
+        Tool::CatkinPkg,
     ];
 
     /// The name the messages use.
@@ -47,6 +51,7 @@ impl Tool {
             Tool::CheckUrdf => "check_urdf",
             Tool::CheckJsonschema => "check-jsonschema",
             Tool::Mujoco => "mujoco",
+            Tool::CatkinPkg => "catkin_pkg",
         }
     }
 
@@ -57,7 +62,7 @@ impl Tool {
             Tool::CheckUrdf => &["check_urdf"],
             Tool::CheckJsonschema => &["check-jsonschema"],
             // A venv has `python`; a system `python3`.
-            Tool::Mujoco => &["python", "python3"],
+            Tool::Mujoco | Tool::CatkinPkg => &["python", "python3"],
         }
     }
 
@@ -68,6 +73,11 @@ impl Tool {
             Tool::Mujoco => Command::new(program)
                 .arg("-c")
                 .arg("import mujoco, sys; sys.exit(mujoco.__version__ != '3.17.0')")
+                .output()
+                .is_ok_and(|o| o.status.success()),
+            Tool::CatkinPkg => Command::new(program)
+                .arg("-c")
+                .arg("import catkin_pkg.package")
                 .output()
                 .is_ok_and(|o| o.status.success()),
             _ => true,
@@ -137,7 +147,8 @@ fn is_executable(path: &Path) -> bool {
 
 /// Where `tool` is, looked up once per test binary.
 pub fn find(tool: Tool) -> Option<&'static Path> {
-    static FOUND: [OnceLock<Option<PathBuf>>; 4] = [const { OnceLock::new() }; 4];
+    static FOUND: [OnceLock<Option<PathBuf>>; Tool::ALL.len()] =
+        [const { OnceLock::new() }; Tool::ALL.len()];
     FOUND[tool.index()]
         .get_or_init(|| {
             let path: Option<OsString> = std::env::var_os("PATH");

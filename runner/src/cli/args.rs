@@ -39,6 +39,46 @@ impl From<BackendArg> for Backend {
     }
 }
 
+#[derive(Debug, clap::Args)]
+pub struct EmitArgs {
+    /// The robot, by ROS name; all robots when omitted.
+    #[arg(long, conflicts_with = "checked_in")]
+    pub robot: Option<String>,
+    /// Folder to write into; each robot gets a subfolder named after it. By default the
+    /// folder `cargo build` writes (printed by the build).
+    #[arg(long, conflicts_with_all = ["checked_in", "ros_package"])]
+    pub out: Option<PathBuf>,
+    /// A runtime configuration whose bus interfaces, IMU ports and topics become the
+    /// defaults of the launch args (`can_interface_<bus>`, `imu_port`, …); its robot only.
+    #[arg(long, conflicts_with = "checked_in")]
+    pub config: Option<PathBuf>,
+    /// The `prefix` arg's default, which goes before every link, joint, sensor and
+    /// `<ros2_control>` name, and before every joint, sensor and frame name of
+    /// `controllers.yaml` (two robots in one graph).
+    #[arg(long, conflicts_with = "checked_in")]
+    pub prefix: Option<String>,
+    /// Write each robot's ROS 2 description package, `<robot>_description/`, into this folder
+    /// (a colcon workspace's `src/`, say) instead of the loose descriptions.
+    #[arg(long, conflicts_with = "checked_in", value_name = "DIR")]
+    pub ros_package: Option<PathBuf>,
+    /// The package's maintainer, `"Name <email>"`; by default the crate's first author.
+    #[arg(long, requires = "ros_package")]
+    pub maintainer: Option<String>,
+    /// The package's licence (an SPDX expression: `A OR B` gives one `<license>` each); by
+    /// default the crate's.
+    #[arg(long, requires = "ros_package")]
+    pub license: Option<String>,
+    /// The package's version, MAJOR.MINOR.PATCH; by default the crate's.
+    #[arg(long, requires = "ros_package")]
+    pub package_version: Option<String>,
+    /// The package's description; by default one naming the robot and what the package holds.
+    #[arg(long, requires = "ros_package")]
+    pub description: Option<String>,
+    /// Regenerate the checked-in copies of the descriptions and schemas.
+    #[arg(long)]
+    pub checked_in: bool,
+}
+
 #[derive(Debug, Parser)]
 pub struct Cli {
     #[command(subcommand)]
@@ -47,28 +87,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write every emitted description of a robot (or of all robots) into a folder.
-    Emit {
-        /// The robot, by ROS name; all robots when omitted.
-        #[arg(long, conflicts_with = "checked_in")]
-        robot: Option<String>,
-        /// Folder to write into; each robot gets a subfolder named after it. By default the
-        /// folder `cargo build` writes (printed by the build).
-        #[arg(long, conflicts_with = "checked_in")]
-        out: Option<PathBuf>,
-        /// A runtime configuration whose bus interfaces, IMU ports and topics become the
-        /// defaults of the launch args (`can_interface_<bus>`, `imu_port`, …); its robot only.
-        #[arg(long, conflicts_with = "checked_in")]
-        config: Option<PathBuf>,
-        /// The `prefix` arg's default, which goes before every link, joint, sensor and
-        /// `<ros2_control>` name, and before every joint, sensor and frame name of
-        /// `controllers.yaml` (two robots in one graph).
-        #[arg(long, conflicts_with = "checked_in")]
-        prefix: Option<String>,
-        /// Regenerate the checked-in copies of the descriptions and schemas.
-        #[arg(long)]
-        checked_in: bool,
-    },
+    /// Write every emitted description of a robot (or of all robots) into a folder, or (with
+    /// `--ros-package`) its ROS 2 description package.
+    Emit(EmitArgs),
     /// Print a table of joints, buses, interfaces, limits and the bus load at the update rate.
     Describe {
         /// The robot, by ROS name; the first one this tool knows by default.
