@@ -208,3 +208,21 @@ fn a_bad_namespace_or_rate_is_named() {
     .unwrap_err();
     assert!(error.to_string().contains("rate cap"), "{error}");
 }
+
+#[test]
+fn with_no_network_the_graph_says_why_before_the_run() {
+    let outcome = topic_peer::in_namespace_without_network(|| {
+        RosGraph::start::<Arm>(GraphOptions::new(String::new()))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    });
+    match outcome {
+        Ok(error) => assert!(
+            error.contains("discovery has no route to its multicast group")
+                && error.contains("ip route add 224.0.0.0/4 dev lo"),
+            "{error}"
+        ),
+        Err(why) => topic_peer::skip(&why),
+    }
+}

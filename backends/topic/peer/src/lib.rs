@@ -59,8 +59,23 @@ pub fn skip(why: &HarnessError) {
 pub fn in_namespace<T: Send + 'static>(
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
+    in_a_namespace(true, body)
+}
+
+/// As [`in_namespace`], but with nothing set up: `lo` down, no route anywhere (a machine with no
+/// network at all, as DDS sees it).
+pub fn in_namespace_without_network<T: Send + 'static>(
+    body: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, HarnessError> {
+    in_a_namespace(false, body)
+}
+
+fn in_a_namespace<T: Send + 'static>(
+    loopback: bool,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, HarnessError> {
     let thread = std::thread::spawn(move || -> Result<T, HarnessError> {
-        enter_new_namespace()?;
+        enter_new_namespace(loopback)?;
         Ok(body())
     });
     match thread.join() {
@@ -81,10 +96,13 @@ pub fn isolated(body: impl FnOnce(&PeerPython) + Send + 'static) {
     }
 }
 
-fn enter_new_namespace() -> Result<(), HarnessError> {
+fn enter_new_namespace(loopback: bool) -> Result<(), HarnessError> {
     // SAFETY: unshare takes flags only; CLONE_NEWNET moves this thread alone, and its children.
     if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
         return Err(HarnessError::Namespace(std::io::Error::last_os_error()));
+    }
+    if !loopback {
+        return Ok(());
     }
     for args in [
         &["link", "set", "lo", "up"][..],

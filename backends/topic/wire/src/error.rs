@@ -32,6 +32,20 @@ pub enum WireError {
         #[source]
         source: std::io::Error,
     },
+    /// No route for discovery: no network interface is up, or none takes multicast.
+    #[error(
+        "cannot join DDS domain {domain}: discovery has no route to its multicast group \
+         239.255.0.1 ({source}); bring up a network interface, or, in a network namespace with \
+         only its loopback, `ip link set lo up && ip link set lo multicast on && ip route add \
+         224.0.0.0/4 dev lo`"
+    )]
+    NoRoute {
+        /// The domain.
+        domain: u16,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The event poll could not be made.
     #[error("cannot set up the DDS thread's event poll: {0}")]
     Poll(#[source] std::io::Error),

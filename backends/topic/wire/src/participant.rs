@@ -131,6 +131,7 @@ impl Participant {
             return Err(WireError::DomainId(domain_id));
         }
         crate::ports::check_shared_ports(domain_id)?;
+        crate::ports::check_discovery_route(domain_id)?;
         let participant = DomainParticipantBuilder::new(domain_id)
             .build()
             .map_err(|e| WireError::dds(format!("cannot join DDS domain {domain_id}"), e))?;

@@ -31,6 +31,25 @@ pub(crate) fn check_shared_ports(domain_id: u16) -> Result<(), WireError> {
     Ok(())
 }
 
+/// SPDP's multicast group (DDSI-RTPS 2.5, 9.6.1.4.1), where discovery goes.
+const DISCOVERY_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 0, 1);
+
+/// Checks that discovery can leave this machine's stack: a route to SPDP's multicast group.
+/// Without one (no interface up, or a network namespace with `lo` alone and no multicast route)
+/// the DDS stack starts anyway and publishes to no one; this says why instead. Connecting a UDP
+/// socket only looks the route up: nothing is sent.
+pub(crate) fn check_discovery_route(domain_id: u16) -> Result<(), WireError> {
+    let [(port, _), _] = shared_ports(domain_id);
+    let route = || -> io::Result<()> {
+        let socket = std::net::UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))?;
+        socket.connect(SocketAddrV4::new(DISCOVERY_GROUP, port))
+    };
+    route().map_err(|source| WireError::NoRoute {
+        domain: domain_id,
+        source,
+    })
+}
+
 /// Binds a UDP socket to `0.0.0.0:port` with `SO_REUSEADDR`, as the DDS stack will, and closes
 /// it again.
 fn bind_shared(port: u16) -> io::Result<()> {
