@@ -359,7 +359,8 @@ def graph(args, participant, stopper):
                           qos=qos)
 
     readers = {
-        "joint_states": reader("joint_states", ros.JointState, ros.reliable(10)),
+        # Keep-last 10 as RViz asks; --depth N asks for more (the loss measurements).
+        "joint_states": reader("joint_states", ros.JointState, ros.reliable(max(10, args.depth))),
         "imu": reader("imu/data", ros.Imu, ros.reliable(10)),
         "tf": reader("tf", ros.TFMessage, ros.reliable(100)),
         "tf_static": reader("tf_static", ros.TFMessage, ros.transient_local(100)),

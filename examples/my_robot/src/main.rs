@@ -1,13 +1,13 @@
-//! `my_robot emit | describe | check | run`: the command-line tool of this crate's robot.
+//! `my_robot emit | describe | check | run`: the command-line tool of this crate's robots.
 
 use std::process::ExitCode;
 
-use my_robot::{LookAround, PanTilt};
+use my_robot::{Crouch, LookAround, PanTilt, Strider};
 use robot_runner::App;
 
 fn main() -> ExitCode {
     App::new("my_robot")
-        .about("The pan-tilt head")
+        .about("The pan-tilt head and the strider")
         .descriptions_dir(env!("ROBOT_DESCRIPTIONS_DIR")) // set by build.rs
         // package.xml of `emit --ros-package`: version, maintainer and licence from Cargo.toml.
         .cargo_package(
@@ -16,5 +16,6 @@ fn main() -> ExitCode {
             env!("CARGO_PKG_LICENSE"),
         )
         .controller::<PanTilt, _>("look_around", "sweeps pan and tilt", LookAround::default)
+        .controller::<Strider, _>("crouch", "crouches and stands up", Crouch::default)
         .main()
 }

@@ -1,10 +1,10 @@
-//! The controller on the mock backend, for 200 cycles: the joints follow it and stay in range.
+//! The controllers on the mock backend, for 200 cycles: the joints follow them and stay in range.
 
 use robot_core::Backend;
 use robot_core::control_loop::{LoopOptions, StopAfter};
 use robot_runner::{RunRequest, run_controller};
 
-use my_robot::LookAround;
+use my_robot::{Crouch, LookAround, Strider};
 
 #[test]
 fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::RunError> {
@@ -28,5 +28,29 @@ fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::
         let limits = joint.limits.expect("limits");
         assert!(limits.lower <= Some(value.position) && Some(value.position) <= limits.upper);
     }
+    Ok(())
+}
+
+#[test]
+fn the_strider_crouches_on_the_mock_both_legs_alike() -> Result<(), robot_runner::RunError> {
+    let request = RunRequest {
+        options: LoopOptions {
+            activate: true,
+            stop_after: StopAfter {
+                cycles: Some(400), // 2 s: the bottom of a 4 s crouch
+                duration: None,
+            },
+            ..LoopOptions::default()
+        },
+        ..RunRequest::on(Backend::Mock)
+    };
+    let outcome = run_controller::<Strider, _>(Crouch::default(), &request, &mut std::io::sink())?;
+    let state = outcome.state.expect("the loop came back");
+    for leg in state.leg() {
+        assert!(leg.knee_pitch.position > 0.7, "{state:?}");
+        assert!((leg.hip_pitch.position + leg.knee_pitch.position / 2.0).abs() < 1e-9);
+    }
+    // The mock drives no IMU: it reads NaN, never a level robot at rest.
+    assert!(state.base_imu.orientation.w.is_nan());
     Ok(())
 }

@@ -112,14 +112,17 @@ pub struct GraphReport {
     pub dropped: u64,
     /// `/diagnostics` messages published.
     pub diagnostics: u64,
+    /// States published while no subscriber of `/joint_states` was matched yet (volatile QoS:
+    /// nobody receives those), part of `published`.
+    pub unmatched: u64,
 }
 
 impl std::fmt::Display for GraphReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "ROS 2 graph: {} states published, {} cycles passed over (rate cap or a late publisher), {} messages dropped (network behind), {} diagnostics",
-            self.published, self.passed_over, self.dropped, self.diagnostics
+            "ROS 2 graph: {} states published ({} before a /joint_states subscriber matched), {} cycles passed over (rate cap or a late publisher), {} messages dropped (network behind), {} diagnostics",
+            self.published, self.unmatched, self.passed_over, self.dropped, self.diagnostics
         )
     }
 }
@@ -313,6 +316,9 @@ impl RosGraph {
                         if let Some(out) = &mut joint_states_out {
                             joint_states.fill(state, &stamp, out.message_mut());
                             out.publish();
+                            if out.counters().matched.load(Ordering::Relaxed) == 0 {
+                                report.unmatched += 1;
+                            }
                         }
                         for (imu, out) in imus.iter().zip(&mut imu_out) {
                             imu.fill(state, &stamp, out.message_mut());
