@@ -6,9 +6,9 @@ use quote::quote;
 use robot_model::InterfaceKind;
 use robot_model::fourbar::FourBar;
 use robot_model::model::{
-    Actuator, Bus, BusKind, ControllerGroup, Direction, Dynamics, Geometry, Inertial, Interface,
-    Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose, Robot, Sensor, SensorKind,
-    Shape,
+    Actuator, AllowedContact, Bus, BusKind, ControllerGroup, Direction, Dynamics, Geometry,
+    Inertial, Interface, Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose, Robot,
+    Sensor, SensorKind, Shape,
 };
 
 const CORE: fn() -> TokenStream = || quote!(::robot_core);
@@ -67,6 +67,7 @@ pub fn robot(robot: &Robot) -> TokenStream {
     let sensors = list(robot.sensors.iter().map(sensor));
     let mock = mock(&robot.mock);
     let controller_groups = list(robot.controller_groups.iter().map(controller_group));
+    let allowed_contacts = list(robot.allowed_contacts.iter().map(allowed_contact));
     quote! {
         #core::model::Robot {
             type_name: #type_name,
@@ -79,6 +80,7 @@ pub fn robot(robot: &Robot) -> TokenStream {
             sensors: #sensors,
             mock: #mock,
             controller_groups: #controller_groups,
+            allowed_contacts: #allowed_contacts,
         }
     }
 }
@@ -324,6 +326,13 @@ fn sensor(s: &Sensor) -> TokenStream {
             params: #params,
         }
     }
+}
+
+fn allowed_contact(c: &AllowedContact) -> TokenStream {
+    let core = CORE();
+    let name = text(&c.name);
+    let [a, b] = c.links.each_ref().map(|l| text(l));
+    quote!(#core::model::AllowedContact { name: #name, links: [#a, #b] })
 }
 
 fn controller_group(g: &ControllerGroup) -> TokenStream {

@@ -37,10 +37,10 @@ macro_rules! keywords {
 }
 
 // Items.
-keywords! { robot bus link joint imu limb controller }
+keywords! { robot bus link joint imu limb controller allow_contact }
 
 /// The item keywords, in the order messages list them.
-pub const ITEMS: [&str; 7] = [
+pub const ITEMS: [&str; 8] = [
     robot::TEXT,
     bus::TEXT,
     link::TEXT,
@@ -48,6 +48,7 @@ pub const ITEMS: [&str; 7] = [
     imu::TEXT,
     limb::TEXT,
     controller::TEXT,
+    allow_contact::TEXT,
 ];
 
 // `robot` header and its `mock` block.
@@ -84,7 +85,7 @@ keywords! {
 }
 
 // `imu` and `controller`.
-keywords! { plugin params joints }
+keywords! { plugin params joints links }
 
 // In a limb, a side's value that leaves the entry out on that side.
 keywords! { none }

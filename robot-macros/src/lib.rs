@@ -156,6 +156,10 @@
 //!   branch: counter_clockwise|clockwise }` — conventions in `robot_core::fourbar`.
 //! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`.
 //! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
+//! * `allow_contact name { links: [a, b] }` — a contact the design means (two parts that touch at
+//!   the home pose): the MJCF excludes it (`<contact><exclude>`), and the MuJoCo backend's
+//!   self-collision check at the home pose (`backend_mujoco::overlap`) does not report it. Two
+//!   different links of the robot; at top level (after a limb, with their side).
 //! * `controller name { joints: [a, b, ..] }` — a controller group of your choosing, at top level
 //!   (after a limb, name its joints with their side: `left_hip_pitch`). By default
 //!   `controllers.yaml` serves each bus's joints with a `<bus>_trajectory_controller` and

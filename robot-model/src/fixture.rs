@@ -102,6 +102,7 @@ pub fn robot() -> Robot {
             ..MockParams::DEFAULT
         },
         controller_groups: Cow::Owned(vec![]),
+        allowed_contacts: Cow::Owned(vec![]),
     }
 }
 

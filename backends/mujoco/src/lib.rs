@@ -57,6 +57,7 @@ pub mod frame;
 mod law;
 mod model;
 mod options;
+pub mod overlap;
 mod plan;
 #[cfg(feature = "render")]
 pub mod render;

@@ -42,6 +42,8 @@ pub struct MujocoSystem<R: RobotTypes> {
     fall: Option<FallWatch>,
     /// Where the floating base's pose is in `qpos`, when there is one.
     base_qpos: Option<usize>,
+    /// The robot's bodies that interpenetrate at the home pose ([`crate::overlap`]).
+    overlaps: Vec<crate::overlap::Overlap>,
     /// The frame to take mid-run, if one was asked for ([`MujocoSystem::with_frame`]).
     #[cfg(feature = "render")]
     frame: Option<crate::frame::Pending>,
@@ -128,6 +130,7 @@ impl<R: RobotTypes> MujocoSystem<R> {
             torques: Vec::new(),
             fall: None,
             base_qpos: None,
+            overlaps: Vec::new(),
             #[cfg(feature = "render")]
             frame: None,
             _robot: PhantomData,
@@ -347,6 +350,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         self.torques = vec![0.0; self.plan.joints.len()];
         self.fall = FallWatch::new(&data);
         self.base_qpos = crate::fall::free_joint_qpos(&data);
+        self.overlaps = crate::overlap::overlaps(&data);
         self.sim = Some(Sim {
             data,
             epoch: None,
@@ -496,15 +500,15 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         Ok(())
     }
 
-    /// With a frame asked for (feature `render`): `frames rendered` (0 or 1) and
-    /// `ms rendering the frame`. Nothing otherwise.
-    /// A fall, with its time and why, if the robot fell.
+    /// The robot's bodies that overlapped at the home pose, each with its depth; then a fall,
+    /// with its time and why, if the robot fell.
     fn events(&self) -> Vec<String> {
-        self.fall
+        let overlaps = self.overlaps.iter().map(|o| o.describe());
+        let fall = self
+            .fall
             .and_then(|watch| watch.fell())
-            .map(|fall| fall.describe())
-            .into_iter()
-            .collect()
+            .map(|f| f.describe());
+        overlaps.chain(fall).collect()
     }
 
     /// The free joint's pose: the root link in MuJoCo's world, as the MJCF places it.
@@ -518,6 +522,8 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         })
     }
 
+    /// With a frame asked for (feature `render`): `frames rendered` (0 or 1) and
+    /// `ms rendering the frame`. Nothing otherwise.
     fn counters(&self) -> Counters {
         #[cfg(feature = "render")]
         if let Some(frame) = &self.frame {

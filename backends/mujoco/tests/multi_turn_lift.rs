@@ -1,7 +1,9 @@
 //! A lift of 300 mm on a 40 mm lead, 7.5 motor turns: `robot!` accepts it now that the RobStride
 //! backend counts the turns of a joint whose motor leaves the MIT frame's ±4π. MuJoCo works in
 //! joint space and needs no counting; its emitted model takes the whole range, and the lift runs
-//! it up and back under the MIT law of the backend.
+//! it up and back under the MIT law of the backend. Two small arms of its kind show the check
+//! of self-collision at the home pose: an overlap reported with both bodies and its depth, and
+//! a contact the definition allows (`allow_contact`) excluded in the MJCF and not reported.
 #![allow(clippy::unwrap_used)] // test code: a panic is the failure report
 
 use std::f64::consts::PI;
@@ -119,4 +121,82 @@ fn the_lift_runs_its_whole_300_mm_up_and_back() {
         "{}",
         state.lift.position
     );
+}
+
+/// A base, an upper arm and a forearm whose box reaches 4 mm into the base at the home pose:
+/// the base is the forearm's grandparent, so MuJoCo collides them; with `$allowed`, the
+/// definition says that contact is meant.
+macro_rules! folded {
+    ($name:ident $($allowed:tt)*) => {
+        robot! {
+            robot $name { update_rate: 200 Hz }
+            bus b {}
+            link base {
+                inertial { mass: 1.0, com: [0, 0, 0], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }
+                collision box { size: [0.2, 0.2, 0.1], origin { xyz: [0, 0, -0.05] } }
+            }
+            link upper {
+                inertial { mass: 0.5, com: [0, 0, 0.1], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
+            }
+            link fore {
+                inertial { mass: 0.5, com: [0.1, 0, 0], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
+                collision box { size: [0.2, 0.04, 0.04], origin { xyz: [0.1, 0, 0.016] } }
+            }
+            joint shoulder: revolute {
+                parent: base, child: upper, origin { xyz: [0, 0, 0] }, axis: [0, 0, 1],
+                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
+                actuator { bus: b, can_id: 1, model: RS02 },
+                command: [position], state: [position],
+            }
+            joint elbow: revolute {
+                parent: upper, child: fore, origin { xyz: [0, 0, 0] }, axis: [0, 1, 0],
+                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
+                actuator { bus: b, can_id: 2, model: RS02 },
+                command: [position], state: [position],
+            }
+            $($allowed)*
+        }
+    };
+}
+
+folded!(Folded);
+folded!(FoldedAllowed allow_contact base_fore { links: [base, fore] });
+
+/// What a configured MuJoCo component of `R` reports about its home pose.
+fn home_events<R: robot_core::RobotTypes>() -> Vec<String> {
+    let component: Box<dyn Component<R>> = Box::new(MujocoSystem::<R>::new(MujocoOptions {
+        model: ModelSource::Scene,
+        ..MujocoOptions::default()
+    }));
+    let mut system = System::new(vec![component]).unwrap();
+    system.configure().unwrap();
+    system.events().into_iter().flat_map(|(_, e)| e).collect()
+}
+
+#[test]
+fn an_overlap_at_the_home_pose_is_reported_with_both_bodies_and_its_depth() {
+    let events = home_events::<Folded>();
+    let [overlap] = &events[..] else {
+        panic!("one overlap: {events:?}");
+    };
+    assert!(
+        overlap.starts_with("at the home pose `base` and `fore` overlap by 4.0 mm"),
+        "{overlap}"
+    );
+    assert!(
+        overlap.contains("allow_contact base_fore { links: [base, fore] }"),
+        "{overlap}"
+    );
+    // The lift's carriage has no collision shape of its own: nothing to report.
+    assert!(home_events::<Lift>().is_empty());
+}
+
+#[test]
+fn a_contact_the_definition_allows_is_excluded_and_not_reported() {
+    let mjcf = robot_core::emit::mjcf(FoldedAllowed::DESCRIPTION).unwrap();
+    assert!(
+        mjcf.contains("<exclude name=\"base_fore\" body1=\"base\" body2=\"fore\"/>"),
+        "{mjcf}"
+    );
+    assert!(home_events::<FoldedAllowed>().is_empty());
 }

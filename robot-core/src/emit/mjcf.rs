@@ -66,6 +66,7 @@ pub(crate) fn document(robot: &Robot) -> Result<String, EmitError> {
         )
         .children(assets(robot))
         .child(Element::new("worldbody").child(body(robot, root, Parent::Root, 0)))
+        .children(contacts(robot))
         .children(equality(robot))
         .children(actuators(robot))
         .children(sensors(robot));
@@ -316,6 +317,24 @@ fn site_name(sensor: &Sensor) -> String {
 }
 
 /// Mimic joints as joint equalities: q(mimic) = offset + multiplier·q(target).
+/// `<contact>`: an `<exclude>` per contact the definition allows, so MuJoCo does not push those
+/// bodies apart (every link is a body of its own, named as the link).
+fn contacts(robot: &Robot) -> Option<Element> {
+    section(
+        "contact",
+        robot
+            .allowed_contacts
+            .iter()
+            .map(|c| {
+                Element::new("exclude")
+                    .attr("name", c.name.as_ref())
+                    .attr("body1", c.links[0].as_ref())
+                    .attr("body2", c.links[1].as_ref())
+            })
+            .collect(),
+    )
+}
+
 fn equality(robot: &Robot) -> Option<Element> {
     let mimics = (robot.joints.iter())
         .filter_map(|joint| {

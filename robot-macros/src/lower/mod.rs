@@ -8,11 +8,12 @@ use std::collections::{HashMap, HashSet};
 use heck::ToSnakeCase;
 use proc_macro2::Span;
 use robot_model::model::{
-    Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint, Link, MockParams,
-    Param, Pose, Robot, Sensor, SensorKind,
+    AllowedContact, Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint,
+    Link, MockParams, Param, Pose, Robot, Sensor, SensorKind,
 };
 use robot_model::validate::{
-    BusField, ControllerGroupField, JointField, LinkField, RobotField, SensorField, Site,
+    AllowedContactField, BusField, ControllerGroupField, JointField, LinkField, RobotField,
+    SensorField, Site,
 };
 use syn::{Attribute, Ident};
 
@@ -53,6 +54,7 @@ pub fn item_of(site: Site) -> Site {
         Site::Bus(i, _) => Site::Bus(i, BusField::Name),
         Site::Sensor(i, _) => Site::Sensor(i, SensorField::Name),
         Site::ControllerGroup(i, _) => Site::ControllerGroup(i, ControllerGroupField::Name),
+        Site::AllowedContact(i, _) => Site::AllowedContact(i, AllowedContactField::Name),
     }
 }
 
@@ -79,6 +81,7 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
         buses: Vec::new(),
         sensors: Vec::new(),
         controller_groups: Vec::new(),
+        allowed_contacts: Vec::new(),
     };
     let mut tainted = HashSet::new();
     let mut incomplete = false;
@@ -108,6 +111,9 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
         } else if kw::controller::is(keyword) {
             l.controller(item, block);
             Site::ControllerGroup(l.controller_groups.len() - 1, ControllerGroupField::Name)
+        } else if kw::allow_contact::is(keyword) {
+            l.allow_contact(item, block);
+            Site::AllowedContact(l.allowed_contacts.len() - 1, AllowedContactField::Name)
         } else {
             incomplete = true;
             let written = keyword.to_string();
@@ -155,6 +161,7 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
             sensors: Cow::Owned(l.sensors),
             mock: header.mock,
             controller_groups: Cow::Owned(l.controller_groups),
+            allowed_contacts: Cow::Owned(l.allowed_contacts),
         },
         spans: l.spans,
         robot_docs: header.docs,
@@ -183,6 +190,7 @@ struct Lowering<'e> {
     buses: Vec<Bus>,
     sensors: Vec<Sensor>,
     controller_groups: Vec<ControllerGroup>,
+    allowed_contacts: Vec<AllowedContact>,
 }
 
 fn docs(attrs: &[Attribute]) -> Vec<Attribute> {
@@ -496,6 +504,45 @@ impl Lowering<'_> {
         self.controller_groups.push(ControllerGroup {
             name: name(&item.name),
             joints: Cow::Owned(joints),
+        });
+    }
+}
+
+impl Lowering<'_> {
+    /// `allow_contact name { links: [a, b] }`: a contact the design means.
+    fn allow_contact(&mut self, item: &Item, block: &Block) {
+        self.no_kind(item);
+        let index = self.allowed_contacts.len();
+        let site = |field| Site::AllowedContact(index, field);
+        self.spans
+            .insert(site(AllowedContactField::Name), item.name.span());
+        let mut f = Fields::new(block, kw::allow_contact::TEXT);
+        let mut links = Vec::new();
+        let form = "an allowed contact is between two links: `links: [femur, body]`";
+        match f.value::<kw::links>(self.errors) {
+            Some(Value::List { items, span }) if items.len() == 2 => {
+                self.spans.insert(site(AllowedContactField::Links), *span);
+                for value in items {
+                    if let Some(ident) = as_ident(value, self.errors) {
+                        self.spans
+                            .insert(site(AllowedContactField::Link(links.len())), ident.span());
+                        links.push(name(&ident));
+                    }
+                }
+            }
+            Some(other) => self.errors.at(other.span(), form),
+            None => self.errors.at(
+                item.name.span(),
+                format!("allow_contact `{}` needs `links: [a, b]`", item.name),
+            ),
+        }
+        f.finish(self.errors);
+        // Empty names when the list was refused above (the entry is then tainted: its rules are
+        // not checked again), so the indices stay in step with the spans.
+        let links: [Cow<'static, str>; 2] = links.try_into().unwrap_or_default();
+        self.allowed_contacts.push(AllowedContact {
+            name: name(&item.name),
+            links,
         });
     }
 }

@@ -54,6 +54,21 @@ pub struct Robot {
     /// joints (see `robot_core::controller_plan`).
     #[serde(default, skip_serializing_if = "is_empty")]
     pub controller_groups: List<ControllerGroup>,
+    /// Contacts between links that the design means (two parts that touch at the home pose, a
+    /// linkage that overlaps): no collision between them, in MuJoCo an `<exclude>`, and no
+    /// self-collision warning.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub allowed_contacts: List<AllowedContact>,
+}
+
+/// A contact the design means: `allow_contact name { links: [a, b] }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AllowedContact {
+    /// Its name, for messages and MJCF's `<exclude name>`.
+    pub name: Str,
+    /// The two links, by name.
+    pub links: [Str; 2],
 }
 
 /// Joints the definition puts under one set of controllers: a joint_trajectory_controller

@@ -6,6 +6,7 @@
 //! function. One function per rule, each with its reason.
 
 mod actuator;
+mod contacts;
 mod controllers;
 mod hardware;
 pub mod names;
@@ -14,8 +15,8 @@ pub mod suggest;
 mod tree;
 
 pub use problem::{
-    BusField, ControllerGroupField, JointField, LinkField, Problem, ProblemKind, RobotField,
-    SensorField, Site,
+    AllowedContactField, BusField, ControllerGroupField, JointField, LinkField, Problem,
+    ProblemKind, RobotField, SensorField, Site,
 };
 
 use crate::model::Robot;
@@ -42,6 +43,7 @@ pub fn validate(robot: &Robot) -> Vec<Problem> {
     controllers::joints(robot, &mut out);
     controllers::trajectory_sets(robot, &mut out);
     controllers::controller_names(robot, &mut out);
+    contacts::allowed_contacts(robot, &mut out);
     out.0
 }
 

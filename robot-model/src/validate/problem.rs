@@ -20,6 +20,19 @@ pub enum Site {
     Sensor(usize, SensorField),
     /// Controller group `index` of [`Robot::controller_groups`](crate::Robot::controller_groups).
     ControllerGroup(usize, ControllerGroupField),
+    /// Allowed contact `index` of [`Robot::allowed_contacts`](crate::Robot::allowed_contacts).
+    AllowedContact(usize, AllowedContactField),
+}
+
+/// A field of an allowed contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AllowedContactField {
+    /// Its name.
+    Name,
+    /// Its `links` list as a whole.
+    Links,
+    /// The link at this index of the list.
+    Link(usize),
 }
 
 /// A field of the robot header.
@@ -314,6 +327,17 @@ pub enum ProblemKind {
     MissingPlugin { sensor: String },
     #[error("robot name `{name}` must be the snake case of type name `{type_name}`")]
     BadRobotName { name: String, type_name: String },
+    #[error("allowed contact `{contact}` names unknown link `{link}`{}", did_you_mean(.suggestion))]
+    UnknownContactLink {
+        contact: String,
+        link: String,
+        /// The known link closest to `link`, if one is close.
+        suggestion: Option<String>,
+    },
+    #[error(
+        "allowed contact `{contact}` names `{link}` twice: a contact is between two different links"
+    )]
+    ContactWithItself { contact: String, link: String },
     #[error("controller group `{group}` lists no joints")]
     EmptyControllerGroup { group: String },
     #[error("controller group `{group}` lists unknown joint `{joint}`{}", did_you_mean(.suggestion))]
