@@ -11,6 +11,7 @@ mod frame;
 mod imu;
 mod outcome;
 mod output_path;
+mod plot_recording;
 
 use std::fmt;
 use std::io::Write;
@@ -29,6 +30,7 @@ use robot_core::{Backend, Robot};
 
 use self::args::{Cli, Command, RunArgs};
 use self::outcome::{Position, failed_run, positions, print_positions};
+use self::plot_recording::plot_recording;
 use crate::run::{RunError, RunRequest, run_controller, summary};
 
 /// Regenerates a crate's checked-in descriptions; returns the paths written.
@@ -268,6 +270,7 @@ impl App {
             }
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
             Command::Run(args) => self.run(args),
+            Command::Plot { recording, out } => plot_recording(&recording, &out),
             // Handled in `main`, which knows the command line for its usage errors.
             Command::Can(_) | Command::Imu(_) => Ok(()),
         }
@@ -390,6 +393,9 @@ impl App {
         }
         if let Some(path) = &args.frame {
             output_path::check_writable(path, "--frame")?;
+        }
+        if let Some(path) = &args.record {
+            output_path::check_writable(path, "--record")?;
         }
         let mut config: Option<RuntimeConfig> = match &args.config {
             Some(path) => {
@@ -551,6 +557,7 @@ impl App {
                 }),
                 false => None,
             },
+            record: args.record.as_deref(),
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;

@@ -18,6 +18,7 @@ use robot_core::typed::RobotTypes;
 
 use crate::backends;
 use crate::plot::{self, PlotError};
+use crate::record;
 use crate::ros::{self, RosRequest};
 use crate::trace::{self, Recording, Trace};
 
@@ -64,7 +65,17 @@ pub enum RunError {
     /// `--ros`, but the robot cannot join the ROS 2 graph (no DDS participant can be made).
     #[error(transparent)]
     Ros(#[from] ros2_graph::GraphError),
+    /// `--record` to a path that cannot be written (refused before the hardware is
+    /// configured), or the recording thread could not start.
+    #[error(transparent)]
+    Record(#[from] ros2_record::RecordError),
 }
+
+/// What watches the loop: the ROS 2 graph (`--ros`), the recorder (`--record`), either or both.
+type Observers<R> = (
+    Option<ros2_graph::GraphObserver<R>>,
+    Option<ros2_record::RecordObserver<R>>,
+);
 
 impl RunError {
     /// The statistics of a run that got as far as running and then failed or was stopped.
@@ -96,6 +107,9 @@ pub struct RunRequest<'a> {
     pub frame: Option<&'a backends::FrameRequest>,
     /// Publish the running robot into the ROS 2 graph ([`crate::ros`]).
     pub ros: Option<RosRequest>,
+    /// Record every cycle into this rosbag2 MCAP file ([`crate::record`]); a path that cannot
+    /// be written is refused before the hardware is configured.
+    pub record: Option<&'a Path>,
 }
 
 impl RunRequest<'_> {
@@ -112,6 +126,7 @@ impl RunRequest<'_> {
             plot: None,
             frame: None,
             ros: None,
+            record: None,
         }
     }
 }
@@ -140,6 +155,16 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     if let Some(path) = request.plot {
         plot::Format::of(path)?; // before the run, not after it
     }
+    // Created now: a path that cannot be written stops the run before anything is configured.
+    let record_file = request
+        .record
+        .map(ros2_record::RecordFile::create)
+        .transpose()?;
+    let title = format!(
+        "{} on {}",
+        R::DESCRIPTION.name,
+        crate::backends::label(R::DESCRIPTION, request.backend, request.config)
+    );
     let components =
         backends::components::<R>(request.backend, request.config, rate, request.frame)?;
     // Joined before the run, so that a graph that cannot be joined stops nothing mid-run.
@@ -147,7 +172,16 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
         Some(ros) => Some(ros::start::<R>(ros, request.backend)?),
         None => None,
     };
-    let (graph, observer) = graph.unzip();
+    let (graph, graph_observer) = graph.unzip();
+    let recorder = match record_file {
+        Some(file) => Some(record::start::<R>(file, request.backend, title.clone())?),
+        None => None,
+    };
+    let (recorder, record_observer) = recorder.unzip();
+    let observer = match (graph_observer, record_observer) {
+        (None, None) => None,
+        both => Some(both),
+    };
     let outcome = match request.plot {
         None => run_observed(
             components,
@@ -164,11 +198,7 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
             request.options,
             Plot {
                 path,
-                title: &format!(
-                    "{} on {}",
-                    R::DESCRIPTION.name,
-                    crate::backends::label(R::DESCRIPTION, request.backend, request.config)
-                ),
+                title: &title,
             },
             observer,
             progress,
@@ -176,6 +206,10 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     };
     if let Some(graph) = graph {
         let _ = writeln!(progress, "{}", graph.stop());
+    }
+    // After the loop has stopped: every cycle it observed gets written.
+    if let Some(recorder) = recorder {
+        let _ = writeln!(progress, "{}", recorder.stop());
     }
     outcome
 }
@@ -212,7 +246,7 @@ fn run_plotted_observed<R: RobotTypes, C: Controller<R> + 'static>(
     rate_hz: Option<u32>,
     options: LoopOptions,
     plot: Plot<'_>,
-    observer: Option<ros2_graph::GraphObserver<R>>,
+    observer: Option<Observers<R>>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     plot::Format::of(plot.path)?;
@@ -267,7 +301,7 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
     controller: C,
     rate_hz: Option<u32>,
     options: LoopOptions,
-    observer: Option<ros2_graph::GraphObserver<R>>,
+    observer: Option<Observers<R>>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;

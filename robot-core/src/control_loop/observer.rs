@@ -14,3 +14,21 @@ pub trait CycleObserver<R: RobotTypes>: Send {
     /// Called once per cycle, after `write` (or after `read` while inactive).
     fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command);
 }
+
+/// No observer: what an optional one (`--ros` not given) is when absent.
+impl<R: RobotTypes, O: CycleObserver<R>> CycleObserver<R> for Option<O> {
+    fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
+        if let Some(observer) = self {
+            observer.observe(clock, state, command);
+        }
+    }
+}
+
+/// Two observers, the first first: the loop takes one, and a run may be both published
+/// (`--ros`) and recorded (`--record`). No allocation, no dynamic dispatch between them.
+impl<R: RobotTypes, A: CycleObserver<R>, B: CycleObserver<R>> CycleObserver<R> for (A, B) {
+    fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
+        self.0.observe(clock, state, command);
+        self.1.observe(clock, state, command);
+    }
+}
