@@ -77,7 +77,8 @@ impl RecordOptions {
 pub struct RecordReport {
     /// The file.
     pub path: PathBuf,
-    /// Cycles written.
+    /// Cycles handed to the writer (on a failure, those of the chunk it was building are not
+    /// in the file).
     pub recorded: u64,
     /// Cycles dropped because the writer was a whole ring behind.
     pub dropped: u64,
@@ -169,11 +170,14 @@ impl Recorder {
                             report.lost += 1;
                             continue;
                         };
-                        if let Err(error) = writing.write(&snapshot) {
-                            report.error = Some(error);
-                            report.lost += 1;
-                            recording = None;
-                            thread_failed.store(true, Ordering::Release);
+                        match writing.write(&snapshot) {
+                            Ok(()) => report.recorded += 1,
+                            Err(error) => {
+                                report.error = Some(error);
+                                report.lost += 1;
+                                recording = None;
+                                thread_failed.store(true, Ordering::Release);
+                            }
                         }
                     }
                     if stopping {
@@ -193,11 +197,10 @@ impl Recorder {
                         std::thread::sleep(POLL);
                     }
                 }
-                if let Some(writing) = recording {
-                    report.recorded = writing.cycles();
-                    if let Err(error) = writing.finish() {
-                        report.error = Some(error);
-                    }
+                if let Some(writing) = recording
+                    && let Err(error) = writing.finish()
+                {
+                    report.error = Some(error);
                 }
                 report
             })

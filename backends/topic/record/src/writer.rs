@@ -47,7 +47,7 @@ pub enum RecordError {
         source: std::io::Error,
     },
     /// Writing failed (a full disk): the recording ended there; the run did not.
-    #[error("cannot write the recording `{path}`: {source}", path = .path.display())]
+    #[error("cannot write the recording `{path}`: {}", chain(.source), path = .path.display())]
     Write {
         /// The file.
         path: PathBuf,
@@ -62,6 +62,18 @@ pub enum RecordError {
         /// What the system said.
         source: std::io::Error,
     },
+}
+
+/// An error and its causes: the mcap crate's I/O error says only that writing failed, its
+/// source why (`No space left on device`).
+fn chain(error: &McapError) -> String {
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(inner) = cause {
+        text = format!("{text}: {inner}");
+        cause = inner.source();
+    }
+    text
 }
 
 /// One channel: its topic and how many messages it got.

@@ -1,0 +1,67 @@
+//! The control thread's part of `--ros` plus `--record` allocates nothing: a thousand cycles of
+//! a loop watched by the ROS 2 graph's observer and the recorder's (the pair the runner
+//! attaches), while the publishing, DDS and recording threads run (the graph in a network
+//! namespace of the test's own), counted by a global allocator on the control thread (its own
+//! test binary).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use alloc_counter::allocations;
+use backend_mock::MockSystem;
+use common::{Pendulum, Swing};
+use robot_core::control_loop::ControlLoop;
+use robot_core::hardware::{Clock, Component, System};
+use ros2_graph::{GraphOptions, RosGraph};
+use ros2_record::{RecordFile, RecordOptions, Recorder};
+
+#[global_allocator]
+static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;
+
+#[test]
+fn cycles_published_and_recorded_allocate_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.mcap");
+    topic_peer::in_namespace(move || {
+        let (graph, graph_observer) = RosGraph::start::<Pendulum>(GraphOptions {
+            domain_id: 0,
+            rate_cap_hz: 500.0,
+            robot_description: "<robot name=\"pendulum\"/>".into(),
+        })
+        .unwrap();
+        let (recorder, record_observer) = Recorder::start::<Pendulum>(
+            RecordFile::create(&path).unwrap(),
+            RecordOptions::new("pendulum".into(), "<robot/>".into()),
+        )
+        .unwrap();
+        let components: Vec<Box<dyn Component<Pendulum>>> =
+            vec![Box::new(MockSystem::<Pendulum>::new())];
+        let observers = (Some(graph_observer), Some(record_observer));
+        let mut control_loop = ControlLoop::new(System::new(components).unwrap(), Swing, None)
+            .with_observer(observers);
+        control_loop.configure().unwrap();
+        let start = Instant::now();
+        let period = Duration::from_millis(1);
+        let clock = || Clock {
+            time: start.elapsed(),
+            period,
+        };
+        control_loop.activate(clock()).unwrap();
+        // The first cycle takes the wall clock's epoch once; count from the second.
+        control_loop.cycle(clock()).unwrap();
+        let before = allocations();
+        for _ in 0..1000 {
+            control_loop.cycle(clock()).unwrap();
+            std::thread::sleep(period);
+        }
+        let allocated = allocations() - before;
+        let (published, recorded) = (graph.stop(), recorder.stop());
+        println!("{published}\n{recorded}");
+        assert_eq!(allocated, 0, "allocations on the control thread");
+        assert!(published.published > 0, "{published}");
+        assert_eq!(recorded.recorded, 1001, "{recorded}");
+    })
+    .unwrap_or_else(|why| topic_peer::skip(&why));
+}
