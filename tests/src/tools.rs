@@ -29,15 +29,19 @@ pub enum Tool {
     CheckJsonschema,
     /// A Python interpreter that imports MuJoCo 3.17.0 (PyPI `mujoco`).
     Mujoco,
+    /// A Python interpreter with the MCAP readers that are not ours: PyPI `mcap` 1.6.0 with
+    /// `mcap-ros2-support` 0.6.0, and `rosbags` 0.11.9.
+    McapReaders,
 }
 
 impl Tool {
     /// Every tool, in a fixed order.
-    pub const ALL: [Tool; 4] = [
+    pub const ALL: [Tool; 5] = [
         Tool::Xacro,
         Tool::CheckUrdf,
         Tool::CheckJsonschema,
         Tool::Mujoco,
+        Tool::McapReaders,
     ];
 
     /// The name the messages use.
@@ -47,6 +51,7 @@ impl Tool {
             Tool::CheckUrdf => "check_urdf",
             Tool::CheckJsonschema => "check-jsonschema",
             Tool::Mujoco => "mujoco",
+            Tool::McapReaders => "mcap, mcap-ros2-support and rosbags",
         }
     }
 
@@ -57,7 +62,7 @@ impl Tool {
             Tool::CheckUrdf => &["check_urdf"],
             Tool::CheckJsonschema => &["check-jsonschema"],
             // A venv has `python`; a system `python3`.
-            Tool::Mujoco => &["python", "python3"],
+            Tool::Mujoco | Tool::McapReaders => &["python", "python3"],
         }
     }
 
@@ -68,6 +73,15 @@ impl Tool {
             Tool::Mujoco => Command::new(program)
                 .arg("-c")
                 .arg("import mujoco, sys; sys.exit(mujoco.__version__ != '3.17.0')")
+                .output()
+                .is_ok_and(|o| o.status.success()),
+            Tool::McapReaders => Command::new(program)
+                .arg("-c")
+                .arg(
+                    "import sys, importlib.metadata as m; import mcap_ros2.decoder, rosbags.highlevel; \
+                     sys.exit([m.version(p) for p in ('mcap', 'mcap-ros2-support', 'rosbags')] \
+                     != ['1.6.0', '0.6.0', '0.11.9'])",
+                )
                 .output()
                 .is_ok_and(|o| o.status.success()),
             _ => true,
@@ -137,7 +151,7 @@ fn is_executable(path: &Path) -> bool {
 
 /// Where `tool` is, looked up once per test binary.
 pub fn find(tool: Tool) -> Option<&'static Path> {
-    static FOUND: [OnceLock<Option<PathBuf>>; 4] = [const { OnceLock::new() }; 4];
+    static FOUND: [OnceLock<Option<PathBuf>>; 5] = [const { OnceLock::new() }; 5];
     FOUND[tool.index()]
         .get_or_init(|| {
             let path: Option<OsString> = std::env::var_os("PATH");
