@@ -58,16 +58,19 @@ pub trait Topic<R: RobotTypes>: Send {
     /// What its publisher offers.
     fn qos(&self) -> QosProfile;
     /// Fills the message for `snapshot` and encodes it (CDR, with its encapsulation header)
-    /// into `out`. With a message of the same shape each cycle, no allocation.
-    fn encode(&mut self, snapshot: &Snapshot<R>, out: &mut Vec<u8>);
+    /// into `out`; `false` when this topic has nothing this cycle (one published at a lower
+    /// rate, as `/diagnostics` is). With a message of the same shape each cycle, no allocation.
+    fn encode(&mut self, snapshot: &Snapshot<R>, out: &mut Vec<u8>) -> bool;
 }
 
-/// A topic from a preallocated message and the function that fills it.
+/// A topic from a preallocated message and the function that fills it, written every
+/// `every`-th cycle (1: every cycle).
 pub struct Filled<M, F> {
     name: String,
     qos: QosProfile,
     message: M,
     fill: F,
+    every: u64,
 }
 
 impl<M, F> std::fmt::Debug for Filled<M, F> {
@@ -86,6 +89,16 @@ impl<M, F> Filled<M, F> {
             qos,
             message,
             fill,
+            every: 1,
+        }
+    }
+
+    /// Written on every `every`-th cycle only (the first included): a 1 Hz topic of a 1 kHz
+    /// loop is `every(1000)`.
+    pub fn every(self, every: u64) -> Self {
+        Filled {
+            every: every.max(1),
+            ..self
         }
     }
 }
@@ -108,13 +121,23 @@ where
         self.qos
     }
 
-    fn encode(&mut self, snapshot: &Snapshot<R>, out: &mut Vec<u8>) {
+    fn encode(&mut self, snapshot: &Snapshot<R>, out: &mut Vec<u8>) -> bool {
+        // Cycles count from 1.
+        if !snapshot.cycle.saturating_sub(1).is_multiple_of(self.every) {
+            return false;
+        }
         (self.fill)(snapshot, &mut self.message);
         ros2_wire::cdr::encode(&self.message, out);
+        true
     }
 }
 
 /// The topics of robot `R` recorded every cycle: `/joint_states`, `/joint_commands`, `/tf`.
+/// Another topic is one more entry: for `/imu/data`, a filler made once from the robot
+/// (`layout`) and called with each snapshot,
+/// `Box::new(Filled::new("/imu/data", QosProfile::SENSOR_DATA, layout.message(), move |s:
+/// &Snapshot<R>, m: &mut Imu| layout.fill(s.state.as_slice(), &s.stamp(), m)))`, and
+/// `.every(n)` for a slower one such as `/diagnostics`.
 pub fn per_cycle<R: RobotTypes>() -> Vec<Box<dyn Topic<R>>> {
     let robot = R::DESCRIPTION;
     let states = JointStateLayout::of(robot, &R::STATE_LAYOUT);

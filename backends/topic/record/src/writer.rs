@@ -217,7 +217,9 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
         }
         self.last_ns = self.last_ns.max(ns);
         for (topic, channel) in &mut self.per_cycle {
-            topic.encode(snapshot, &mut self.buffer);
+            if !topic.encode(snapshot, &mut self.buffer) {
+                continue;
+            }
             let header = MessageHeader {
                 channel_id: channel.id,
                 sequence: u32::try_from(channel.summary.message_count).unwrap_or(u32::MAX),

@@ -175,3 +175,31 @@ fn a_file_cut_short_is_read_up_to_its_last_complete_chunk() {
         report.recorded
     );
 }
+
+#[test]
+fn a_slower_topic_is_written_every_nth_cycle_from_the_first() {
+    use ros2_graph::snapshot::Snapshot;
+    use ros2_record::topics::{Filled, Topic};
+    use ros2_wire::msg::StringMessage;
+
+    let mut topic = Filled::new(
+        "/slow",
+        ros2_wire::QosProfile::reliable(1),
+        StringMessage::default(),
+        |s: &Snapshot<Pendulum>, m: &mut StringMessage| m.data = s.cycle.to_string(),
+    )
+    .every(3);
+    let mut out = Vec::new();
+    let written: Vec<u64> = (1..=7)
+        .filter(|&cycle| {
+            let snapshot = Snapshot::<Pendulum> {
+                cycle,
+                ..Snapshot::default()
+            };
+            topic.encode(&snapshot, &mut out)
+        })
+        .collect();
+    assert_eq!(written, [1, 4, 7]);
+    let last: StringMessage = ros2_wire::cdr::decode(&out).unwrap();
+    assert_eq!(last.data, "7");
+}
