@@ -71,11 +71,25 @@ pub enum RunError {
     Record(#[from] ros2_record::RecordError),
 }
 
-/// What watches the loop: the ROS 2 graph (`--ros`), the recorder (`--record`), either or both.
+/// The ROS 2 graph's observer (`--ros`), the recorder's (`--record`), either or both.
 type Observers<R> = (
     Option<ros2_graph::GraphObserver<R>>,
     Option<ros2_record::RecordObserver<R>>,
 );
+
+/// What watches the loop, and the recorder, whose failure (a full disk) the progress reports
+/// when it happens.
+struct Watchers<'a, R: RobotTypes> {
+    observers: Option<Observers<R>>,
+    recorder: Option<&'a ros2_record::Recorder>,
+}
+
+impl<R: RobotTypes> Watchers<'_, R> {
+    const NONE: Self = Watchers {
+        observers: None,
+        recorder: None,
+    };
+}
 
 impl RunError {
     /// The statistics of a run that got as far as running and then failed or was stopped.
@@ -178,9 +192,12 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
         None => None,
     };
     let (recorder, record_observer) = recorder.unzip();
-    let observer = match (graph_observer, record_observer) {
-        (None, None) => None,
-        both => Some(both),
+    let watchers = Watchers {
+        observers: match (graph_observer, record_observer) {
+            (None, None) => None,
+            both => Some(both),
+        },
+        recorder: recorder.as_ref(),
     };
     let outcome = match request.plot {
         None => run_observed(
@@ -188,7 +205,7 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
             controller,
             Some(rate),
             request.options,
-            observer,
+            watchers,
             progress,
         ),
         Some(path) => run_plotted_observed(
@@ -200,7 +217,7 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
                 path,
                 title: &title,
             },
-            observer,
+            watchers,
             progress,
         ),
     };
@@ -235,7 +252,13 @@ pub fn run_plotted<R: RobotTypes, C: Controller<R> + 'static>(
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     run_plotted_observed(
-        components, controller, rate_hz, options, plot, None, progress,
+        components,
+        controller,
+        rate_hz,
+        options,
+        plot,
+        Watchers::NONE,
+        progress,
     )
 }
 
@@ -246,13 +269,13 @@ fn run_plotted_observed<R: RobotTypes, C: Controller<R> + 'static>(
     rate_hz: Option<u32>,
     options: LoopOptions,
     plot: Plot<'_>,
-    observer: Option<Observers<R>>,
+    watchers: Watchers<'_, R>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     plot::Format::of(plot.path)?;
     let trace = Arc::new(Mutex::new(Trace::of::<R>(trace::DEFAULT_CAPACITY)));
     let recording = Recording::new(controller, Arc::clone(&trace));
-    let outcome = run_observed(components, recording, rate_hz, options, observer, progress);
+    let outcome = run_observed(components, recording, rate_hz, options, watchers, progress);
     // A panic while the trace was held cannot have left it half-written: `record` only pushes.
     let trace = trace
         .lock()
@@ -292,16 +315,23 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     options: LoopOptions,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
-    run_observed(components, controller, rate_hz, options, None, progress)
+    run_observed(
+        components,
+        controller,
+        rate_hz,
+        options,
+        Watchers::NONE,
+        progress,
+    )
 }
 
-/// [`run`], with the loop observed by `observer` (the ROS 2 graph) when there is one.
+/// [`run`], with the loop observed by `watchers` (the ROS 2 graph, the recorder).
 fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
     components: Vec<Box<dyn Component<R>>>,
     controller: C,
     rate_hz: Option<u32>,
     options: LoopOptions,
-    observer: Option<Observers<R>>,
+    watchers: Watchers<'_, R>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;
@@ -316,15 +346,21 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
         };
     }
     let mut control_loop = ControlLoop::new(system, controller, rate_hz);
-    if let Some(observer) = observer {
-        control_loop = control_loop.with_observer(observer);
+    if let Some(observers) = watchers.observers {
+        control_loop = control_loop.with_observer(observers);
     }
+    let mut recording_failed = false;
     let handle = control_loop.spawn(options)?;
     let watch = SignalWatch::new(handle.shared_control())?;
     let started = Instant::now();
     let mut next = Duration::from_secs(1);
     while !handle.is_finished() {
         std::thread::sleep(Duration::from_millis(20));
+        if let Some(why) = watchers.recorder.and_then(|r| r.failure())
+            && !std::mem::replace(&mut recording_failed, true)
+        {
+            let _ = writeln!(progress, "the recording stopped: {why}; the run goes on");
+        }
         if started.elapsed() >= next && !handle.is_finished() {
             if next == Duration::from_secs(1) {
                 let _ = writeln!(

@@ -5,8 +5,8 @@
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -118,7 +118,7 @@ impl std::fmt::Display for RecordReport {
 #[derive(Debug)]
 pub struct Recorder {
     stop: Arc<AtomicBool>,
-    failed: Arc<AtomicBool>,
+    failure: Arc<OnceLock<String>>,
     dropped: Arc<AtomicU64>,
     thread: Option<JoinHandle<RecordReport>>,
     path: PathBuf,
@@ -141,11 +141,9 @@ impl Recorder {
             options.robot_description,
         )?;
         let (observer, mut incoming, dropped) = ring::<R>(options.capacity);
-        let (stop, failed) = (
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
-        );
-        let (thread_stop, thread_failed) = (Arc::clone(&stop), Arc::clone(&failed));
+        let stop = Arc::new(AtomicBool::new(false));
+        let failure = Arc::new(OnceLock::new());
+        let (thread_stop, thread_failure) = (Arc::clone(&stop), Arc::clone(&failure));
         let thread_path = path.clone();
         let flush_period = options.flush_period;
         let thread = std::thread::Builder::new()
@@ -173,10 +171,10 @@ impl Recorder {
                         match writing.write(&snapshot) {
                             Ok(()) => report.recorded += 1,
                             Err(error) => {
+                                let _ = thread_failure.set(error.to_string());
                                 report.error = Some(error);
                                 report.lost += 1;
                                 recording = None;
-                                thread_failed.store(true, Ordering::Release);
                             }
                         }
                     }
@@ -188,9 +186,9 @@ impl Recorder {
                         if let Some(writing) = recording.as_mut()
                             && let Err(error) = writing.flush()
                         {
+                            let _ = thread_failure.set(error.to_string());
                             report.error = Some(error);
                             recording = None;
-                            thread_failed.store(true, Ordering::Release);
                         }
                     }
                     if !took {
@@ -211,7 +209,7 @@ impl Recorder {
         Ok((
             Recorder {
                 stop,
-                failed,
+                failure,
                 dropped,
                 thread: Some(thread),
                 path,
@@ -220,9 +218,9 @@ impl Recorder {
         ))
     }
 
-    /// Whether writing failed (the recording has ended; the run goes on).
-    pub fn has_failed(&self) -> bool {
-        self.failed.load(Ordering::Acquire)
+    /// Why writing failed, once it has (the recording has ended; the run goes on).
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
     }
 
     /// The file.

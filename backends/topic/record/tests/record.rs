@@ -133,7 +133,8 @@ fn a_full_disk_ends_the_recording_not_the_loop() {
     .unwrap();
     // Every cycle succeeds (`run` unwraps each), paced so the writer flushes during the run.
     run(300, observer, Duration::from_millis(1));
-    assert!(recorder.has_failed());
+    let failure = recorder.failure().unwrap().to_string();
+    assert!(failure.contains("No space left on device"), "{failure}");
     let report = recorder.stop();
     let message = report.to_string();
     assert!(
