@@ -2,7 +2,7 @@
 //! controller:
 //!
 //! * `control thread/…`: the observers' `observe` per cycle on the control thread, the
-//!   recorder's alone and with the ROS 2 graph's (`--ros` plus `--record`, in a network
+//!   recorder's alone, the ROS 2 graph's alone, and both (`--ros` plus `--record`, in a network
 //!   namespace of its own: root, else that part says why and is skipped). Target ≤ 1 µs, 0
 //!   allocations (`tests/no_alloc.rs`). Each timed cycle is followed by an untimed pause of
 //!   100 µs, so that the threads keep up as at 1 kHz and no push meets a full ring;
@@ -186,6 +186,14 @@ fn ros_and_record() {
     let options = || RecordOptions::new("bench".into(), "<robot/>".into());
     let done = topic_peer::in_namespace(move || {
         let mut c = short();
+        let (graph, graph_observer) = RosGraph::start::<LiteBiped>(GraphOptions {
+            domain_id: 0,
+            rate_cap_hz: 500.0,
+            robot_description: "<robot/>".into(),
+        })
+        .unwrap();
+        time_observe(&mut c, "control thread/--ros", graph_observer);
+        println!("{}", graph.stop());
         let (graph, graph_observer) = RosGraph::start::<LiteBiped>(GraphOptions {
             domain_id: 0,
             rate_cap_hz: 500.0,
