@@ -9,6 +9,8 @@
 #   cyclonedds          PyPI cyclonedds: Eclipse Cyclone DDS with its     }
 #                       C library, the independent DDS peer of the topic  }
 #                       backend's tests (backends/topic/peer/)            }
+#   catkin_pkg          PyPI catkin_pkg: ROS's own package.xml parser    }
+#                       and validator (the description package's test) }
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
 #                       (scripts/install-mujoco.sh)
 #   EGL, Mesa's OpenGL  Debian's libegl1 libegl-mesa0 libgl1-mesa-dri (system-wide, by apt), for
@@ -29,7 +31,7 @@ cd "$(dirname "$0")/.."
 
 venv=${ROBOT_TOOLS_VENV:-$PWD/.venv}
 # mcap, mcap-ros2-support, rosbags: MCAP readers not ours, for `robot run --record`'s tests.
-pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0 cyclonedds==11.0.1
+pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0 cyclonedds==11.0.1 catkin_pkg==1.1.1
   mcap==1.6.0 mcap-ros2-support==0.6.0 rosbags==0.11.9)
 
 say() { echo "install-tools: $*"; }
@@ -111,6 +113,7 @@ command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after in
   || die "$python cannot import mujoco 3.17.0"
 "$python" -c "import cyclonedds.domain, importlib.metadata as m; assert m.version('cyclonedds') == '11.0.1'" \
   || die "$python cannot import cyclonedds 11.0.1"
+"$python" -c "import catkin_pkg.package" || die "$python cannot import catkin_pkg"
 "$python" -c "import mcap_ros2.decoder, rosbags.highlevel" \
   || die "$python cannot import the MCAP readers (mcap-ros2-support, rosbags)"
 

@@ -20,6 +20,8 @@
 //!   model: stand      # what the MuJoCo backend simulates: scene (default) | stand | file.xml
 //! topic:
 //!   joint_states_topic: /isaac_joint_states   # the topic backend's settings
+//! ros:
+//!   namespace: /robot1   # publish into the ROS 2 graph (as `--ros`), in this namespace
 //! ```
 //!
 //! Each bus needs an interface of its own: the real backend runs one ros2_control component per
@@ -51,6 +53,7 @@ mod imu;
 #[cfg(feature = "config")]
 mod load;
 mod mujoco;
+mod ros;
 #[cfg(feature = "config")]
 mod schema;
 mod topic;
@@ -61,6 +64,9 @@ pub use imu::{DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMU
 #[cfg(feature = "config")]
 pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
 pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};
+pub use ros::{
+    DEFAULT_DIAGNOSTICS_HZ, DEFAULT_ROS_RATE_HZ, NAMESPACE_PATTERN, RosConfig, RosTopics,
+};
 pub use topic::{TOPIC_NAME_PATTERN, TopicConfig};
 
 /// A runtime configuration file.
@@ -91,6 +97,13 @@ pub struct RuntimeConfig {
     /// Settings of the topic backend (used when it runs, whichever backend the file names).
     #[serde(default, skip_serializing_if = "TopicConfig::is_default")]
     pub topic: TopicConfig,
+    /// Publish the running robot into the ROS 2 graph (as `robot run --ros`), and how: its
+    /// namespace, domain, rates and topics. Left out: only with `--ros`, with the defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // An object in the schema, not `anyOf [object, null]`: a bad field is then reported at
+    // itself, not as the whole section matching neither.
+    #[schemars(with = "RosConfig")]
+    pub ros: Option<RosConfig>,
 }
 
 /// Calibration and enable of one joint.

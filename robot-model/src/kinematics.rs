@@ -127,6 +127,34 @@ pub fn rpy_to_matrix([roll, pitch, yaw]: [f64; 3]) -> Matrix {
     ]
 }
 
+/// The rotation matrix of a quaternion `[w, x, y, z]`, normalised first (MuJoCo's `qpos`
+/// quaternions drift off unit length between its own normalisations). A zero quaternion gives
+/// no rotation.
+pub fn quaternion_to_matrix([w, x, y, z]: [f64; 4]) -> Matrix {
+    let norm = (w * w + x * x + y * y + z * z).sqrt();
+    if norm == 0.0 || !norm.is_finite() {
+        return Transform::IDENTITY.rotation;
+    }
+    let [w, x, y, z] = [w, x, y, z].map(|c| c / norm);
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - w * z),
+            2.0 * (x * z + w * y),
+        ],
+        [
+            2.0 * (x * y + w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - w * x),
+        ],
+        [
+            2.0 * (x * z - w * y),
+            2.0 * (y * z + w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+}
+
 /// The unit quaternion `[w, x, y, z]` of a rotation matrix, `w ≥ 0` (Shepperd's method: the
 /// largest of the four candidates, so no division by a small number).
 pub fn matrix_to_quaternion(m: &Matrix) -> [f64; 4] {

@@ -49,3 +49,78 @@ fn ten_thousand_active_cycles_allocate_nothing() {
     assert!(control_loop.state().left_knee_pitch.position > 0.0);
     assert!(control_loop.command().right_knee_pitch.stiffness > 0.0);
 }
+
+/// A goal for the peer's `trajectory` mode: the left knee to `knee` at `t` s, linear or cubic.
+fn knee_goal(after: f64, knee: f64, t: f64, velocities: bool) -> serde_json::Value {
+    let names: Vec<String> = LiteBiped::DESCRIPTION
+        .joints
+        .iter()
+        .filter(|j| j.name.starts_with("left_") && j.actuator.is_some())
+        .map(|j| j.name.to_string())
+        .collect();
+    let positions: Vec<f64> = names
+        .iter()
+        .map(|n| if n == "left_knee_pitch" { knee } else { 0.0 })
+        .collect();
+    let mut point = serde_json::json!({ "time_from_start": t, "positions": positions });
+    if velocities {
+        point["velocities"] = serde_json::json!(vec![0.0; names.len()]);
+    }
+    serde_json::json!({
+        "topic": "/left_leg_trajectory_controller/joint_trajectory",
+        "after": after, "joint_names": names, "points": [point],
+    })
+}
+
+#[test]
+fn with_the_ros_graph_and_trajectories_arriving_cycles_allocate_nothing() {
+    topic_peer::isolated(|python| {
+        let (graph, observer) = ros2_graph::RosGraph::start::<LiteBiped>(
+            ros2_graph::GraphOptions::new("<robot name=\"lite_biped\"/>".into()),
+        )
+        .unwrap();
+        let trajectory = ros2_trajectory::TrajectoryController::<LiteBiped>::default();
+        let stats = trajectory.stats();
+        let components: Vec<Box<dyn Component<LiteBiped>>> =
+            vec![Box::new(MockSystem::<LiteBiped>::new())];
+        let mut control_loop = ControlLoop::new(System::new(components).unwrap(), trajectory, None)
+            .with_observer(observer);
+        let period = control_loop.period();
+        let start = std::time::Instant::now();
+        let clock = || Clock {
+            time: start.elapsed(),
+            period,
+        };
+        control_loop.configure().unwrap();
+        control_loop.activate(clock()).unwrap(); // joins the graph: allocates, before counting
+        control_loop.cycle(clock()).unwrap(); // takes the wall-clock epoch once
+        let goals = serde_json::json!([
+            knee_goal(1.0, 0.6, 0.5, false),
+            knee_goal(1.5, 0.2, 0.5, true),
+            knee_goal(2.0, 9.0, 0.5, false), // beyond the limits: refused
+            knee_goal(2.2, 1.0, 0.3, false),
+        ]);
+        let peer = python
+            .start_with_input("trajectory", &[], Some(&goals.to_string()))
+            .unwrap();
+        // Three seconds of cycles at the loop's rate while the goals arrive, are refused or
+        // followed, and the graph publishes: only the cycles are counted.
+        let mut allocated = 0;
+        let mut knee_moved = false;
+        let deadline = start.elapsed() + Duration::from_secs(4);
+        while start.elapsed() < deadline {
+            allocated += allocations_in(|| control_loop.cycle(clock()).unwrap());
+            knee_moved |= control_loop.command().left_knee_pitch.position > 0.1;
+            std::thread::sleep(period);
+        }
+        let (summary, _) = peer.finish_seen(Duration::from_secs(10)).unwrap();
+        let report = graph.stop();
+        println!("{report}; {stats}; peer: {summary}");
+        assert_eq!(allocated, 0, "allocations on the control thread");
+        let accepted = stats.accepted.load(std::sync::atomic::Ordering::Relaxed);
+        let refused = stats.refused.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!((accepted, refused), (3, 1), "{stats}");
+        assert!(knee_moved, "the goals moved the knee");
+        assert!(report.published > 0, "{report}");
+    });
+}

@@ -7,14 +7,15 @@ mod args;
 mod can;
 mod commission;
 mod descriptions;
+mod emit;
 mod frame;
 mod imu;
 mod outcome;
 mod output_path;
 mod plot_recording;
+mod registry;
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -24,33 +25,25 @@ use robot_core::config::{self, ConfigError, RuntimeConfig};
 use robot_core::control_loop::{Controller, LoopOptions, Pacing, RealtimeOptions, StopAfter};
 
 use output::{config_failed, plural};
-use robot_core::emit::{LaunchDefaults, WriteError, write_all, write_all_with};
+use robot_core::emit::{WriteError, write_all};
 use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
 
 use self::args::{Cli, Command, RunArgs};
-use self::outcome::{Position, failed_run, positions, print_positions};
+use self::outcome::{failed_run, print_positions};
 use self::plot_recording::plot_recording;
-use crate::run::{RunError, RunRequest, run_controller, summary};
+use self::registry::Registered;
+use crate::run::{RunRequest, summary};
 
 /// Regenerates a crate's checked-in descriptions; returns the paths written.
 type Regenerate = fn() -> Result<Vec<PathBuf>, WriteError>;
 
-/// Runs one registered controller: builds it, runs it, returns the report and the final joint
-/// positions.
-type RunFn = dyn Fn(&RunRequest<'_>, &mut dyn Write) -> Result<Finished, RunError>;
-
-/// A run that ended as asked, in the terms the command line prints.
-struct Finished {
-    report: robot_core::control_loop::LoopReport,
-    positions: Vec<Position>,
-}
-
-struct Registered {
-    robot: &'static Robot,
-    name: &'static str,
-    about: &'static str,
-    run: Box<RunFn>,
+/// A crate's version, authors and licence, as Cargo gives them ([`App::cargo_package`]).
+#[derive(Debug, Clone, Copy)]
+struct CargoPackage {
+    version: &'static str,
+    authors: &'static str,
+    license: &'static str,
 }
 
 /// A robot crate's command-line tool: `emit`, `describe`, `check` and `run`, for the robots and
@@ -67,6 +60,7 @@ pub struct App {
     about: Option<&'static str>,
     descriptions_dir: Option<PathBuf>,
     checked_in: Option<Regenerate>,
+    cargo_package: Option<CargoPackage>,
     robots: Vec<&'static Robot>,
     controllers: Vec<Registered>,
     /// Mistakes in the registration (a controller name given twice), reported by [`App::main`].
@@ -97,6 +91,7 @@ impl App {
             about: None,
             descriptions_dir: None,
             checked_in: None,
+            cargo_package: None,
             robots: Vec::new(),
             controllers: Vec::new(),
             problems: Vec::new(),
@@ -126,10 +121,30 @@ impl App {
         self
     }
 
+    /// The robot crate's Cargo metadata, which the `package.xml` of `emit --ros-package` starts
+    /// from (its flags override each): `.cargo_package(env!("CARGO_PKG_VERSION"),
+    /// env!("CARGO_PKG_AUTHORS"), env!("CARGO_PKG_LICENSE"))`.
+    pub fn cargo_package(
+        mut self,
+        version: &'static str,
+        authors: &'static str,
+        license: &'static str,
+    ) -> App {
+        self.cargo_package = Some(CargoPackage {
+            version,
+            authors,
+            license,
+        });
+        self
+    }
+
     /// Adds robot `R` (for `emit`, `describe` and `check`); [`App::controller`] adds it too.
+    /// Its controllers include `trajectory`, shipped with the runner
+    /// ([`ros2_trajectory::TrajectoryController`]), never the default.
     pub fn robot<R: RobotTypes>(mut self) -> App {
         if !self.robots.iter().any(|r| r.name == R::DESCRIPTION.name) {
             self.robots.push(R::DESCRIPTION);
+            self.controllers.push(registry::trajectory::<R>());
         }
         self
     }
@@ -143,6 +158,9 @@ impl App {
         make: impl Fn() -> C + 'static,
     ) -> App {
         let mut app = self.robot::<R>();
+        // A crate's own `trajectory` takes the shipped one's place.
+        app.controllers
+            .retain(|c| !(c.shipped && c.robot.name == R::DESCRIPTION.name && c.name == name));
         if app
             .controllers
             .iter()
@@ -153,21 +171,8 @@ impl App {
                 R::DESCRIPTION.name
             ));
         }
-        app.controllers.push(Registered {
-            robot: R::DESCRIPTION,
-            name,
-            about,
-            run: Box::new(move |request, progress| {
-                let outcome = run_controller::<R, C>(make(), request, progress)?;
-                Ok(Finished {
-                    report: outcome.report,
-                    positions: outcome
-                        .state
-                        .map(|s| positions::<R>(&s))
-                        .unwrap_or_default(),
-                })
-            }),
-        });
+        app.controllers
+            .push(registry::registered::<R, C>(name, about, make));
         app
     }
 
@@ -236,30 +241,14 @@ impl App {
 
     fn execute(&self, command: Command) -> Result<(), String> {
         match command {
-            Command::Emit {
-                robot,
-                out,
-                config,
-                prefix,
-                checked_in,
-            } => self.emit(
-                robot.as_deref(),
-                out,
-                config.as_deref(),
-                prefix.as_deref(),
-                checked_in,
-            ),
+            Command::Emit(args) => self.emit(args),
             Command::Describe { robot } => {
                 let robot = match robot {
                     Some(name) => self.find(&name)?,
                     None => self.first_robot()?,
                 };
                 out!("{}", crate::describe::table(robot));
-                let own: Vec<&Registered> = self
-                    .controllers
-                    .iter()
-                    .filter(|c| c.robot.name == robot.name)
-                    .collect();
+                let own = registry::of(&self.controllers, robot);
                 if !own.is_empty() {
                     outln!("\ncontrollers (run --controller NAME; the first is the default)");
                     for c in own {
@@ -301,53 +290,6 @@ impl App {
             self.name,
             known.join(", ")
         )
-    }
-
-    fn emit(
-        &self,
-        robot: Option<&str>,
-        out: Option<PathBuf>,
-        config: Option<&Path>,
-        prefix: Option<&str>,
-        checked_in: bool,
-    ) -> Result<(), String> {
-        if checked_in {
-            let regenerate = self
-                .checked_in
-                .ok_or_else(|| format!("`{}` has no checked-in descriptions", self.name))?;
-            for path in regenerate().map_err(|e| e.to_string())? {
-                outln!("wrote {}", path.display());
-            }
-            return Ok(());
-        }
-        let out = out
-            .or_else(|| descriptions::default_dir(self.descriptions_dir.as_deref()))
-            .ok_or_else(|| "give the folder to write into with `--out`".to_string())?;
-        // A configuration is for one robot: `--robot`, or the one its `robot:` names.
-        let (selected, defaults) = match (robot, config) {
-            (robot, Some(path)) => {
-                let robot = match robot {
-                    Some(name) => self.find(name)?,
-                    None => self.robot_of(path).map_err(config_failed)?,
-                };
-                let loaded = config::load(path, robot).map_err(config_failed)?;
-                (vec![robot], descriptions::launch_defaults(&loaded))
-            }
-            (Some(name), None) => (vec![self.find(name)?], LaunchDefaults::default()),
-            (None, None) => (self.robots.clone(), LaunchDefaults::default()),
-        };
-        let defaults = match prefix {
-            Some(prefix) => defaults.with_prefix(prefix).map_err(|e| e.to_string())?,
-            None => defaults,
-        };
-        for robot in selected {
-            let dir = out.join(robot.name.as_ref());
-            let written = write_all_with(robot, &dir, &defaults).map_err(|e| e.to_string())?;
-            for path in written.paths {
-                outln!("wrote {}", path.display());
-            }
-        }
-        Ok(())
     }
 
     /// `check`: the robot from `--robot` or the file's `robot:` field, then the full load.
@@ -441,6 +383,7 @@ impl App {
                 imus: Default::default(),
                 mujoco: Default::default(),
                 topic: Default::default(),
+                ros: None,
             });
             if let Some(model) = &args.model {
                 with_flags.mujoco.model = model.clone();
@@ -543,6 +486,7 @@ impl App {
                 }
             );
         }
+        let ros = crate::ros::request(args.ros, args.ros_rate, config.as_ref())?;
         let request = RunRequest {
             backend,
             config: config.as_ref(),
@@ -550,13 +494,7 @@ impl App {
             options,
             plot: args.plot.as_deref(),
             frame: frame.as_ref(),
-            ros: match args.ros {
-                true => Some(crate::ros::RosRequest {
-                    domain_id: crate::ros::domain_from_env()?,
-                    rate_cap_hz: f64::from(args.ros_rate),
-                }),
-                false => None,
-            },
+            ros: ros.as_ref(),
             record: args.record.as_deref(),
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
@@ -570,11 +508,7 @@ impl App {
     }
 
     fn controller_for(&self, robot: &Robot, name: Option<&str>) -> Result<&Registered, String> {
-        let own: Vec<&Registered> = self
-            .controllers
-            .iter()
-            .filter(|c| c.robot.name == robot.name)
-            .collect();
+        let own = registry::of(&self.controllers, robot);
         let names = || own.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
         match name {
             None => own

@@ -1,38 +1,100 @@
-//! `robot run --ros`: the running robot in the ROS 2 graph (crate `ros2-graph`), whatever the
-//! backend: `/joint_states`, `/robot_description` (the backend's expanded URDF, as `emit` writes
-//! it), `/tf` and `/tf_static`.
+//! `robot run --ros`, or a configuration's `ros:` section: the running robot in the ROS 2 graph
+//! (crate `ros2-graph`), whatever the backend: `/joint_states`, `/imu/data`, `/tf`,
+//! `/tf_static`, `/robot_description` (the backend's expanded URDF, as `emit` writes it) and
+//! `/diagnostics`.
 
 use robot_core::Backend;
+use robot_core::config::{RosConfig, RuntimeConfig};
 use robot_core::typed::RobotTypes;
-use ros2_graph::{GraphObserver, GraphOptions, RosGraph};
+use ros2_graph::{GraphObserver, GraphOptions, RosGraph, Topics};
 
 use crate::run::RunError;
 
-pub use ros2_graph::DEFAULT_RATE_CAP_HZ;
+pub use ros2_graph::{DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ};
 
 /// How to join the graph.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RosRequest {
     /// The DDS domain (ROS_DOMAIN_ID).
     pub domain_id: u16,
-    /// `/joint_states` and `/tf` at most this often, Hz.
+    /// Before every topic; empty for none.
+    pub namespace: String,
+    /// Which topics.
+    pub topics: Topics,
+    /// `/joint_states`, `/imu/data` and `/tf` at most this often, Hz.
     pub rate_cap_hz: f64,
+    /// `/diagnostics` this often, Hz of loop time.
+    pub diagnostics_hz: f64,
 }
 
 impl Default for RosRequest {
     fn default() -> Self {
         RosRequest {
             domain_id: 0,
+            namespace: String::new(),
+            topics: Topics::default(),
             rate_cap_hz: DEFAULT_RATE_CAP_HZ,
+            diagnostics_hz: DEFAULT_DIAGNOSTICS_HZ,
         }
     }
 }
 
+/// What `--ros`, `--ros-rate` and the configuration's `ros:` section ask for together: `None`
+/// when neither the flag nor the section is there. The domain is the section's, else
+/// `ROS_DOMAIN_ID`'s, else 0; the rate is the flag's, else the section's, else 500 Hz.
+pub fn request(
+    flag: bool,
+    rate_hz: Option<u32>,
+    config: Option<&RuntimeConfig>,
+) -> Result<Option<RosRequest>, String> {
+    let section = config.and_then(|c| c.ros.as_ref());
+    if !flag && section.is_none() {
+        return match rate_hz {
+            Some(_) => Err(
+                "--ros-rate sets how often the ROS 2 graph is published: give --ros too, or a \
+                 config with a `ros:` section"
+                    .to_string(),
+            ),
+            None => Ok(None),
+        };
+    }
+    let section = section.cloned().unwrap_or_default();
+    let RosConfig {
+        namespace,
+        domain_id,
+        rate_hz: section_rate,
+        diagnostics_hz,
+        topics,
+    } = section;
+    Ok(Some(RosRequest {
+        domain_id: match domain_id {
+            Some(domain) => domain,
+            None => domain_from_env()?,
+        },
+        namespace,
+        topics: Topics {
+            joint_states: topics.joint_states,
+            imu: topics.imu,
+            tf: topics.tf,
+            robot_description: topics.robot_description,
+            diagnostics: topics.diagnostics,
+        },
+        rate_cap_hz: rate_hz.map_or(section_rate, f64::from),
+        diagnostics_hz,
+    }))
+}
+
 /// Joins the graph as robot `R` on `backend`. No DDS participant (no network, a port taken,
 /// a domain out of range) is [`RunError::Ros`], before the loop starts.
+///
+/// The topic backend reads its IMU from a topic (`/imu/data` by default): when that is the
+/// topic the graph would publish the IMU on, the graph leaves the IMU out, rather than echo the
+/// readings back to the backend's own subscription (the simulator publishes them already).
 pub fn start<R: RobotTypes>(
     request: &RosRequest,
     backend: Backend,
+    config: Option<&RuntimeConfig>,
+    progress: &mut dyn std::io::Write,
 ) -> Result<(RosGraph, GraphObserver<R>), RunError> {
     // The same text `emit` writes as `<robot>.<backend>.urdf`.
     let robot_description =
@@ -40,11 +102,37 @@ pub fn start<R: RobotTypes>(
             backend,
             reason: format!("cannot emit its URDF for /robot_description: {e}"),
         })?;
-    Ok(RosGraph::start::<R>(GraphOptions {
+    let mut options = GraphOptions {
         domain_id: request.domain_id,
+        namespace: request.namespace.clone(),
+        topics: request.topics,
         rate_cap_hz: request.rate_cap_hz,
-        robot_description,
-    })?)
+        diagnostics_hz: request.diagnostics_hz,
+        ..GraphOptions::new(robot_description)
+    };
+    if backend == Backend::Topic && options.topics.imu {
+        let imu_in = config.map_or_else(
+            || Some(robot_core::backend::topic_defaults::IMU_TOPIC.to_string()),
+            |c| c.topic.imu_topic.clone(),
+        );
+        let echoes = ros2_graph::ImuChannel::of(R::DESCRIPTION, &R::STATE_LAYOUT)
+            .iter()
+            .any(|imu| {
+                options.resolve(&imu.topic).ok().map(|t| t.to_string())
+                    == imu_in
+                        .as_deref()
+                        .map(|t| format!("/{}", t.trim_start_matches('/')))
+            });
+        if echoes {
+            options.topics.imu = false;
+            let _ = writeln!(
+                progress,
+                "note: the topic backend reads the IMU from {}: the ROS 2 graph does not publish it again",
+                imu_in.unwrap_or_default()
+            );
+        }
+    }
+    Ok(RosGraph::start::<R>(options)?)
 }
 
 /// The domain ROS 2 tools use here: `ROS_DOMAIN_ID`, 0 when unset or empty.

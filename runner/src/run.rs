@@ -81,12 +81,15 @@ type Observers<R> = (
 /// when it happens.
 struct Watchers<'a, R: RobotTypes> {
     observers: Option<Observers<R>>,
+    /// Where the graph reads the running loop's counters (`/diagnostics`), with `--ros`.
+    loop_watch: Option<ros2_graph::LoopWatch>,
     recorder: Option<&'a ros2_record::Recorder>,
 }
 
 impl<R: RobotTypes> Watchers<'_, R> {
     const NONE: Self = Watchers {
         observers: None,
+        loop_watch: None,
         recorder: None,
     };
 }
@@ -120,7 +123,7 @@ pub struct RunRequest<'a> {
     /// [`backends::check_frame`]).
     pub frame: Option<&'a backends::FrameRequest>,
     /// Publish the running robot into the ROS 2 graph ([`crate::ros`]).
-    pub ros: Option<RosRequest>,
+    pub ros: Option<&'a RosRequest>,
     /// Record every cycle into this rosbag2 MCAP file ([`crate::record`]); a path that cannot
     /// be written is refused before the hardware is configured.
     pub record: Option<&'a Path>,
@@ -182,8 +185,13 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     let components =
         backends::components::<R>(request.backend, request.config, rate, request.frame)?;
     // Joined before the run, so that a graph that cannot be joined stops nothing mid-run.
-    let graph = match &request.ros {
-        Some(ros) => Some(ros::start::<R>(ros, request.backend)?),
+    let graph = match request.ros {
+        Some(ros) => Some(ros::start::<R>(
+            ros,
+            request.backend,
+            request.config,
+            progress,
+        )?),
         None => None,
     };
     let (graph, graph_observer) = graph.unzip();
@@ -197,6 +205,7 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
             (None, None) => None,
             both => Some(both),
         },
+        loop_watch: graph.as_ref().map(|g| g.loop_watch().clone()),
         recorder: recorder.as_ref(),
     };
     let outcome = match request.plot {
@@ -351,6 +360,9 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
     }
     let mut recording_failed = false;
     let handle = control_loop.spawn(options)?;
+    if let Some(watch) = watchers.loop_watch {
+        watch.watch(handle.shared_control()); // /diagnostics' cycles and overruns
+    }
     let watch = SignalWatch::new(handle.shared_control())?;
     let started = Instant::now();
     let mut next = Duration::from_secs(1);

@@ -1,8 +1,8 @@
 //! Where the tests find the external tools, and what a missing one means.
 //!
-//! `scripts/install-tools.sh` puts the Python tools (xacro, check-jsonschema, MuJoCo) into the
-//! project's virtual environment, `.venv/` at the workspace root (`ROBOT_TOOLS_VENV` moves it),
-//! and `check_urdf` on the system PATH. A tool is looked for in the venv's `bin/` first, then on
+//! `scripts/install-tools.sh` puts the Python tools (xacro, check-jsonschema, MuJoCo, catkin_pkg)
+//! into the project's virtual environment, `.venv/` at the workspace root (`ROBOT_TOOLS_VENV`
+//! moves it), and `check_urdf` on the system PATH. A tool is looked for in the venv's `bin/` first, then on
 //! `PATH`, so a plain `cargo test` finds it without activating anything.
 //!
 //! A missing tool is a failure on CI (`CI=true`, which `scripts/test` and CI set) and a loud skip
@@ -29,6 +29,9 @@ pub enum Tool {
     CheckJsonschema,
     /// A Python interpreter that imports MuJoCo 3.17.0 (PyPI `mujoco`).
     Mujoco,
+    /// A Python interpreter that imports PyPI `catkin_pkg` (ROS's package.xml parser); it also
+    /// compiles and reads the launch files.
+    CatkinPkg,
     /// A Python interpreter with the MCAP readers that are not ours: PyPI `mcap` 1.6.0 with
     /// `mcap-ros2-support` 0.6.0, and `rosbags` 0.11.9.
     McapReaders,
@@ -36,11 +39,12 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool, in a fixed order.
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 6] = [
         Tool::Xacro,
         Tool::CheckUrdf,
         Tool::CheckJsonschema,
         Tool::Mujoco,
+        Tool::CatkinPkg,
         Tool::McapReaders,
     ];
 
@@ -51,6 +55,7 @@ impl Tool {
             Tool::CheckUrdf => "check_urdf",
             Tool::CheckJsonschema => "check-jsonschema",
             Tool::Mujoco => "mujoco",
+            Tool::CatkinPkg => "catkin_pkg",
             Tool::McapReaders => "mcap, mcap-ros2-support and rosbags",
         }
     }
@@ -62,7 +67,7 @@ impl Tool {
             Tool::CheckUrdf => &["check_urdf"],
             Tool::CheckJsonschema => &["check-jsonschema"],
             // A venv has `python`; a system `python3`.
-            Tool::Mujoco | Tool::McapReaders => &["python", "python3"],
+            Tool::Mujoco | Tool::CatkinPkg | Tool::McapReaders => &["python", "python3"],
         }
     }
 
@@ -73,6 +78,11 @@ impl Tool {
             Tool::Mujoco => Command::new(program)
                 .arg("-c")
                 .arg("import mujoco, sys; sys.exit(mujoco.__version__ != '3.17.0')")
+                .output()
+                .is_ok_and(|o| o.status.success()),
+            Tool::CatkinPkg => Command::new(program)
+                .arg("-c")
+                .arg("import catkin_pkg.package")
                 .output()
                 .is_ok_and(|o| o.status.success()),
             Tool::McapReaders => Command::new(program)
@@ -151,7 +161,8 @@ fn is_executable(path: &Path) -> bool {
 
 /// Where `tool` is, looked up once per test binary.
 pub fn find(tool: Tool) -> Option<&'static Path> {
-    static FOUND: [OnceLock<Option<PathBuf>>; 5] = [const { OnceLock::new() }; 5];
+    static FOUND: [OnceLock<Option<PathBuf>>; Tool::ALL.len()] =
+        [const { OnceLock::new() }; Tool::ALL.len()];
     FOUND[tool.index()]
         .get_or_init(|| {
             let path: Option<OsString> = std::env::var_os("PATH");

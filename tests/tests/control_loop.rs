@@ -267,9 +267,11 @@ impl robot_core::control_loop::CycleObserver<LiteBiped> for Watcher {
 fn an_observer_sees_every_cycle_inactive_and_active_after_write() {
     let log = Log::default();
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let also = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    // Two at once (the ROS graph and a recording): a pair is an observer.
     let mut control_loop =
         ControlLoop::new(system(vec![Scripted::whole(&log)]), Probe::default(), None)
-            .with_observer(Watcher(seen.clone()));
+            .with_observer((Watcher(seen.clone()), Watcher(also.clone())));
     control_loop.configure().unwrap();
     control_loop.cycle(Clock::default()).unwrap();
     control_loop.activate(Clock::default()).unwrap();
@@ -278,4 +280,14 @@ fn an_observer_sees_every_cycle_inactive_and_active_after_write() {
     assert_eq!(seen.len(), 2, "one inactive cycle, one active");
     assert_eq!(seen[0].0, 0.25, "the state read while inactive");
     assert_eq!(seen[1].1, 1.0, "the command the active cycle wrote");
+    let bits = |log: &[(f64, f64)]| -> Vec<(u64, u64)> {
+        log.iter()
+            .map(|(a, b)| (a.to_bits(), b.to_bits()))
+            .collect()
+    };
+    assert_eq!(
+        bits(&also.lock().unwrap()),
+        bits(&seen),
+        "the second observer saw the same"
+    );
 }

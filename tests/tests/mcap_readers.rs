@@ -134,11 +134,11 @@ fn readers_not_ours_decode_every_message_with_the_runs_values() {
     assert!(output.status.success(), "{stdout}{stderr}");
     println!("{stdout}");
     assert!(
-        stdout.contains("mcap: 3002 messages decoded, 1000 cycles, values equal"),
+        stdout.contains("mcap: 4002 messages decoded, 1000 cycles, values equal"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("rosbags: 3002 messages decoded"),
+        stdout.contains("rosbags: 4002 messages decoded"),
         "{stdout}"
     );
 }

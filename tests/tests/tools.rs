@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use integration_tests::tools::{Tool, require};
+use integration_tests::xml::{first_difference, parse};
 use robot_core::backend::XacroArgs;
 use robot_core::{Backend, Robot, emit};
 
@@ -31,70 +32,6 @@ fn run(mut command: Command) -> (bool, String) {
         String::from_utf8_lossy(&output.stderr)
     );
     (output.status.success(), text)
-}
-
-/// An XML element reduced to what a URDF consumer sees: name, attributes (sorted; namespace
-/// declarations dropped), trimmed non-empty text, child elements. Comments and layout are gone.
-#[derive(Debug, PartialEq)]
-struct Element {
-    name: String,
-    attributes: Vec<(String, String)>,
-    text: String,
-    children: Vec<Element>,
-}
-
-fn canonical(node: roxmltree::Node) -> Element {
-    let mut attributes: Vec<(String, String)> = node
-        .attributes()
-        .map(|a| (a.name().to_string(), a.value().to_string()))
-        .collect();
-    attributes.sort();
-    let text = node
-        .children()
-        .filter(|c| c.is_text())
-        .filter_map(|c| c.text())
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("");
-    Element {
-        name: node.tag_name().name().to_string(),
-        attributes,
-        text,
-        children: node
-            .children()
-            .filter(|c| c.is_element())
-            .map(canonical)
-            .collect(),
-    }
-}
-
-fn parse(path: &Path) -> Element {
-    let text = std::fs::read_to_string(path).expect("read XML");
-    let doc = roxmltree::Document::parse(&text)
-        .unwrap_or_else(|e| panic!("{} is not XML: {e}", path.display()));
-    canonical(doc.root_element())
-}
-
-/// The first place two trees differ, as a path, for a readable failure.
-fn first_difference(a: &Element, b: &Element, path: &str) -> Option<String> {
-    let here = format!("{path}/{}", a.name);
-    if a.name != b.name || a.attributes != b.attributes || a.text != b.text {
-        return Some(format!(
-            "{here}: {:?} {:?} {:?} vs {} {:?} {:?}",
-            a.attributes, a.text, "", b.name, b.attributes, b.text
-        ));
-    }
-    if a.children.len() != b.children.len() {
-        return Some(format!(
-            "{here}: {} children vs {}",
-            a.children.len(),
-            b.children.len()
-        ));
-    }
-    a.children
-        .iter()
-        .zip(&b.children)
-        .find_map(|(x, y)| first_difference(x, y, &here))
 }
 
 #[test]

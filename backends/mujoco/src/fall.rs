@@ -59,16 +59,23 @@ impl Fall {
     }
 }
 
+/// Where the floating base's free joint starts in `qpos` (position, then quaternion `w x y z`);
+/// `None` for a fixed base.
+pub fn free_joint_qpos(data: &Data) -> Option<usize> {
+    let model = data.model();
+    let free = model
+        .jnt_type()
+        .iter()
+        .position(|kind| *kind == MjtJoint::mjJNT_FREE)?;
+    let qpos = usize::try_from(*model.jnt_qposadr().get(free)?).ok()?;
+    data.qpos().get(qpos..qpos + 7).map(|_| qpos)
+}
+
 impl FallWatch {
     /// The watch over `data`'s floating base, as it stands now (the run's initial state); `None`
     /// without one (a fixed base cannot fall) or when it starts on or below the floor.
     pub fn new(data: &Data) -> Option<FallWatch> {
-        let model = data.model();
-        let free = model
-            .jnt_type()
-            .iter()
-            .position(|kind| *kind == MjtJoint::mjJNT_FREE)?;
-        let qpos = usize::try_from(model.jnt_qposadr()[free]).ok()?;
+        let qpos = free_joint_qpos(data)?;
         let pose = data.qpos().get(qpos..qpos + 7)?;
         let home_height = pose[2];
         (home_height > 0.0).then_some(FallWatch {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use mujoco_rs::prelude::{MjData, MjModel};
-use robot_core::hardware::Counter;
+use robot_core::hardware::Counters;
 
 use crate::render::{self, RenderError, View};
 
@@ -81,19 +81,15 @@ impl Pending {
     }
 
     /// `frames rendered` (0 or 1) and `ms rendering the frame`.
-    pub(crate) fn counters(&self) -> Vec<Counter> {
-        vec![
-            Counter {
-                name: "frames rendered",
-                value: u64::from(self.took.is_some()),
-            },
-            Counter {
-                name: "ms rendering the frame",
-                value: self
-                    .took
+    pub(crate) fn counters(&self) -> Counters {
+        Counters::from([
+            ("frames rendered", u64::from(self.took.is_some())),
+            (
+                "ms rendering the frame",
+                self.took
                     .map_or(0, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
-            },
-        ]
+            ),
+        ])
     }
 
     fn describe(&self, error: &RenderError) -> String {

@@ -4,7 +4,8 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase, MjtState};
-use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
+use robot_core::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_core::kinematics::{self, Transform};
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, Mit, RobotTypes, Values};
 
@@ -39,6 +40,8 @@ pub struct MujocoSystem<R: RobotTypes> {
     torques: Vec<f64>,
     /// The floating base's home pose and the first fall seen ([`crate::fall`]).
     fall: Option<FallWatch>,
+    /// Where the floating base's pose is in `qpos`, when there is one.
+    base_qpos: Option<usize>,
     /// The frame to take mid-run, if one was asked for ([`MujocoSystem::with_frame`]).
     #[cfg(feature = "render")]
     frame: Option<crate::frame::Pending>,
@@ -124,6 +127,7 @@ impl<R: RobotTypes> MujocoSystem<R> {
             targets: Vec::new(),
             torques: Vec::new(),
             fall: None,
+            base_qpos: None,
             #[cfg(feature = "render")]
             frame: None,
             _robot: PhantomData,
@@ -342,6 +346,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         self.targets = vec![Mit::NONE; self.plan.joints.len()];
         self.torques = vec![0.0; self.plan.joints.len()];
         self.fall = FallWatch::new(&data);
+        self.base_qpos = crate::fall::free_joint_qpos(&data);
         self.sim = Some(Sim {
             data,
             epoch: None,
@@ -502,12 +507,23 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             .collect()
     }
 
-    fn counters(&self) -> Vec<Counter> {
+    /// The free joint's pose: the root link in MuJoCo's world, as the MJCF places it.
+    fn base_pose(&self) -> Option<Transform> {
+        let at = self.base_qpos?;
+        // Seven numbers, `get` made sure: x y z, then w x y z.
+        let q = self.sim.as_ref()?.data.qpos().get(at..at + 7)?;
+        Some(Transform {
+            rotation: kinematics::quaternion_to_matrix([q[3], q[4], q[5], q[6]]),
+            translation: [q[0], q[1], q[2]],
+        })
+    }
+
+    fn counters(&self) -> Counters {
         #[cfg(feature = "render")]
         if let Some(frame) = &self.frame {
             return frame.counters();
         }
-        Vec::new()
+        Counters::new()
     }
 }
 

@@ -1,8 +1,9 @@
 //! A run on MuJoCo tells the truth about a fall: the squat controller, which has no balance
 //! feedback, tips lite_biped over on the floor; the statistics say when and how, and with
 //! `stop_on_fall` the run ends there with that as its error. A robot held by a PD hold, or
-//! hanging on the test stand, does not fall.
-#![allow(clippy::unwrap_used)] // test code: a panic is the failure report
+//! hanging on the test stand, does not fall. Through it all the component says where the
+//! floating base is (`Component::base_pose`, what `/tf` publishes).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod common;
 
@@ -14,7 +15,11 @@ use robot_core::control_loop::{
     ControlLoop, Controller, ControllerError, LoopControl, LoopError, LoopOptions, LoopReport,
     Pacing, StopAfter,
 };
+use std::sync::{Arc, Mutex};
+
+use robot_core::control_loop::CycleObserver;
 use robot_core::hardware::{Clock, Component, System};
+use robot_core::kinematics::Transform;
 use robots::controllers::Squat;
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 
@@ -99,4 +104,47 @@ fn a_robot_that_stands_or_hangs_on_the_stand_does_not_fall() {
     // Squatting on the stand: the weld holds it.
     let report = run(ModelSource::Stand, true, Squat::default(), 4.0).unwrap();
     assert!(report.events.is_empty(), "{:?}", report.events);
+}
+
+/// Where the floating base was, every cycle.
+struct BaseTrace(Arc<Mutex<Vec<Transform>>>);
+
+impl CycleObserver<LiteBiped> for BaseTrace {
+    fn observe(&mut self, _: Clock, _: &LiteBipedState, _: &LiteBipedCommand) {}
+
+    fn observe_system(&mut self, _clock: Clock, system: &System<LiteBiped>) {
+        let pose = system.base_pose().expect("MuJoCo knows its free joint");
+        self.0.lock().unwrap().push(pose);
+    }
+}
+
+#[test]
+fn the_component_says_where_the_floating_base_is_as_it_falls() {
+    let trace = Arc::new(Mutex::new(Vec::new()));
+    let component: Box<dyn Component<LiteBiped>> =
+        Box::new(MujocoSystem::<LiteBiped>::new(options(ModelSource::Scene)));
+    let mut control_loop = ControlLoop::new(
+        System::new(vec![component]).unwrap(),
+        Squat::default(),
+        None,
+    )
+    .with_observer(BaseTrace(Arc::clone(&trace)));
+    let options = LoopOptions {
+        activate: true,
+        stop_after: StopAfter {
+            cycles: None,
+            duration: Some(Duration::from_secs_f64(2.5)),
+        },
+        pacing: Pacing::SimulatedFast,
+        ..LoopOptions::default()
+    };
+    control_loop.run(&options, &LoopControl::default()).unwrap();
+    let trace = trace.lock().unwrap();
+    let (first, last) = (trace.first().unwrap(), trace.last().unwrap());
+    // Upright at its home height (the fall test's "home 0.775 m") at the start...
+    assert!((first.translation[2] - 0.775).abs() < 0.01, "{first:?}");
+    assert!((first.rotation[2][2] - 1.0).abs() < 1e-3, "{first:?}");
+    // ...tipped over once the squat has fallen: its z axis far from the world's.
+    assert!(last.rotation[2][2] < 0.5, "{last:?}");
+    assert!(last.translation[2] < 0.5, "{last:?}");
 }

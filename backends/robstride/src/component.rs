@@ -30,7 +30,7 @@ use std::time::Duration;
 use robot_core::config::RuntimeConfig;
 use robot_core::hardware::mimic::Mimics;
 use robot_core::hardware::{
-    Claims, Clock, Component, Counter, ErrorKind, HardwareError, Recovery, ServoGains,
+    Claims, Clock, Component, Counters, ErrorKind, HardwareError, Recovery, ServoGains,
 };
 use robot_core::model::JointKind;
 use robot_core::typed::RobotTypes;
@@ -496,17 +496,14 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         Ok(())
     }
 
-    fn counters(&self) -> Vec<Counter> {
-        vec![
-            Counter {
-                name: "commands clamped",
-                value: self.clamps(),
-            },
-            Counter {
-                name: "replies missed",
-                value: self.motors.iter().map(|m| m.missed_in_all).sum(),
-            },
-        ]
+    fn counters(&self) -> Counters {
+        Counters::from([
+            ("commands clamped", self.clamps()),
+            (
+                "replies missed",
+                self.motors.iter().map(|m| m.missed_in_all).sum(),
+            ),
+        ])
     }
 
     fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError> {

@@ -13,9 +13,12 @@ Modes (each prints one JSON object per line on stdout; the last line is a summar
           for --seconds, times each echo
   script  publishes the JointStates of a JSON list (stdin), each --repeat times --interval apart
   listen  prints every command it receives and what discovery says about its writers
-  graph   subscribes as RViz would to /joint_states, /tf, /tf_static and /robot_description
-          (the last two transient-local, so a late joiner gets them), prints the first --max
-          messages of each, and counts the rest
+  trajectory  publishes the JointTrajectory goals of a JSON list (stdin) at their times and
+          prints every /joint_states it reads
+  graph   subscribes as RViz would to /joint_states, /imu/data, /tf, /tf_static,
+          /robot_description and /diagnostics (in --namespace; /tf_static and
+          /robot_description transient-local, so a late joiner gets them), prints the first
+          --max messages of each, and counts the rest
 
 Every mode first prints {"event": "ready"} once its endpoints exist.
 """
@@ -236,6 +239,46 @@ def script(args, participant, stopper):
     say(event="summary", scripted=len(messages))
 
 
+def trajectory(args, participant, stopper):
+    """As rqt_joint_trajectory_controller or a MoveIt user would: publishes the
+    trajectory_msgs/JointTrajectory messages of a JSON list (stdin) on their `topic`, each `after`
+    seconds from the start, stamped now (or zero: `"stamp": 0`, meaning on receipt), and prints
+    every /joint_states it reads, so the test sees where the joints were when."""
+    goals = json.load(sys.stdin)
+    writers = {}
+    for goal in goals:
+        topic = goal["topic"]
+        if topic not in writers:
+            writers[topic] = DataWriter(participant, Topic(
+                participant, ros.dds_topic(topic), ros.JointTrajectory), qos=ros.reliable(10))
+    states = DataReader(participant, Topic(
+        participant, ros.dds_topic("/joint_states"), ros.JointState), qos=ros.reliable(100))
+    say(event="ready")
+    time.sleep(args.settle)
+    start = time.monotonic()
+    pending = sorted(goals, key=lambda g: g.get("after", 0.0))
+    while not stopper.stopped and (args.seconds <= 0 or time.monotonic() - start < args.seconds):
+        while pending and time.monotonic() - start >= pending[0].get("after", 0.0):
+            goal = pending.pop(0)
+            now = stamp_now()
+            stamp = ros.Time() if goal.get("stamp", None) == 0 else now
+            points = []
+            for point in goal["points"]:
+                t = float(point["time_from_start"])
+                points.append(ros.JointTrajectoryPoint(
+                    positions=[float(v) for v in point.get("positions", [])],
+                    velocities=[float(v) for v in point.get("velocities", [])],
+                    time_from_start=ros.Duration(sec=int(t), nanosec=int(round((t % 1) * 1e9)))))
+            writers[goal["topic"]].write(ros.JointTrajectory(
+                header=ros.Header(stamp=stamp), joint_names=goal["joint_names"], points=points))
+            say(event="published", topic=goal["topic"], stamp=stamp_ns(now))
+        for message in take_all(states):
+            say(event="joint_states", stamp=stamp_ns(message.header.stamp),
+                name=list(message.name), position=as_json(message.position))
+        time.sleep(0.001)
+    say(event="summary", published=len(goals) - len(pending))
+
+
 def as_json(values):
     """Floats for JSON, which has no NaN or infinity: those as text."""
     return [v if math.isfinite(v) else str(v) for v in values]
@@ -307,17 +350,21 @@ def transform_json(t):
 def graph(args, participant, stopper):
     """The robot in the ROS 2 graph, as its subscribers see it: QoS as joint_state_broadcaster,
     robot_state_publisher and tf2_ros's listeners ask for it."""
+    ns = args.namespace.rstrip("/")
+    if ns and not ns.startswith("/"):
+        ns = "/" + ns
+
+    def reader(name, kind, qos):
+        return DataReader(participant, Topic(participant, ros.dds_topic(ns + "/" + name), kind),
+                          qos=qos)
+
     readers = {
-        "joint_states": DataReader(participant, Topic(
-            participant, ros.dds_topic("/joint_states"), ros.JointState), qos=ros.reliable(10)),
-        "tf": DataReader(participant, Topic(
-            participant, ros.dds_topic("/tf"), ros.TFMessage), qos=ros.reliable(100)),
-        "tf_static": DataReader(participant, Topic(
-            participant, ros.dds_topic("/tf_static"), ros.TFMessage),
-            qos=ros.transient_local(100)),
-        "robot_description": DataReader(participant, Topic(
-            participant, ros.dds_topic("/robot_description"), ros.String),
-            qos=ros.transient_local(1)),
+        "joint_states": reader("joint_states", ros.JointState, ros.reliable(10)),
+        "imu": reader("imu/data", ros.Imu, ros.reliable(10)),
+        "tf": reader("tf", ros.TFMessage, ros.reliable(100)),
+        "tf_static": reader("tf_static", ros.TFMessage, ros.transient_local(100)),
+        "robot_description": reader("robot_description", ros.String, ros.transient_local(1)),
+        "diagnostics": reader("diagnostics", ros.DiagnosticArray, ros.reliable(10)),
     }
     say(event="ready")
     start = time.monotonic()
@@ -335,6 +382,23 @@ def graph(args, participant, stopper):
                         effort=as_json(message.effort))
                 elif name == "robot_description":
                     say(event=name, data=message.data)
+                elif name == "imu":
+                    o, w, a = (message.orientation, message.angular_velocity,
+                               message.linear_acceleration)
+                    say(event=name, stamp=stamp_ns(message.header.stamp),
+                        frame_id=message.header.frame_id,
+                        orientation=as_json([o.x, o.y, o.z, o.w]),
+                        angular_velocity=as_json([w.x, w.y, w.z]),
+                        linear_acceleration=as_json([a.x, a.y, a.z]),
+                        covariance=as_json(list(message.orientation_covariance)
+                                           + list(message.angular_velocity_covariance)
+                                           + list(message.linear_acceleration_covariance)))
+                elif name == "diagnostics":
+                    say(event=name, stamp=stamp_ns(message.header.stamp),
+                        status=[dict(level=int(s.level), name=s.name, message=s.message,
+                                     hardware_id=s.hardware_id,
+                                     values={kv.key: kv.value for kv in s.values})
+                                for s in message.status])
                 else:
                     say(event=name, transforms=[transform_json(t) for t in message.transforms])
         time.sleep(0.002)
@@ -343,7 +407,8 @@ def graph(args, participant, stopper):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["sim", "echo", "ping", "script", "listen", "graph"])
+    parser.add_argument("mode", choices=["sim", "echo", "ping", "script", "listen", "graph",
+                                         "trajectory"])
     parser.add_argument("--domain", type=int, default=0)
     parser.add_argument("--commands", default="/robot_joint_commands")
     parser.add_argument("--states", default="/robot_joint_states")
@@ -361,11 +426,12 @@ def main():
     parser.add_argument("--interval", type=float, default=0.01)
     parser.add_argument("--settle", type=float, default=0.0)
     parser.add_argument("--max", type=int, default=5, help="graph: messages printed per topic")
+    parser.add_argument("--namespace", default="", help="graph: the topics' namespace")
     args = parser.parse_args()
     participant = DomainParticipant(args.domain)
     stopper = Stopper()
     {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen,
-     "graph": graph}[args.mode](
+     "graph": graph, "trajectory": trajectory}[args.mode](
         args, participant, stopper)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from cyclonedds.core import Policy, Qos
 from cyclonedds.idl import IdlStruct
-from cyclonedds.idl.types import array, float64, int32, sequence, uint32
+from cyclonedds.idl.types import array, byte, float64, int32, sequence, uint32
 
 
 @dataclass
@@ -81,6 +81,49 @@ class TransformStamped(IdlStruct, typename="geometry_msgs::msg::dds_::TransformS
 @dataclass
 class TFMessage(IdlStruct, typename="tf2_msgs::msg::dds_::TFMessage_"):
     transforms: sequence[TransformStamped] = field(default_factory=list)
+
+
+@dataclass
+class KeyValue(IdlStruct, typename="diagnostic_msgs::msg::dds_::KeyValue_"):
+    key: str = ""
+    value: str = ""
+
+
+@dataclass
+class DiagnosticStatus(IdlStruct, typename="diagnostic_msgs::msg::dds_::DiagnosticStatus_"):
+    level: byte = 0
+    name: str = ""
+    message: str = ""
+    hardware_id: str = ""
+    values: sequence[KeyValue] = field(default_factory=list)
+
+
+@dataclass
+class DiagnosticArray(IdlStruct, typename="diagnostic_msgs::msg::dds_::DiagnosticArray_"):
+    header: Header = field(default_factory=Header)
+    status: sequence[DiagnosticStatus] = field(default_factory=list)
+
+
+@dataclass
+class Duration(IdlStruct, typename="builtin_interfaces::msg::dds_::Duration_"):
+    sec: int32 = 0
+    nanosec: uint32 = 0
+
+
+@dataclass
+class JointTrajectoryPoint(IdlStruct, typename="trajectory_msgs::msg::dds_::JointTrajectoryPoint_"):
+    positions: sequence[float64] = field(default_factory=list)
+    velocities: sequence[float64] = field(default_factory=list)
+    accelerations: sequence[float64] = field(default_factory=list)
+    effort: sequence[float64] = field(default_factory=list)
+    time_from_start: Duration = field(default_factory=Duration)
+
+
+@dataclass
+class JointTrajectory(IdlStruct, typename="trajectory_msgs::msg::dds_::JointTrajectory_"):
+    header: Header = field(default_factory=Header)
+    joint_names: sequence[str] = field(default_factory=list)
+    points: sequence[JointTrajectoryPoint] = field(default_factory=list)
 
 
 # ROS 2 sends plain CDR (XCDR1); Cyclone's Python binding defaults to XCDR2.

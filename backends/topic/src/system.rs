@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
+use robot_core::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
 use robot_core::{RobotTypes, Values};
 use ros2_wire::msg::{Imu, JointState, Time};
 
@@ -365,7 +365,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
         Ok(())
     }
 
-    fn counters(&self) -> Vec<Counter> {
+    fn counters(&self) -> Counters {
         let c = self.counts;
         let dropped = self.link.as_ref().map_or(0, |l| {
             l.commands
@@ -373,7 +373,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
                 .overwritten
                 .load(std::sync::atomic::Ordering::Relaxed)
         });
-        [
+        Counters::from([
             ("states received", c.states),
             ("states refused (array length)", c.refused_length),
             ("states refused (joint named twice)", c.refused_duplicate),
@@ -383,9 +383,6 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             ("commands published", c.published),
             ("commands not sent (below threshold)", c.below_threshold),
             ("commands dropped (network behind the loop)", dropped),
-        ]
-        .into_iter()
-        .map(|(name, value)| Counter { name, value })
-        .collect()
+        ])
     }
 }

@@ -117,7 +117,7 @@ fn a_stale_imu_ends_the_run_while_the_joint_states_are_fresh() {
         );
         let states = component
             .counters()
-            .into_iter()
+            .iter()
             .find(|c| c.name == "states received")
             .unwrap()
             .value;

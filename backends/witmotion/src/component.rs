@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use robot_core::Values;
-use robot_core::hardware::{Claims, Clock, Component, Counter, ErrorKind, HardwareError};
+use robot_core::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
 use robot_core::interface::IMU_STATE_INTERFACES;
 use robot_core::model::SensorKind;
 use robot_core::typed::RobotTypes;
@@ -430,7 +430,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
         Ok(())
     }
 
-    fn counters(&self) -> Vec<Counter> {
+    fn counters(&self) -> Counters {
         let mut counted = self.counted;
         if let Some(open) = &self.open {
             let shared = open.reader.shared();
@@ -442,20 +442,11 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
             counted[1] += shared.checksum_failures.load(Ordering::Relaxed);
             counted[2] += shared.skipped_bytes.load(Ordering::Relaxed);
         }
-        vec![
-            Counter {
-                name: "frames",
-                value: counted[0],
-            },
-            Counter {
-                name: "checksum failures",
-                value: counted[1],
-            },
-            Counter {
-                name: "bytes skipped",
-                value: counted[2],
-            },
-        ]
+        Counters::from([
+            ("frames", counted[0]),
+            ("checksum failures", counted[1]),
+            ("bytes skipped", counted[2]),
+        ])
     }
 }
 

@@ -89,7 +89,7 @@ fn unknown_field_at_the_top_level() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot, topic"
+            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot, ros, topic"
         )
     );
 }

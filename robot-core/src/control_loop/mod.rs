@@ -108,7 +108,8 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
     }
 
     /// The loop, with `observer` shown every cycle that succeeded (see [`CycleObserver`]).
-    pub fn with_observer(mut self, observer: impl CycleObserver<R> + 'static) -> Self {
+    pub fn with_observer(mut self, mut observer: impl CycleObserver<R> + 'static) -> Self {
+        observer.attach(&self.system);
         self.observer = Some(Box::new(observer));
         self
     }
@@ -244,7 +245,10 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             (Err(_), _) => {
                 self.switch_off();
             }
-            (Ok(()), Some(observer)) => observer.observe(clock, &self.state, &self.command),
+            (Ok(()), Some(observer)) => {
+                observer.observe(clock, &self.state, &self.command);
+                observer.observe_system(clock, &self.system);
+            }
             (Ok(()), None) => {}
         }
         result

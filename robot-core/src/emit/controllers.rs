@@ -39,11 +39,7 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
         .filter(|s| s.kind == SensorKind::Imu)
         .collect();
     for imu in &imus {
-        let name = if imus.len() == 1 {
-            "imu_sensor_broadcaster".to_string()
-        } else {
-            format!("{}_broadcaster", imu.name)
-        };
+        let name = imu_broadcaster_name(&imus, imu);
         manager.insert(name.as_str().into(), typed(IMU_SENSOR_BROADCASTER));
         let params = map([
             ("sensor_name", prefixed(&imu.name).into()),
@@ -84,6 +80,74 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
         message: e.to_string(),
     })?;
     Ok(format!("# {}\n{text}", header_comment(robot)))
+}
+
+/// `imu_sensor_broadcaster` for a robot's only IMU, `<sensor>_broadcaster` for each of several.
+fn imu_broadcaster_name(imus: &[&Sensor], imu: &Sensor) -> String {
+    if imus.len() == 1 {
+        "imu_sensor_broadcaster".to_string()
+    } else {
+        format!("{}_broadcaster", imu.name)
+    }
+}
+
+/// One controller of [`yaml`]: its name and type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Declared {
+    pub(crate) name: String,
+    pub(crate) plugin: &'static str,
+    /// What it claims or reads.
+    pub(crate) role: Role,
+}
+
+/// What a controller works on, which says when a launch file may start it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Every joint's states: always.
+    JointStates,
+    /// An IMU: only on a backend whose blocks hold it.
+    Imu,
+    /// A joint trajectory controller: started active.
+    Trajectory,
+    /// A forward command controller of one more interface (effort, stiffness, damping): loaded
+    /// inactive, for the user to switch to.
+    Forward,
+}
+
+/// Every controller [`yaml`] declares, in its order.
+pub(crate) fn declared(robot: &Robot) -> Vec<Declared> {
+    let mut out = vec![Declared {
+        name: "joint_state_broadcaster".to_string(),
+        plugin: JOINT_STATE_BROADCASTER,
+        role: Role::JointStates,
+    }];
+    let imus: Vec<&Sensor> = robot
+        .sensors
+        .iter()
+        .filter(|s| s.kind == SensorKind::Imu)
+        .collect();
+    out.extend(imus.iter().map(|imu| Declared {
+        name: imu_broadcaster_name(&imus, imu),
+        plugin: IMU_SENSOR_BROADCASTER,
+        role: Role::Imu,
+    }));
+    out.extend(
+        controller_plan::controllers(robot)
+            .into_iter()
+            .map(|c| match c.kind {
+                ControllerKind::Trajectory { .. } => Declared {
+                    name: c.name,
+                    plugin: JOINT_TRAJECTORY_CONTROLLER,
+                    role: Role::Trajectory,
+                },
+                ControllerKind::Forward { .. } => Declared {
+                    name: c.name,
+                    plugin: FORWARD_COMMAND_CONTROLLER,
+                    role: Role::Forward,
+                },
+            }),
+    );
+    out
 }
 
 fn interface_names(kinds: &[InterfaceKind]) -> Value {

@@ -11,6 +11,7 @@ mod mjcf;
 #[cfg(test)]
 mod read;
 mod ros2_control;
+pub mod ros_package;
 mod urdf;
 mod write;
 mod xml;
@@ -20,7 +21,7 @@ pub use ros2_control::launch_args::{LaunchDefaults, PrefixError};
 pub use write::{WriteError, Written, write_all, write_all_with};
 
 /// The command that regenerates this repository's checked-in emitted files
-/// (`robots/descriptions/`, `schema/`).
+/// (`robots/descriptions/`, the ROS packages `robots/ros/`, `schema/`).
 pub const REGENERATE_COMMAND: &str = "cargo regenerate";
 
 /// How any emitted file is made again, as its header says: true in any robot crate, where

@@ -132,6 +132,18 @@ fn imu_macros<'a>(
     .collect()
 }
 
+/// Whether `backend`'s blocks hold the robot's IMUs (when it has any): real hardware and MuJoCo
+/// do; the mock only with `mock_sensor_commands` ([`combined_block`]); the topic backend never.
+/// A launch file spawns the IMU broadcaster on these backends only: elsewhere it cannot find its
+/// sensor and fails.
+pub(crate) fn backs_imu(robot: &Robot, backend: Backend) -> bool {
+    match backend {
+        Backend::Real | Backend::Mujoco => true,
+        Backend::Mock => robot.mock.mock_sensor_commands,
+        Backend::Topic => false,
+    }
+}
+
 /// MuJoCo and mock: one block of every joint; the plugin and the IMU depend on `sim_mujoco`
 /// (the mock carries the IMU only with `mock_sensor_commands`).
 fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) -> Node {

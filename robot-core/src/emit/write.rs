@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{EmitError, LaunchDefaults, all_with};
+use super::{Artifact, EmitError, LaunchDefaults, all_with};
 use crate::model::Robot;
 
 /// Emitting or writing a robot's files failed.
@@ -53,17 +53,24 @@ pub fn write_all_with(
         robot: robot.name.to_string(),
         source,
     })?;
-    std::fs::create_dir_all(dir).map_err(|source| WriteError::Io {
-        what: "creating folder",
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    write_artifacts(dir, artifacts)
+}
+
+/// Writes `artifacts` into `dir`, their names paths inside it (`urdf/x.urdf.xacro`): folders are
+/// created with their parents, and a file that already holds its contents is left alone.
+pub(crate) fn write_artifacts(dir: &Path, artifacts: Vec<Artifact>) -> Result<Written, WriteError> {
     let mut written = Written {
         paths: Vec::with_capacity(artifacts.len()),
         changed: 0,
     };
     for artifact in artifacts {
         let path = dir.join(&artifact.file_name);
+        let folder = path.parent().unwrap_or(dir);
+        std::fs::create_dir_all(folder).map_err(|source| WriteError::Io {
+            what: "creating folder",
+            path: folder.to_path_buf(),
+            source,
+        })?;
         if !std::fs::read(&path).is_ok_and(|old| old == artifact.contents.as_bytes()) {
             std::fs::write(&path, artifact.contents).map_err(|source| WriteError::Io {
                 what: "writing",

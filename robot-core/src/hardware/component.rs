@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::error::HardwareError;
 use super::lifecycle::Lifecycle;
+use crate::kinematics::Transform;
 use crate::typed::RobotTypes;
 
 /// Time as the control loop gives it to every call of a cycle.
@@ -26,13 +27,76 @@ pub struct Claims {
 }
 
 /// A count a component keeps for the run's statistics: commands clamped, replies missed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Counter {
     /// What is counted, plural and lower case (`commands clamped`); shown before its value
     /// (`commands clamped 0`), so no count reads `1 commands`.
     pub name: &'static str,
     /// The count over the run.
     pub value: u64,
+}
+
+/// What one component counted: up to [`Counters::CAPACITY`] counters, held inline so that they
+/// can be read mid-run without allocating (`/diagnostics` reads them about once a second).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counters {
+    items: [Counter; Counters::CAPACITY],
+    len: usize,
+}
+
+impl Counters {
+    /// The most counters a component can report; more are left out (a component's own test
+    /// sees it: [`Counters::push`] says so).
+    pub const CAPACITY: usize = 12;
+
+    /// No counters.
+    pub const fn new() -> Self {
+        Counters {
+            items: [Counter { name: "", value: 0 }; Counters::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Adds a counter; `false` (and nothing added) when [`Counters::CAPACITY`] are held already.
+    pub fn push(&mut self, name: &'static str, value: u64) -> bool {
+        match self.items.get_mut(self.len) {
+            Some(slot) => {
+                *slot = Counter { name, value };
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The counters, in the order pushed.
+    pub fn as_slice(&self) -> &[Counter] {
+        self.items.get(..self.len).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for Counters {
+    type Target = [Counter];
+
+    fn deref(&self) -> &[Counter] {
+        self.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Counters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<const N: usize> From<[(&'static str, u64); N]> for Counters {
+    fn from(counted: [(&'static str, u64); N]) -> Self {
+        let mut counters = Counters::new();
+        for (name, value) in counted {
+            counters.push(name, value);
+        }
+        counters
+    }
 }
 
 /// What [`Component::on_error`] does unless a component says otherwise: `on_deactivate` when it
@@ -112,15 +176,42 @@ pub trait Component<R: RobotTypes>: Send {
     /// Sends this component's slots of `command`. Active only; never allocates or blocks.
     fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError>;
 
-    /// What this component counted over the run, for the statistics. Read when the loop ends,
-    /// never in a cycle (it may allocate).
-    fn counters(&self) -> Vec<Counter> {
-        Vec::new()
+    /// What this component counted so far, for the statistics at the end and for
+    /// `/diagnostics` mid-run: read on the control thread between cycles, so it must not
+    /// allocate or block.
+    fn counters(&self) -> Counters {
+        Counters::new()
+    }
+
+    /// Where the robot's floating base is in the world, if this component knows (a simulation
+    /// does; `/tf` then moves the base). Read on the control thread: must not allocate or block.
+    fn base_pose(&self) -> Option<Transform> {
+        None
     }
 
     /// What happened over the run that the statistics should say in words (a simulated robot
     /// that fell, and when). Read when the loop ends, never in a cycle (it may allocate).
     fn events(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_hold_up_to_their_capacity_and_say_when_full() {
+        let mut counters = Counters::from([("commands clamped", 3), ("replies missed", 0)]);
+        assert_eq!(counters.len(), 2);
+        assert_eq!(counters[0].name, "commands clamped");
+        assert_eq!(counters[0].value, 3);
+        for _ in 2..Counters::CAPACITY {
+            assert!(counters.push("more", 1));
+        }
+        assert!(!counters.push("one too many", 1), "full");
+        assert_eq!(counters.len(), Counters::CAPACITY);
+        assert!(counters.iter().all(|c| c.name != "one too many"));
+        assert_eq!(format!("{:?}", Counters::new()), "[]");
     }
 }

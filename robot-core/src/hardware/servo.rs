@@ -53,6 +53,26 @@ impl ServoGains {
     /// commanded by position, a damper if by velocity only, nothing otherwise.
     pub fn for_joint(&self, joint: &Joint) -> Gains {
         let commands = |kind| joint.command_interfaces.iter().any(|i| i.kind == kind);
+        let servo = self.servo_for(joint);
+        Gains {
+            stiffness: if commands(InterfaceKind::Stiffness) {
+                0.0
+            } else {
+                servo.stiffness
+            },
+            damping: if commands(InterfaceKind::Damping) {
+                0.0
+            } else {
+                servo.damping
+            },
+        }
+    }
+
+    /// The servo these gains make of `joint`, whichever gains it declares: what a controller
+    /// writes into a joint's own `stiffness` and `damping` to have that servo (the trajectory
+    /// controller does, on an MIT joint).
+    pub fn servo_for(&self, joint: &Joint) -> Gains {
+        let commands = |kind| joint.command_interfaces.iter().any(|i| i.kind == kind);
         let ratio = joint
             .actuator
             .as_ref()
@@ -77,18 +97,7 @@ impl ServoGains {
         } else {
             0.0
         };
-        Gains {
-            stiffness: if commands(InterfaceKind::Stiffness) {
-                0.0
-            } else {
-                stiffness
-            },
-            damping: if commands(InterfaceKind::Damping) {
-                0.0
-            } else {
-                damping
-            },
-        }
+        Gains { stiffness, damping }
     }
 }
 

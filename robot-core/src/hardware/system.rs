@@ -2,12 +2,13 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::component::{Clock, Component, Counter};
+use super::component::{Clock, Component, Counter, Counters};
 use super::error::{ErrorKind, HardwareError, Recovery, summarize};
 use super::lifecycle::Lifecycle;
 use super::panics::{catching_panics, name_of, panic_message};
 use super::seed::seed_safe_commands;
 use crate::Values;
+use crate::kinematics::Transform;
 use crate::typed::{RobotTypes, Slot};
 
 /// The components of one robot, run in turn over its one state and command struct.
@@ -162,6 +163,25 @@ impl<R: RobotTypes> System<R> {
             .map(|(name, s)| (name.as_str(), s.lifecycle()))
     }
 
+    /// What component `index` (in [`System::states`] order) counted so far; none when there is
+    /// no such component or its `counters` panicked. Allocates nothing: read mid-run.
+    pub fn counters_of(&self, index: usize) -> Counters {
+        self.components
+            .get(index)
+            .and_then(|c| catch_unwind(AssertUnwindSafe(|| c.counters())).ok())
+            .unwrap_or_default()
+    }
+
+    /// Where the floating base is in the world, from the first component that knows
+    /// ([`Component::base_pose`]: a simulation does, an actuator bus does not).
+    pub fn base_pose(&self) -> Option<Transform> {
+        self.components.iter().find_map(|c| {
+            catch_unwind(AssertUnwindSafe(|| c.base_pose()))
+                .ok()
+                .flatten()
+        })
+    }
+
     /// Each component's name and what it counted ([`Component::counters`]), in order.
     pub fn counters(&self) -> Vec<(String, Vec<Counter>)> {
         // Read for the report at the end of a run: a panic here must not lose the report.
@@ -170,7 +190,7 @@ impl<R: RobotTypes> System<R> {
             .zip(&self.names)
             .map(|(c, name)| {
                 let counted = catch_unwind(AssertUnwindSafe(|| c.counters()));
-                (name.clone(), counted.unwrap_or_default())
+                (name.clone(), counted.unwrap_or_default().to_vec())
             })
             .collect()
     }

@@ -342,3 +342,24 @@ fn the_standing_height_lifts_the_lowest_point_to_zero() {
     let bare = robot(vec![link("base", vec![])], vec![]);
     assert_eq!(standing_height(&bare), Ok(None));
 }
+
+#[test]
+fn a_quaternion_and_its_matrix_go_both_ways() {
+    for rpy in [
+        [0.0, 0.0, 0.0],
+        [0.3, -1.1, 2.5],
+        [PI, 0.2, -0.4],
+        [0.0, FRAC_PI_2, 0.0],
+    ] {
+        let m = rpy_to_matrix(rpy);
+        assert_matrix(quaternion_to_matrix(matrix_to_quaternion(&m)), m);
+        // Scaled, as MuJoCo's qpos drifts: the same rotation.
+        let q = matrix_to_quaternion(&m).map(|c| c * 1.7);
+        assert_matrix(quaternion_to_matrix(q), m);
+    }
+    assert_matrix(quaternion_to_matrix([0.0; 4]), Transform::IDENTITY.rotation);
+    assert_matrix(
+        quaternion_to_matrix([FRAC_1_SQRT_2, 0.0, 0.0, FRAC_1_SQRT_2]),
+        rpy_to_matrix([0.0, 0.0, FRAC_PI_2]),
+    );
+}

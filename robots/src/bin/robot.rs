@@ -2,7 +2,9 @@
 //! example controllers.
 //!
 //! * `robot emit` writes every description of a robot into a folder (by default the one
-//!   `cargo build` wrote); `robot emit --checked-in` regenerates the checked-in copies and schemas.
+//!   `cargo build` wrote); `robot emit --ros-package DIR` writes its ROS 2 description package
+//!   `<robot>_description/` into DIR; `robot emit --checked-in` regenerates the checked-in copies
+//!   (descriptions, packages) and schemas.
 //! * `robot describe` prints the joints, buses, interfaces, limits and bus load.
 //! * `robot run` emits the descriptions and runs a controller (lite_biped: a slow squat;
 //!   six_axis_arm: a wave) on the backend the runtime configuration (or `--backend`) selects,
@@ -20,6 +22,11 @@ fn main() -> ExitCode {
         .about("Descriptions and tools for the shipped robots")
         .descriptions_dir(env!("ROBOT_DESCRIPTIONS_DIR"))
         .checked_in(robots::checked_in::regenerate)
+        .cargo_package(
+            env!("CARGO_PKG_VERSION"),
+            env!("CARGO_PKG_AUTHORS"),
+            env!("CARGO_PKG_LICENSE"),
+        )
         .controller::<LiteBiped, _>("squat", "a slow squat", Squat::default)
         .controller::<SixAxisArm, _>("wave", "a slow wave", Wave::default)
         .main()

@@ -39,6 +39,46 @@ impl From<BackendArg> for Backend {
     }
 }
 
+#[derive(Debug, clap::Args)]
+pub struct EmitArgs {
+    /// The robot, by ROS name; all robots when omitted.
+    #[arg(long, conflicts_with = "checked_in")]
+    pub robot: Option<String>,
+    /// Folder to write into; each robot gets a subfolder named after it. By default the
+    /// folder `cargo build` writes (printed by the build).
+    #[arg(long, conflicts_with_all = ["checked_in", "ros_package"])]
+    pub out: Option<PathBuf>,
+    /// A runtime configuration whose bus interfaces, IMU ports and topics become the
+    /// defaults of the launch args (`can_interface_<bus>`, `imu_port`, …); its robot only.
+    #[arg(long, conflicts_with = "checked_in")]
+    pub config: Option<PathBuf>,
+    /// The `prefix` arg's default, which goes before every link, joint, sensor and
+    /// `<ros2_control>` name, and before every joint, sensor and frame name of
+    /// `controllers.yaml` (two robots in one graph).
+    #[arg(long, conflicts_with = "checked_in")]
+    pub prefix: Option<String>,
+    /// Write each robot's ROS 2 description package, `<robot>_description/`, into this folder
+    /// (a colcon workspace's `src/`, say) instead of the loose descriptions.
+    #[arg(long, conflicts_with = "checked_in", value_name = "DIR")]
+    pub ros_package: Option<PathBuf>,
+    /// The package's maintainer, `"Name <email>"`; by default the crate's first author.
+    #[arg(long, requires = "ros_package")]
+    pub maintainer: Option<String>,
+    /// The package's licence (an SPDX expression: `A OR B` gives one `<license>` each); by
+    /// default the crate's.
+    #[arg(long, requires = "ros_package")]
+    pub license: Option<String>,
+    /// The package's version, MAJOR.MINOR.PATCH; by default the crate's.
+    #[arg(long, requires = "ros_package")]
+    pub package_version: Option<String>,
+    /// The package's description; by default one naming the robot and what the package holds.
+    #[arg(long, requires = "ros_package")]
+    pub description: Option<String>,
+    /// Regenerate the checked-in copies of the descriptions and schemas.
+    #[arg(long)]
+    pub checked_in: bool,
+}
+
 #[derive(Debug, Parser)]
 pub struct Cli {
     #[command(subcommand)]
@@ -47,28 +87,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write every emitted description of a robot (or of all robots) into a folder.
-    Emit {
-        /// The robot, by ROS name; all robots when omitted.
-        #[arg(long, conflicts_with = "checked_in")]
-        robot: Option<String>,
-        /// Folder to write into; each robot gets a subfolder named after it. By default the
-        /// folder `cargo build` writes (printed by the build).
-        #[arg(long, conflicts_with = "checked_in")]
-        out: Option<PathBuf>,
-        /// A runtime configuration whose bus interfaces, IMU ports and topics become the
-        /// defaults of the launch args (`can_interface_<bus>`, `imu_port`, …); its robot only.
-        #[arg(long, conflicts_with = "checked_in")]
-        config: Option<PathBuf>,
-        /// The `prefix` arg's default, which goes before every link, joint, sensor and
-        /// `<ros2_control>` name, and before every joint, sensor and frame name of
-        /// `controllers.yaml` (two robots in one graph).
-        #[arg(long, conflicts_with = "checked_in")]
-        prefix: Option<String>,
-        /// Regenerate the checked-in copies of the descriptions and schemas.
-        #[arg(long)]
-        checked_in: bool,
-    },
+    /// Write every emitted description of a robot (or of all robots) into a folder, or (with
+    /// `--ros-package`) its ROS 2 description package.
+    Emit(EmitArgs),
     /// Print a table of joints, buses, interfaces, limits and the bus load at the update rate.
     Describe {
         /// The robot, by ROS name; the first one this tool knows by default.
@@ -371,14 +392,15 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 0, value_parser = whole_in(0u64, 1_000_000), allow_negative_numbers = true)]
     pub spin_us: u64,
     /// Join the ROS 2 graph (domain `ROS_DOMAIN_ID`, else 0) and publish the running robot as
-    /// a ros2_control robot with robot_state_publisher would: /joint_states, /tf, /tf_static
-    /// and /robot_description.
+    /// a ros2_control robot with robot_state_publisher would: /joint_states, /imu/data, /tf,
+    /// /tf_static, /robot_description and /diagnostics. A config's `ros:` section does too, and
+    /// says the namespace, rates and topics.
     #[arg(long)]
     pub ros: bool,
-    /// With --ros, /joint_states and /tf at most this often, Hz (1 to 10000; the loop's rate
-    /// when slower).
-    #[arg(long, default_value_t = 500, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true, requires = "ros")]
-    pub ros_rate: u32,
+    /// With --ros (or a `ros:` section), /joint_states, /imu/data and /tf at most this often,
+    /// Hz (1 to 10000; the loop's rate when slower); default 500, or the section's `rate_hz`.
+    #[arg(long, value_parser = whole_in(1u32, MAX_RATE_HZ), allow_negative_numbers = true)]
+    pub ros_rate: Option<u32>,
     /// Folder to emit the descriptions into; by default `target/descriptions/`.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -387,7 +409,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
     /// Record every cycle into this rosbag2 MCAP file (`ros2 bag play`, Foxglove,
-    /// PlotJuggler, `plot`): /joint_states, /joint_commands, /tf, /tf_static and
+    /// PlotJuggler, `plot`): /joint_states, /joint_commands, /tf, /imu/data, /tf_static and
     /// /robot_description, with or without --ros.
     #[arg(long, value_name = "FILE.mcap")]
     pub record: Option<PathBuf>,

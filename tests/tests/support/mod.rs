@@ -211,9 +211,9 @@ impl Component<LiteBiped> for Scripted {
         }
         Ok(())
     }
-    fn counters(&self) -> Vec<robot_core::hardware::Counter> {
+    fn counters(&self) -> robot_core::hardware::Counters {
         assert!(!self.counters_panic, "counter overflow");
-        Vec::new()
+        robot_core::hardware::Counters::new()
     }
 }
 

@@ -31,7 +31,23 @@ pub struct Frames {
     pub fixed: Vec<JointFrame>,
     /// Movable joints: `/tf`.
     pub movable: Vec<JointFrame>,
+    /// A floating base's frame in the world: on `/tf` too, after the movable joints.
+    pub base: Option<BaseFrame>,
 }
+
+/// Where a floating base is: its root link in [`WORLD_FRAME`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BaseFrame {
+    /// The root link.
+    pub root: String,
+    /// The home pose: upright, its lowest collision point on the floor
+    /// ([`kinematics::standing_height`]), where MuJoCo starts it too. Published until a backend
+    /// says where the base is.
+    pub home: Transform,
+}
+
+/// The frame a floating base moves in, as MuJoCo's world and Gazebo's are named.
+pub const WORLD_FRAME: &str = "world";
 
 impl Frames {
     /// The frames of `robot`, whose state is laid out as `state`.
@@ -51,7 +67,64 @@ impl Frames {
                 fixed.push(frame);
             }
         }
-        Frames { fixed, movable }
+        let base = robot
+            .floating_base
+            .then(|| robot.root_link())
+            .flatten()
+            .map(|root| BaseFrame {
+                root: root.name.to_string(),
+                home: Transform {
+                    translation: [
+                        0.0,
+                        0.0,
+                        kinematics::standing_height(robot)
+                            .ok()
+                            .flatten()
+                            .unwrap_or(0.0),
+                    ],
+                    ..Transform::IDENTITY
+                },
+            });
+        Frames {
+            fixed,
+            movable,
+            base,
+        }
+    }
+
+    /// `/tf`'s message: the movable joints' transforms, then the floating base's.
+    pub fn tf_message(&self) -> TFMessage {
+        let mut message = Frames::message(&self.movable);
+        if let Some(base) = &self.base {
+            message.transforms.push(TransformStamped {
+                header: Header {
+                    frame_id: WORLD_FRAME.to_string(),
+                    ..Header::default()
+                },
+                child_frame_id: base.root.clone(),
+                transform: ros_transform(&base.home),
+            });
+        }
+        message
+    }
+
+    /// Fills `/tf`'s message (made by [`Frames::tf_message`]): the movable joints as
+    /// [`Frames::fill`] does, and the floating base at `base`, or at home when no backend knows.
+    /// Allocates nothing.
+    pub fn fill_tf(
+        &self,
+        robot: &Robot,
+        state: &[f64],
+        base: Option<&Transform>,
+        stamp: &msg::Time,
+        last: &mut [f64],
+        message: &mut TFMessage,
+    ) {
+        Frames::fill(robot, &self.movable, state, stamp, last, message);
+        if let (Some(frame), Some(stamped)) = (&self.base, message.transforms.last_mut()) {
+            stamped.header.stamp = stamp.clone();
+            stamped.transform = ros_transform(base.unwrap_or(&frame.home));
+        }
     }
 
     /// A message of `frames`, frame names set, transforms to be filled.

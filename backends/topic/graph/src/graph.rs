@@ -1,7 +1,8 @@
 //! The publishing thread: joins the DDS domain, publishes what does not change once
 //! (`/robot_description`, `/tf_static`, both transient-local so late joiners get them), then
 //! at most `rate_cap_hz` times a second takes the newest snapshot, fills the preallocated
-//! `/joint_states` and `/tf` messages and hands them to ros2-wire's DDS thread.
+//! `/joint_states`, `/imu/data` and `/tf` messages and hands them to ros2-wire's DDS thread;
+//! `/diagnostics` goes out whenever the loop hands over a new [`Health`](crate::Health).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,44 +10,116 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use robot_core::typed::{RobotTypes, Values};
-use ros2_wire::msg::{StringMessage, TFMessage};
-use ros2_wire::{Participant, QosProfile, ReliabilityKind, TopicName, TopicNameError, WireError};
+use ros2_wire::msg::{DiagnosticArray, StringMessage, TFMessage};
+use ros2_wire::{
+    Message, Participant, ParticipantBuilder, Publisher, QosProfile, ReliabilityKind, TopicName,
+    TopicNameError, WireError,
+};
 
+use crate::diagnostics::{self, LoopWatch};
 use crate::frames::Frames;
+use crate::imu::ImuChannel;
 use crate::joint_states::JointStateLayout;
 use crate::snapshot::{GraphObserver, snapshots};
 
 /// joint_state_broadcaster's rate when the loop is faster: 500 Hz.
 pub const DEFAULT_RATE_CAP_HZ: f64 = 500.0;
 
+/// `/diagnostics`' rate: diagnostic_updater's default period is one second.
+pub const DEFAULT_DIAGNOSTICS_HZ: f64 = 1.0;
+
+/// Which topics to publish; all by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Topics {
+    /// `joint_states`.
+    pub joint_states: bool,
+    /// `imu/data` (one per IMU of the definition; none without one).
+    pub imu: bool,
+    /// `tf` and `tf_static`.
+    pub tf: bool,
+    /// `robot_description`.
+    pub robot_description: bool,
+    /// `diagnostics`.
+    pub diagnostics: bool,
+}
+
+impl Default for Topics {
+    fn default() -> Self {
+        Topics {
+            joint_states: true,
+            imu: true,
+            tf: true,
+            robot_description: true,
+            diagnostics: true,
+        }
+    }
+}
+
 /// What to publish, and where.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraphOptions {
     /// The DDS domain (ROS_DOMAIN_ID).
     pub domain_id: u16,
-    /// `/joint_states` and `/tf` at most this often (Hz); the loop's rate when slower.
+    /// Put before every topic, as a node's namespace is (`/robot1` → `/robot1/joint_states`);
+    /// empty for none.
+    pub namespace: String,
+    /// Which topics.
+    pub topics: Topics,
+    /// `joint_states`, `imu/data` and `tf` at most this often (Hz); the loop's rate when slower.
     pub rate_cap_hz: f64,
-    /// The URDF `/robot_description` carries (the backend's expanded URDF).
+    /// `diagnostics` this often, in loop time (Hz).
+    pub diagnostics_hz: f64,
+    /// The URDF `robot_description` carries (the backend's expanded URDF).
     pub robot_description: String,
+}
+
+impl GraphOptions {
+    /// Every topic, in no namespace, at the default rates, on domain 0.
+    pub fn new(robot_description: String) -> Self {
+        GraphOptions {
+            domain_id: 0,
+            namespace: String::new(),
+            topics: Topics::default(),
+            rate_cap_hz: DEFAULT_RATE_CAP_HZ,
+            diagnostics_hz: DEFAULT_DIAGNOSTICS_HZ,
+            robot_description,
+        }
+    }
+
+    /// The full name of `topic` in the namespace.
+    pub fn resolve(&self, topic: &str) -> Result<TopicName, GraphError> {
+        let namespace = self.namespace.trim_end_matches('/');
+        let full = match namespace {
+            "" => format!("/{topic}"),
+            ns if ns.starts_with('/') => format!("{ns}/{topic}"),
+            ns => format!("/{ns}/{topic}"),
+        };
+        TopicName::new(&full).map_err(|source| GraphError::Namespace {
+            namespace: self.namespace.clone(),
+            source,
+        })
+    }
 }
 
 /// How the publishing went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GraphReport {
-    /// Snapshots published (each one `/joint_states` and one `/tf`).
+    /// Snapshots published (each one `/joint_states`, `/imu/data` and `/tf`, those on).
     pub published: u64,
     /// Cycles not published: over the rate cap, or replaced before the publisher got to them.
     pub passed_over: u64,
     /// Messages the DDS thread could not take in time (the network behind), dropped.
     pub dropped: u64,
+    /// `/diagnostics` messages published.
+    pub diagnostics: u64,
 }
 
 impl std::fmt::Display for GraphReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "ROS 2 graph: {} states published, {} cycles passed over (rate cap or a late publisher), {} messages dropped (network behind)",
-            self.published, self.passed_over, self.dropped
+            "ROS 2 graph: {} states published, {} cycles passed over (rate cap or a late publisher), {} messages dropped (network behind), {} diagnostics",
+            self.published, self.passed_over, self.dropped, self.diagnostics
         )
     }
 }
@@ -56,10 +129,13 @@ impl std::fmt::Display for GraphReport {
 pub struct RosGraph {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<GraphReport>>,
+    watch: LoopWatch,
 }
 
 /// QoS as the ROS 2 publishers of each topic use it.
 const JOINT_STATES_QOS: QosProfile = QosProfile::reliable(10); // rclcpp::SystemDefaultsQoS
+const IMU_QOS: QosProfile = QosProfile::reliable(10); // imu_sensor_broadcaster: SystemDefaultsQoS
+const DIAGNOSTICS_QOS: QosProfile = QosProfile::reliable(10); // diagnostic_updater
 const TF_QOS: QosProfile = QosProfile::reliable(100); // tf2_ros::DynamicBroadcasterQoS
 const LATCHED: QosProfile = QosProfile {
     // robot_state_publisher's /robot_description, tf2_ros::StaticBroadcasterQoS
@@ -75,16 +151,55 @@ pub enum GraphError {
     /// No DDS participant or endpoint could be made.
     #[error("cannot join the ROS 2 graph: {0}")]
     Wire(#[from] WireError),
-    /// A topic name was refused (a bug here, not a user's input).
-    #[error("cannot join the ROS 2 graph: {0}")]
-    Topic(#[from] TopicNameError),
+    /// The namespace makes no valid topic name.
+    #[error(
+        "ROS namespace `{namespace}`: {source} (a namespace is `/`-separated names of letters, \
+         digits and `_`, each not starting with a digit)"
+    )]
+    Namespace {
+        /// The namespace given.
+        namespace: String,
+        /// What the topic name broke.
+        source: TopicNameError,
+    },
+    /// A rate that is not a positive number of Hz.
+    #[error("ROS graph: {what} must be a positive number of Hz, not {value}")]
+    Rate {
+        /// Which rate.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
     /// The publishing thread could not be started.
     #[error("cannot start the ROS 2 graph's publishing thread: {0}")]
     Thread(#[source] std::io::Error),
 }
 
-fn topic(name: &str) -> Result<TopicName, GraphError> {
-    Ok(TopicName::new(name)?)
+/// A publisher of `topic` when `on`.
+fn publisher<M: Message>(
+    builder: &mut ParticipantBuilder,
+    options: &GraphOptions,
+    on: bool,
+    topic: &str,
+    qos: QosProfile,
+    template: M,
+) -> Result<Option<Publisher<M>>, GraphError> {
+    if !on {
+        return Ok(None);
+    }
+    Ok(Some(builder.publisher(
+        &options.resolve(topic)?,
+        qos,
+        template,
+    )?))
+}
+
+fn positive(what: &'static str, value: f64) -> Result<f64, GraphError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(GraphError::Rate { what, value })
+    }
 }
 
 impl RosGraph {
@@ -93,54 +208,94 @@ impl RosGraph {
     pub fn start<R: RobotTypes>(
         options: GraphOptions,
     ) -> Result<(RosGraph, GraphObserver<R>), GraphError> {
+        let rate_cap = positive("the rate cap", options.rate_cap_hz)?;
+        let diagnostics_hz = positive("the diagnostics rate", options.diagnostics_hz)?;
         let robot = R::DESCRIPTION;
+        let topics = options.topics;
         let joint_states = JointStateLayout::of(robot, &R::STATE_LAYOUT);
+        let imus = ImuChannel::of(robot, &R::STATE_LAYOUT);
         let frames = Frames::of(robot, &R::STATE_LAYOUT);
 
         let mut builder = Participant::builder(options.domain_id)?;
-        let mut joint_states_out = builder.publisher(
-            &topic("/joint_states")?,
+        let b = &mut builder;
+        let o = &options;
+        let mut joint_states_out = publisher(
+            b,
+            o,
+            topics.joint_states,
+            "joint_states",
             JOINT_STATES_QOS,
             joint_states.message(),
         )?;
-        let mut tf_out =
-            builder.publisher(&topic("/tf")?, TF_QOS, Frames::message(&frames.movable))?;
-        let mut tf_static_out =
-            builder.publisher(&topic("/tf_static")?, LATCHED, TFMessage::default())?;
-        let mut description_out = builder.publisher(
-            &topic("/robot_description")?,
+        let mut imu_out = Vec::new();
+        for imu in &imus {
+            imu_out.extend(publisher(
+                b,
+                o,
+                topics.imu,
+                &imu.topic,
+                IMU_QOS,
+                imu.message(),
+            )?);
+        }
+        let mut tf_out = publisher(b, o, topics.tf, "tf", TF_QOS, frames.tf_message())?;
+        let tf_static_out = publisher(b, o, topics.tf, "tf_static", LATCHED, TFMessage::default())?;
+        let description_out = publisher(
+            b,
+            o,
+            topics.robot_description,
+            "robot_description",
             LATCHED,
             StringMessage::default(),
+        )?;
+        let mut diagnostics_out = publisher(
+            b,
+            o,
+            topics.diagnostics,
+            "diagnostics",
+            DIAGNOSTICS_QOS,
+            DiagnosticArray::default(),
         )?;
         let participant = builder.start()?;
 
         // Once, transient-local: what never changes.
-        description_out.message_mut().data = options.robot_description;
-        description_out.publish();
-        let mut fixed = Frames::message(&frames.fixed);
-        let stamp = ros2_wire::msg::Time::now();
-        let mut no_positions = vec![0.0; frames.fixed.len()];
-        Frames::fill(
-            robot,
-            &frames.fixed,
-            &[],
-            &stamp,
-            &mut no_positions,
-            &mut fixed,
-        );
-        *tf_static_out.message_mut() = fixed;
-        tf_static_out.publish();
+        let mut description_out = description_out;
+        if let Some(out) = &mut description_out {
+            out.message_mut().data = options.robot_description;
+            out.publish();
+        }
+        let mut tf_static_out = tf_static_out;
+        if let Some(out) = &mut tf_static_out {
+            let mut fixed = Frames::message(&frames.fixed);
+            let mut no_positions = vec![0.0; frames.fixed.len()];
+            let stamp = ros2_wire::msg::Time::now();
+            Frames::fill(
+                robot,
+                &frames.fixed,
+                &[],
+                &stamp,
+                &mut no_positions,
+                &mut fixed,
+            );
+            *out.message_mut() = fixed;
+            out.publish();
+        }
+        // Kept for the run: they answer late joiners.
+        let latched = (description_out, tf_static_out);
 
-        let (observer, mut incoming) = snapshots::<R>();
+        let period = Duration::from_secs_f64(1.0 / rate_cap);
+        let (observer, mut incoming) =
+            snapshots::<R>(Duration::from_secs_f64(1.0 / diagnostics_hz));
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
-        let period = Duration::from_secs_f64(1.0 / options.rate_cap_hz.max(1.0));
+        let watch = LoopWatch::default();
+        let thread_watch = watch.clone();
         let thread = std::thread::Builder::new()
             .name("ros2-graph".into())
             .spawn(move || {
                 // Owned here: the participant stops when this thread ends.
                 let _participant = participant;
-                let _latched = (tf_static_out, description_out);
+                let _latched = latched;
                 let mut report = GraphReport::default();
                 let mut positions = Frames::initial_positions(&frames.movable);
                 let mut next = Instant::now();
@@ -151,29 +306,49 @@ impl RosGraph {
                     } else {
                         next = Instant::now(); // late: no burst to catch up
                     }
-                    let Some((snapshot, passed_over)) = incoming.take_newest() else {
-                        continue;
-                    };
-                    report.passed_over += passed_over;
-                    let stamp = snapshot.stamp();
-                    let state = snapshot.state.as_slice();
-                    joint_states.fill(state, &stamp, joint_states_out.message_mut());
-                    joint_states_out.publish();
-                    Frames::fill(
-                        robot,
-                        &frames.movable,
-                        state,
-                        &stamp,
-                        &mut positions,
-                        tf_out.message_mut(),
-                    );
-                    tf_out.publish();
-                    report.published += 1;
+                    if let Some((snapshot, passed_over)) = incoming.take_newest() {
+                        report.passed_over += passed_over;
+                        let stamp = snapshot.stamp();
+                        let state = snapshot.state.as_slice();
+                        if let Some(out) = &mut joint_states_out {
+                            joint_states.fill(state, &stamp, out.message_mut());
+                            out.publish();
+                        }
+                        for (imu, out) in imus.iter().zip(&mut imu_out) {
+                            imu.fill(state, &stamp, out.message_mut());
+                            out.publish();
+                        }
+                        if let Some(out) = &mut tf_out {
+                            frames.fill_tf(
+                                robot,
+                                state,
+                                snapshot.base.as_ref(),
+                                &stamp,
+                                &mut positions,
+                                out.message_mut(),
+                            );
+                            out.publish();
+                        }
+                        report.published += 1;
+                    }
+                    report.dropped = dropped(&joint_states_out, &imu_out, &tf_out);
+                    if let Some(out) = &mut diagnostics_out {
+                        let names = incoming.names.clone();
+                        if let Some(health) = incoming.take_health() {
+                            let names = names.get().map_or(&[][..], Vec::as_slice);
+                            *out.message_mut() = diagnostics::message(
+                                robot.name.as_ref(),
+                                names,
+                                health,
+                                &thread_watch,
+                                &report,
+                                &health.stamp(),
+                            );
+                            out.publish();
+                            report.diagnostics += 1;
+                        }
+                    }
                 }
-                report.dropped = [joint_states_out.counters(), tf_out.counters()]
-                    .iter()
-                    .map(|c| c.overwritten.load(Ordering::Relaxed))
-                    .sum();
                 report
             })
             .map_err(GraphError::Thread)?;
@@ -181,9 +356,16 @@ impl RosGraph {
             RosGraph {
                 stop,
                 thread: Some(thread),
+                watch,
             },
             observer,
         ))
+    }
+
+    /// Where to hand the running loop's control ([`LoopWatch::watch`]) once it is spawned, so
+    /// that `/diagnostics` has its cycles and overruns.
+    pub fn loop_watch(&self) -> &LoopWatch {
+        &self.watch
     }
 
     /// Stops publishing, leaves the domain, and says how it went.
@@ -198,6 +380,21 @@ impl RosGraph {
             .and_then(|thread| thread.join().ok())
             .unwrap_or_default()
     }
+}
+
+/// Messages the DDS thread dropped, over the per-cycle topics.
+fn dropped<A: Message, B: Message, C: Message>(
+    joint_states: &Option<Publisher<A>>,
+    imus: &[Publisher<B>],
+    tf: &Option<Publisher<C>>,
+) -> u64 {
+    let count = |c: &ros2_wire::EndpointCounters| c.overwritten.load(Ordering::Relaxed);
+    joint_states
+        .iter()
+        .map(|p| count(p.counters()))
+        .sum::<u64>()
+        + imus.iter().map(|p| count(p.counters())).sum::<u64>()
+        + tf.iter().map(|p| count(p.counters())).sum::<u64>()
 }
 
 impl Drop for RosGraph {

@@ -5,23 +5,35 @@
 //! * `/joint_states` (`sensor_msgs/JointState`): every movable joint in definition order, its
 //!   position, velocity and effort (NaN where it has no such state), stamped with the cycle's
 //!   time, at the loop's rate up to a cap;
+//! * `/imu/data` (`sensor_msgs/Imu`) per IMU, as imu_sensor_broadcaster publishes it;
 //! * `/robot_description` (`std_msgs/String`, reliable, transient-local, depth 1): the URDF;
 //! * `/tf_static` (transient-local) for fixed joints and `/tf` for movable ones
 //!   (`tf2_msgs/TFMessage`), parent link → child link, from the definition's own kinematics, so
-//!   RViz needs no robot_state_publisher.
+//!   RViz needs no robot_state_publisher; a floating base as `world` → its root link, where the
+//!   backend says it is (MuJoCo) or at its home pose;
+//! * `/diagnostics` (`diagnostic_msgs/DiagnosticArray`, 1 Hz): the loop and each component.
 //!
-//! The control thread only copies its state and command into a triple buffer
-//! ([`snapshot`]); a publishing thread of this crate takes the newest when it is due, fills
+//! All in a namespace when asked ([`GraphOptions::namespace`]), each topic optional.
+//!
+//! The control thread only copies its state, command and base pose into a triple buffer
+//! ([`snapshot`]), and once a second each component's lifecycle and counters into another; a publishing thread of this crate takes the newest when it is due, fills
 //! preallocated messages and hands them to `ros2-wire`'s DDS thread. A snapshot the publisher
 //! did not get to is replaced by the next, and counted; the cycle never waits.
 #![warn(missing_docs)]
 
+mod diagnostics;
 mod frames;
 mod graph;
+mod imu;
 mod joint_states;
 pub mod snapshot;
 
-pub use frames::{Frames, JointFrame, ros_transform};
-pub use graph::{DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport, RosGraph};
+pub use diagnostics::LoopWatch;
+pub use frames::{BaseFrame, Frames, JointFrame, WORLD_FRAME, ros_transform};
+pub use graph::{
+    DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport, RosGraph,
+    Topics,
+};
+pub use imu::ImuChannel;
 pub use joint_states::JointStateLayout;
-pub use snapshot::GraphObserver;
+pub use snapshot::{ComponentHealth, GraphObserver, Health};

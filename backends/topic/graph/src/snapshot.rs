@@ -1,11 +1,14 @@
-//! The handoff from the control thread: each cycle's clock, state and command, copied into a
-//! triple buffer (wait-free, allocation-free: the state and command are plain `f64` structs),
-//! the newest winning.
+//! The handoff from the control thread: each cycle's clock, state, command and floating-base
+//! pose, copied into a triple buffer (wait-free, allocation-free: the state and command are
+//! plain `f64` structs), the newest winning; and, about once a second, how each component
+//! stands ([`Health`]), through a second one.
 
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use robot_core::control_loop::CycleObserver;
-use robot_core::hardware::Clock;
+use robot_core::hardware::{Clock, Counters, Lifecycle, System};
+use robot_core::kinematics::Transform;
 use robot_core::typed::RobotTypes;
 
 /// One cycle as the loop saw it.
@@ -21,6 +24,8 @@ pub struct Snapshot<R: RobotTypes> {
     pub state: R::State,
     /// The command held.
     pub command: R::Command,
+    /// Where the floating base is, when a component knows ([`System::base_pose`]).
+    pub base: Option<Transform>,
 }
 
 impl<R: RobotTypes> Default for Snapshot<R> {
@@ -31,6 +36,7 @@ impl<R: RobotTypes> Default for Snapshot<R> {
             epoch_at_start: Duration::ZERO,
             state: R::State::default(),
             command: R::Command::default(),
+            base: None,
         }
     }
 }
@@ -38,27 +44,137 @@ impl<R: RobotTypes> Default for Snapshot<R> {
 impl<R: RobotTypes> Snapshot<R> {
     /// The cycle's time as a ROS stamp: when the loop's clock started, plus the clock.
     pub fn stamp(&self) -> ros2_wire::msg::Time {
-        let at = self.epoch_at_start + self.clock.time;
-        ros2_wire::msg::Time {
-            // ROS's own Time is 32-bit seconds: good until 2038.
-            sec: i32::try_from(at.as_secs()).unwrap_or(i32::MAX),
-            nanosec: at.subsec_nanos(),
+        stamp(self.epoch_at_start, self.clock)
+    }
+}
+
+/// A cycle's time as a ROS stamp: when the loop's clock started, plus the clock.
+fn stamp(epoch_at_start: Duration, clock: Clock) -> ros2_wire::msg::Time {
+    let at = epoch_at_start + clock.time;
+    ros2_wire::msg::Time {
+        // ROS's own Time is 32-bit seconds: good until 2038.
+        sec: i32::try_from(at.as_secs()).unwrap_or(i32::MAX),
+        nanosec: at.subsec_nanos(),
+    }
+}
+
+/// The most components [`Health`] holds; a system of more shows the first ones in
+/// `/diagnostics` and says how many it left out.
+pub const MAX_COMPONENTS: usize = 16;
+
+/// How one component stood.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ComponentHealth {
+    /// Its lifecycle state.
+    pub lifecycle: Lifecycle,
+    /// What it counted so far.
+    pub counters: Counters,
+}
+
+impl Default for ComponentHealth {
+    fn default() -> Self {
+        ComponentHealth {
+            lifecycle: Lifecycle::Unconfigured,
+            counters: Counters::new(),
         }
     }
 }
+
+/// How the hardware stood at one cycle: each component's lifecycle and counters, in the
+/// system's order (the names are taken once, when the observer is attached). Plain data, copied
+/// without allocating.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Health {
+    /// The cycle it was taken at (0: not yet).
+    pub cycle: u64,
+    /// That cycle's clock.
+    pub clock: Clock,
+    /// The wall-clock time (since the epoch) the loop's clock started from, for stamps.
+    pub epoch_at_start: Duration,
+    /// The system's lifecycle, summarised ([`System::lifecycle`]).
+    pub lifecycle: Lifecycle,
+    components: [ComponentHealth; MAX_COMPONENTS],
+    count: usize,
+    /// Components past [`MAX_COMPONENTS`], left out.
+    pub left_out: usize,
+}
+
+impl Default for Health {
+    fn default() -> Self {
+        Health {
+            cycle: 0,
+            clock: Clock::default(),
+            epoch_at_start: Duration::ZERO,
+            lifecycle: Lifecycle::Unconfigured,
+            components: [ComponentHealth::default(); MAX_COMPONENTS],
+            count: 0,
+            left_out: 0,
+        }
+    }
+}
+
+impl Health {
+    /// Each component's standing, in the system's order.
+    pub fn components(&self) -> &[ComponentHealth] {
+        self.components.get(..self.count).unwrap_or_default()
+    }
+
+    /// When it was taken, as a ROS stamp.
+    pub fn stamp(&self) -> ros2_wire::msg::Time {
+        stamp(self.epoch_at_start, self.clock)
+    }
+
+    /// Reads `system` now, at `cycle` of a loop whose clock started at `epoch_at_start`.
+    /// Allocates nothing.
+    pub fn of<R: RobotTypes>(
+        cycle: u64,
+        clock: Clock,
+        epoch_at_start: Duration,
+        system: &System<R>,
+    ) -> Health {
+        let mut health = Health {
+            cycle,
+            clock,
+            epoch_at_start,
+            lifecycle: system.lifecycle(),
+            ..Health::default()
+        };
+        for (index, (_, lifecycle)) in system.states().enumerate() {
+            match health.components.get_mut(index) {
+                Some(slot) => {
+                    *slot = ComponentHealth {
+                        lifecycle,
+                        counters: system.counters_of(index),
+                    };
+                    health.count += 1;
+                }
+                None => health.left_out += 1,
+            }
+        }
+        health
+    }
+}
+
+/// The components' names, set once when the observer is attached to a loop.
+pub(crate) type Names = Arc<OnceLock<Vec<String>>>;
 
 /// The control thread's end: attach it to the loop with
 /// [`ControlLoop::with_observer`](robot_core::control_loop::ControlLoop::with_observer).
 pub struct GraphObserver<R: RobotTypes> {
     input: triple_buffer::Input<Snapshot<R>>,
-    cycle: u64,
+    health: triple_buffer::Input<Health>,
+    names: Names,
+    /// This cycle's snapshot, written out once the system has been seen too.
+    pending: Snapshot<R>,
+    health_period: Duration,
+    next_health: Duration,
     epoch_at_start: Option<Duration>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for GraphObserver<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GraphObserver")
-            .field("cycle", &self.cycle)
+            .field("cycle", &self.pending.cycle)
             .finish_non_exhaustive()
     }
 }
@@ -66,28 +182,47 @@ impl<R: RobotTypes> std::fmt::Debug for GraphObserver<R> {
 /// The publishing thread's end.
 pub(crate) struct Snapshots<R: RobotTypes> {
     output: triple_buffer::Output<Snapshot<R>>,
+    health: triple_buffer::Output<Health>,
+    pub(crate) names: Names,
     last_cycle: u64,
+    last_health: u64,
 }
 
-/// A connected pair.
-pub(crate) fn snapshots<R: RobotTypes>() -> (GraphObserver<R>, Snapshots<R>) {
+/// A connected pair; the system's health is handed over every `health_period` of loop time.
+pub(crate) fn snapshots<R: RobotTypes>(
+    health_period: Duration,
+) -> (GraphObserver<R>, Snapshots<R>) {
     let (input, output) = triple_buffer::triple_buffer(&Snapshot::default());
+    let (health_in, health_out) = triple_buffer::triple_buffer(&Health::default());
+    let names = Names::default();
     (
         GraphObserver {
             input,
-            cycle: 0,
+            health: health_in,
+            names: names.clone(),
+            pending: Snapshot::default(),
+            health_period,
+            next_health: Duration::ZERO,
             epoch_at_start: None,
         },
         Snapshots {
             output,
+            health: health_out,
+            names,
             last_cycle: 0,
+            last_health: 0,
         },
     )
 }
 
 impl<R: RobotTypes> CycleObserver<R> for GraphObserver<R> {
+    fn attach(&mut self, system: &System<R>) {
+        let _ = self
+            .names
+            .set(system.states().map(|(name, _)| name.to_string()).collect());
+    }
+
     fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
-        self.cycle += 1;
         // Once: the wall clock less the loop's clock (a vDSO call, no allocation), so stamps
         // follow the loop's clock, simulated or not, from where the wall clock was.
         let epoch_at_start = *self.epoch_at_start.get_or_insert_with(|| {
@@ -96,13 +231,28 @@ impl<R: RobotTypes> CycleObserver<R> for GraphObserver<R> {
                 .unwrap_or_default();
             now.saturating_sub(clock.time)
         });
-        self.input.write(Snapshot {
-            cycle: self.cycle,
+        self.pending = Snapshot {
+            cycle: self.pending.cycle + 1,
             clock,
             epoch_at_start,
             state: *state,
             command: *command,
-        });
+            base: None,
+        };
+    }
+
+    fn observe_system(&mut self, clock: Clock, system: &System<R>) {
+        self.pending.base = system.base_pose();
+        self.input.write(self.pending);
+        if clock.time >= self.next_health {
+            self.next_health = clock.time + self.health_period;
+            self.health.write(Health::of(
+                self.pending.cycle,
+                clock,
+                self.pending.epoch_at_start,
+                system,
+            ));
+        }
     }
 }
 
@@ -118,5 +268,16 @@ impl<R: RobotTypes> Snapshots<R> {
         let passed_over = newest.cycle.saturating_sub(self.last_cycle + 1);
         self.last_cycle = newest.cycle;
         Some((newest, passed_over))
+    }
+
+    /// The newest health if one came since the last call.
+    pub(crate) fn take_health(&mut self) -> Option<&Health> {
+        self.health.update();
+        let newest = self.health.output_buffer();
+        if newest.cycle == self.last_health {
+            return None;
+        }
+        self.last_health = newest.cycle;
+        Some(newest)
     }
 }

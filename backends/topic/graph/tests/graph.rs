@@ -97,9 +97,8 @@ fn a_subscriber_sees_joint_states_tf_and_a_late_robot_description() {
     topic_peer::isolated(|python| {
         let urdf = "<robot name=\"arm\"><!-- the mock backend's --></robot>".to_string();
         let (graph, observer) = RosGraph::start::<Arm>(GraphOptions {
-            domain_id: 0,
             rate_cap_hz: 100.0,
-            robot_description: urdf.clone(),
+            ..GraphOptions::new(urdf.clone())
         })
         .unwrap();
         let components: Vec<Box<dyn Component<Arm>>> = vec![Box::new(MockSystem::<Arm>::new())];
@@ -185,9 +184,27 @@ fn a_subscriber_sees_joint_states_tf_and_a_late_robot_description() {
 fn a_domain_past_ros_range_is_an_error_not_a_panic() {
     let error = RosGraph::start::<Arm>(GraphOptions {
         domain_id: 300,
-        rate_cap_hz: 100.0,
-        robot_description: String::new(),
+        ..GraphOptions::new(String::new())
     })
     .unwrap_err();
     assert!(error.to_string().contains("domain id 300"), "{error}");
+}
+
+#[test]
+fn a_bad_namespace_or_rate_is_named() {
+    let error = RosGraph::start::<Arm>(GraphOptions {
+        namespace: "/robot 1".into(),
+        ..GraphOptions::new(String::new())
+    })
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("namespace `/robot 1`"),
+        "{error}"
+    );
+    let error = RosGraph::start::<Arm>(GraphOptions {
+        rate_cap_hz: f64::NAN,
+        ..GraphOptions::new(String::new())
+    })
+    .unwrap_err();
+    assert!(error.to_string().contains("rate cap"), "{error}");
 }

@@ -50,9 +50,10 @@ impl Controller<Pendulum> for Swing {
 fn cycles_with_the_graph_attached_allocate_nothing() {
     topic_peer::in_namespace(|| {
         let (graph, observer) = RosGraph::start::<Pendulum>(GraphOptions {
-            domain_id: 0,
             rate_cap_hz: 500.0,
-            robot_description: "<robot name=\"pendulum\"/>".into(),
+            // Often, so that the thousand cycles hand the components' health over many times.
+            diagnostics_hz: 100.0,
+            ..GraphOptions::new("<robot name=\"pendulum\"/>".into())
         })
         .unwrap();
         let components: Vec<Box<dyn Component<Pendulum>>> =

@@ -237,6 +237,16 @@ impl Peer {
         self.wait_for("summary", timeout)
     }
 
+    /// As [`finish`](Self::finish), with every line it printed before the summary.
+    pub fn finish_seen(
+        mut self,
+        timeout: Duration,
+    ) -> Result<(serde_json::Value, Vec<serde_json::Value>), HarnessError> {
+        self.terminate();
+        let summary = self.wait_for("summary", timeout)?;
+        Ok((summary, std::mem::take(&mut self.seen)))
+    }
+
     /// Waits for the peer to end by itself (a `--seconds` run) and returns its summary.
     pub fn summary(mut self, timeout: Duration) -> Result<serde_json::Value, HarnessError> {
         self.wait_for("summary", timeout)

@@ -75,6 +75,7 @@ fn squat(cycles: u32, rate: u32) -> Vec<Snapshot<LiteBiped>> {
             epoch_at_start: Duration::from_secs(1_800_000_000),
             state: *state,
             command: *command,
+            base: None,
         })
         .collect()
 }
@@ -186,20 +187,12 @@ fn ros_and_record() {
     let options = || RecordOptions::new("bench".into(), "<robot/>".into());
     let done = topic_peer::in_namespace(move || {
         let mut c = short();
-        let (graph, graph_observer) = RosGraph::start::<LiteBiped>(GraphOptions {
-            domain_id: 0,
-            rate_cap_hz: 500.0,
-            robot_description: "<robot/>".into(),
-        })
-        .unwrap();
+        let (graph, graph_observer) =
+            RosGraph::start::<LiteBiped>(GraphOptions::new("<robot/>".into())).unwrap();
         time_observe(&mut c, "control thread/--ros", graph_observer);
         println!("{}", graph.stop());
-        let (graph, graph_observer) = RosGraph::start::<LiteBiped>(GraphOptions {
-            domain_id: 0,
-            rate_cap_hz: 500.0,
-            robot_description: "<robot/>".into(),
-        })
-        .unwrap();
+        let (graph, graph_observer) =
+            RosGraph::start::<LiteBiped>(GraphOptions::new("<robot/>".into())).unwrap();
         let (recorder, observer) = Recorder::start::<LiteBiped>(file(), options()).unwrap();
         let both = (Some(graph_observer), Some(observer));
         time_observe(&mut c, "control thread/--ros --record", both);

@@ -6,7 +6,9 @@
 //! * `/joint_states` (`sensor_msgs/JointState`), as ros2-graph publishes it;
 //! * `/joint_commands` (`control_msgs/DynamicJointState`): every command interface of every
 //!   joint, by its ros2_control name;
-//! * `/tf` (`tf2_msgs/TFMessage`) for movable joints;
+//! * `/tf` (`tf2_msgs/TFMessage`) for movable joints, and the floating base when a backend
+//!   knows its pose;
+//! * `/imu/data` (`sensor_msgs/Imu`) of each IMU, as ros2-graph names it;
 //!
 //! and once, before the first cycle, `/tf_static` and `/robot_description` (the URDF).
 //!

@@ -1,4 +1,5 @@
-//! The control thread's end: each cycle's snapshot (clock, state, command: plain `f64` structs)
+//! The control thread's end: each cycle's snapshot (clock, state, command: plain `f64` structs;
+//! the floating base's pose)
 //! pushed into a bounded single-producer single-consumer ring (`rtrb`, wait-free, allocation
 //! free). Every cycle is kept unless the writer is a whole ring behind; then the cycle is
 //! dropped and counted, and the loop never waits.
@@ -8,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use robot_core::control_loop::CycleObserver;
-use robot_core::hardware::Clock;
+use robot_core::hardware::{Clock, System};
 use robot_core::typed::RobotTypes;
 use ros2_graph::snapshot::Snapshot;
 
@@ -16,7 +17,8 @@ use ros2_graph::snapshot::Snapshot;
 /// [`ControlLoop::with_observer`](robot_core::control_loop::ControlLoop::with_observer).
 pub struct RecordObserver<R: RobotTypes> {
     producer: rtrb::Producer<Snapshot<R>>,
-    cycle: u64,
+    /// This cycle's snapshot, pushed once the system has been seen too.
+    pending: Snapshot<R>,
     epoch_at_start: Option<Duration>,
     dropped: Arc<AtomicU64>,
 }
@@ -24,7 +26,7 @@ pub struct RecordObserver<R: RobotTypes> {
 impl<R: RobotTypes> std::fmt::Debug for RecordObserver<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RecordObserver")
-            .field("cycle", &self.cycle)
+            .field("cycle", &self.pending.cycle)
             .finish_non_exhaustive()
     }
 }
@@ -41,7 +43,7 @@ pub(crate) fn ring<R: RobotTypes>(
     let dropped = Arc::new(AtomicU64::new(0));
     let observer = RecordObserver {
         producer,
-        cycle: 0,
+        pending: Snapshot::default(),
         epoch_at_start: None,
         dropped: Arc::clone(&dropped),
     };
@@ -50,7 +52,6 @@ pub(crate) fn ring<R: RobotTypes>(
 
 impl<R: RobotTypes> CycleObserver<R> for RecordObserver<R> {
     fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
-        self.cycle += 1;
         // As ros2-graph stamps: the wall clock at the first cycle less the loop's clock (a vDSO
         // call, once), so stamps follow the loop's clock, simulated or not.
         let epoch_at_start = *self.epoch_at_start.get_or_insert_with(|| {
@@ -59,14 +60,20 @@ impl<R: RobotTypes> CycleObserver<R> for RecordObserver<R> {
                 .unwrap_or_default();
             now.saturating_sub(clock.time)
         });
-        let snapshot = Snapshot {
-            cycle: self.cycle,
+        self.pending = Snapshot {
+            cycle: self.pending.cycle + 1,
             clock,
             epoch_at_start,
             state: *state,
             command: *command,
+            base: None,
         };
-        if self.producer.push(snapshot).is_err() {
+    }
+
+    fn observe_system(&mut self, _clock: Clock, system: &System<R>) {
+        // Right after `observe`: the cycle is complete with the floating base's pose.
+        self.pending.base = system.base_pose();
+        if self.producer.push(self.pending).is_err() {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }

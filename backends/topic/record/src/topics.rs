@@ -11,13 +11,15 @@
 use robot_core::typed::{Layout, RobotTypes};
 use robot_core::{InterfaceKind, Robot, Values};
 use ros2_graph::snapshot::Snapshot;
-use ros2_graph::{Frames, JointStateLayout};
-use ros2_wire::msg::{Header, JointState, TFMessage};
+use ros2_graph::{Frames, ImuChannel, JointStateLayout};
+use ros2_wire::msg::{Header, Imu, JointState, TFMessage};
 use ros2_wire::{Message, QosProfile, ReliabilityKind, TypeDescription, ros_message};
 
 // The QoS each topic's ROS publisher offers (the same as ros2-graph's publishers).
 /// `/joint_states`: rclcpp's SystemDefaultsQoS.
 pub const JOINT_STATES_QOS: QosProfile = QosProfile::reliable(10);
+/// `/imu/data`: imu_sensor_broadcaster's SystemDefaultsQoS.
+pub const IMU_QOS: QosProfile = QosProfile::reliable(10);
 /// `/tf`: tf2_ros::DynamicBroadcasterQoS.
 pub const TF_QOS: QosProfile = QosProfile::reliable(100);
 /// `/tf_static` and `/robot_description`: reliable, transient-local, depth 1.
@@ -132,19 +134,17 @@ where
     }
 }
 
-/// The topics of robot `R` recorded every cycle: `/joint_states`, `/joint_commands`, `/tf`.
-/// Another topic is one more entry: for `/imu/data`, a filler made once from the robot
-/// (`layout`) and called with each snapshot,
-/// `Box::new(Filled::new("/imu/data", QosProfile::SENSOR_DATA, layout.message(), move |s:
-/// &Snapshot<R>, m: &mut Imu| layout.fill(s.state.as_slice(), &s.stamp(), m)))`, and
-/// `.every(n)` for a slower one such as `/diagnostics`.
+/// The topics of robot `R` recorded every cycle: `/joint_states`, `/joint_commands`, `/tf` (the
+/// floating base's pose too, when a backend knows it) and each IMU's `/imu/data` (as ros2-graph
+/// names them). Another topic is one more entry, a filler made once from the robot and called
+/// with each snapshot; `.every(n)` for a slower one.
 pub fn per_cycle<R: RobotTypes>() -> Vec<Box<dyn Topic<R>>> {
     let robot = R::DESCRIPTION;
     let states = JointStateLayout::of(robot, &R::STATE_LAYOUT);
     let commands = CommandLayout::of(robot, &R::COMMAND_LAYOUT);
-    let movable = Frames::of(robot, &R::STATE_LAYOUT).movable;
-    let mut positions = Frames::initial_positions(&movable);
-    vec![
+    let frames = Frames::of(robot, &R::STATE_LAYOUT);
+    let mut positions = Frames::initial_positions(&frames.movable);
+    let mut topics: Vec<Box<dyn Topic<R>>> = vec![
         Box::new(Filled::new(
             "/joint_states",
             JOINT_STATES_QOS,
@@ -164,19 +164,23 @@ pub fn per_cycle<R: RobotTypes>() -> Vec<Box<dyn Topic<R>>> {
         Box::new(Filled::new(
             "/tf",
             TF_QOS,
-            Frames::message(&movable),
+            frames.tf_message(),
             move |s: &Snapshot<R>, m: &mut TFMessage| {
-                Frames::fill(
-                    robot,
-                    &movable,
-                    s.state.as_slice(),
-                    &s.stamp(),
-                    &mut positions,
-                    m,
-                );
+                let state = s.state.as_slice();
+                frames.fill_tf(robot, state, s.base.as_ref(), &s.stamp(), &mut positions, m);
             },
         )),
-    ]
+    ];
+    for imu in ImuChannel::of(robot, &R::STATE_LAYOUT) {
+        let topic = format!("/{}", imu.topic);
+        topics.push(Box::new(Filled::new(
+            &topic,
+            IMU_QOS,
+            imu.message(),
+            move |s: &Snapshot<R>, m: &mut Imu| imu.fill(s.state.as_slice(), &s.stamp(), m),
+        )));
+    }
+    topics
 }
 
 /// `/tf_static`: every fixed joint's transform, written once.

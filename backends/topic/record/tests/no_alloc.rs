@@ -31,12 +31,9 @@ fn cycles_published_and_recorded_allocate_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.mcap");
     topic_peer::in_namespace(move || {
-        let (graph, graph_observer) = RosGraph::start::<LiteBiped>(GraphOptions {
-            domain_id: 0,
-            rate_cap_hz: 500.0,
-            robot_description: "<robot name=\"lite_biped\"/>".into(),
-        })
-        .unwrap();
+        let (graph, graph_observer) =
+            RosGraph::start::<LiteBiped>(GraphOptions::new("<robot name=\"lite_biped\"/>".into()))
+                .unwrap();
         let (recorder, record_observer) = Recorder::start::<LiteBiped>(
             RecordFile::create(&path).unwrap(),
             RecordOptions::new("lite_biped".into(), "<robot/>".into()),

@@ -141,6 +141,16 @@ impl<'a> CdrReader<'a> {
     }
 }
 
+impl CdrField for crate::message::Byte {
+    fn encode(&self, w: &mut CdrWriter<'_>) {
+        self.0.encode(w);
+    }
+    fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
+        u8::decode(r).map(crate::message::Byte)
+    }
+    const MIN_SIZE: usize = 1;
+}
+
 /// A type CDR encodes: the field types of ROS messages.
 pub trait CdrField: Sized {
     /// Appends `self`.

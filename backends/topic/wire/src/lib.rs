@@ -42,7 +42,7 @@ mod qos;
 pub mod type_hash;
 
 pub use error::WireError;
-pub use message::{Field, FieldType, Message, RosType, TypeDescription};
+pub use message::{Byte, Field, FieldType, Message, RosType, TypeDescription};
 pub use name::{MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, TopicName, TopicNameError};
 pub use participant::{
     EndpointCounters, MAX_DOMAIN_ID, OUTBOX_DEPTH, Participant, ParticipantBuilder, Publisher,

@@ -83,6 +83,8 @@ pub mod type_id {
     pub const DOUBLE: u8 = 11;
     /// `bool`.
     pub const BOOLEAN: u8 = 15;
+    /// `byte`: an octet that is not a number (`DiagnosticStatus.level`).
+    pub const BYTE: u8 = 16;
     /// `string`.
     pub const STRING: u8 = 17;
     /// Added to an element id for a fixed-size array (`float64[9]`).
@@ -109,6 +111,14 @@ basic_types! {
     i8 => INT8, u8 => UINT8, i16 => INT16, u16 => UINT16, i32 => INT32, u32 => UINT32,
     i64 => INT64, u64 => UINT64, f32 => FLOAT, f64 => DOUBLE, bool => BOOLEAN, String => STRING,
 }
+
+/// ROS's `byte`: one octet, encoded as a `uint8` is, but a type of its own in the type
+/// description, so the type hash of a message with one (`diagnostic_msgs/DiagnosticStatus`)
+/// is the one ROS computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Byte(pub u8);
+
+basic_types! { Byte => BYTE }
 
 impl<T: RosType> RosType for Vec<T> {
     const FIELD_TYPE: FieldType = FieldType {

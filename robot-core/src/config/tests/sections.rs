@@ -1,4 +1,4 @@
-//! The backend sections of a configuration (`mujoco`, `imus`, `topic`): their defaults, and
+//! The backend sections of a configuration (`mujoco`, `imus`, `topic`) and `ros`: their defaults, and
 //! each bad setting rejected at its field.
 
 use super::*;
@@ -142,6 +142,42 @@ fn bad_topic_settings_are_rejected_at_their_field() {
         ),
         format!(
             "{FILE}: topic.trigger_joint_command_threshold: expected a number, found \"often\""
+        )
+    );
+}
+
+#[test]
+fn the_ros_section_is_optional_and_has_ros_defaults() {
+    assert_eq!(ok("robot: test_bot\nbackend: mock\n").ros, None);
+    let config = ok("robot: test_bot\nbackend: mock\nros: {}\n");
+    assert_eq!(config.ros, Some(RosConfig::default()));
+    let ros = RosConfig::default();
+    assert_eq!((ros.rate_hz, ros.diagnostics_hz), (500.0, 1.0));
+    assert_eq!((ros.namespace.as_str(), ros.domain_id), ("", None));
+    let config = ok(
+        "robot: test_bot\nbackend: mock\nros:\n  namespace: /robot1\n  domain_id: 7\n  \
+         rate_hz: 100\n  topics: { tf: false }\n",
+    );
+    let ros = config.ros.unwrap();
+    assert_eq!(ros.namespace, "/robot1");
+    assert_eq!(ros.domain_id, Some(7));
+    assert_eq!(ros.rate_hz, 100.0);
+    assert!(!ros.topics.tf && ros.topics.joint_states && ros.topics.diagnostics);
+}
+
+#[test]
+fn bad_ros_settings_are_rejected_at_their_field() {
+    let text = rejected(
+        "robot: test_bot\nbackend: mock\nros:\n  namespace: robot 1\n  rate_hz: 0\n  \
+         topics: { joints: true }\n",
+    );
+    assert_eq!(
+        text,
+        format!(
+            "{FILE}: ros.namespace: \"robot 1\" does not match \"{NAMESPACE_PATTERN}\"\n\
+             {FILE}: ros.rate_hz: 0 is less than or equal to the minimum of 0\n\
+             {FILE}: ros.topics.joints: unknown field \"joints\"; known fields are diagnostics, \
+             imu, joint_states, robot_description, tf"
         )
     );
 }

@@ -210,6 +210,15 @@ impl LaunchDefaults {
 /// the buses' interfaces (a robot with buses), the calibration file (likewise), the IMUs'
 /// ports, the topics; each default from `defaults` where it has one.
 pub(crate) fn declarations(robot: &Robot, defaults: &LaunchDefaults) -> Vec<Node> {
+    args(robot, defaults)
+        .into_iter()
+        .map(LaunchArg::declaration)
+        .collect()
+}
+
+/// Every launch arg of the `.urdf.xacro` but the backend switches, in declaration order, each
+/// default from `defaults` where it has one: what a launch file declares and passes on.
+pub(crate) fn args(robot: &Robot, defaults: &LaunchDefaults) -> Vec<LaunchArg> {
     let mut args = vec![LaunchArg {
         name: PREFIX_ARG.to_string(),
         default: String::new(),
@@ -221,7 +230,7 @@ pub(crate) fn declarations(robot: &Robot, defaults: &LaunchDefaults) -> Vec<Node
     args.extend(robot.sensors.iter().filter_map(|s| port_arg(robot, s)));
     args.extend(topic_args().into_iter().map(|(_, arg)| arg));
     args.into_iter()
-        .map(|arg| defaults.apply(robot, arg).declaration())
+        .map(|arg| defaults.apply(robot, arg))
         .collect()
 }
 

@@ -1,0 +1,92 @@
+//! The trajectory controllers of a robot, as its emitted `controllers.yaml` names them
+//! (`robot_core::controller_plan`: one `<group>_trajectory_controller` per group), and for each
+//! of its joints where the state and the command struct hold its values.
+
+use robot_core::controller_plan::{self, ControllerKind};
+use robot_core::hardware::ServoGains;
+use robot_core::typed::Layout;
+use robot_core::{InterfaceKind, Robot};
+
+/// One joint of a group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupJoint {
+    /// Its name.
+    pub name: String,
+    /// Its position limits (none for a continuous joint).
+    pub lower: Option<f64>,
+    /// Its position limits (none for a continuous joint).
+    pub upper: Option<f64>,
+    /// Its measured position and velocity in the state.
+    pub(crate) state_position: Option<usize>,
+    pub(crate) state_velocity: Option<usize>,
+    /// Its command slots.
+    pub(crate) position: Option<usize>,
+    pub(crate) velocity: Option<usize>,
+    pub(crate) effort: Option<usize>,
+    pub(crate) stiffness: Option<usize>,
+    pub(crate) damping: Option<usize>,
+    /// The stiffness and damping written where the joint takes them (an MIT joint): the servo
+    /// the backends stand in with for a joint that does not ([`ServoGains`]).
+    pub(crate) gains: (f64, f64),
+}
+
+/// One trajectory controller: its name, topic and joints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// `left_leg_trajectory_controller`.
+    pub controller: String,
+    /// `/left_leg_trajectory_controller/joint_trajectory`, as joint_trajectory_controller's
+    /// `~/joint_trajectory` resolves.
+    pub topic: String,
+    /// Its joints, in the plan's order.
+    pub joints: Vec<GroupJoint>,
+}
+
+impl GroupJoint {
+    /// Whether `position` is within the joint's limits.
+    pub fn within_limits(&self, position: f64) -> bool {
+        self.lower.is_none_or(|l| position >= l) && self.upper.is_none_or(|u| position <= u)
+    }
+
+    /// `position` brought within the limits.
+    pub(crate) fn clamp(&self, position: f64) -> f64 {
+        let low = self.lower.unwrap_or(f64::NEG_INFINITY);
+        let high = self.upper.unwrap_or(f64::INFINITY);
+        position.max(low).min(high)
+    }
+}
+
+/// The trajectory controllers of `robot`, whose state and command are laid out as given.
+pub fn groups(robot: &Robot, state: &Layout, command: &Layout) -> Vec<Group> {
+    let servo = ServoGains::default();
+    controller_plan::controllers(robot)
+        .into_iter()
+        .filter(|c| matches!(c.kind, ControllerKind::Trajectory { .. }))
+        .map(|c| Group {
+            topic: format!("/{}/joint_trajectory", c.name),
+            joints: c
+                .joints
+                .iter()
+                .filter_map(|name| robot.joints.iter().position(|j| j.name == *name))
+                .map(|index| {
+                    let joint = &robot.joints[index];
+                    let gains = servo.servo_for(joint);
+                    GroupJoint {
+                        name: joint.name.to_string(),
+                        lower: joint.limits.and_then(|l| l.lower),
+                        upper: joint.limits.and_then(|l| l.upper),
+                        state_position: state.joint_slot(index, InterfaceKind::Position),
+                        state_velocity: state.joint_slot(index, InterfaceKind::Velocity),
+                        position: command.joint_slot(index, InterfaceKind::Position),
+                        velocity: command.joint_slot(index, InterfaceKind::Velocity),
+                        effort: command.joint_slot(index, InterfaceKind::Effort),
+                        stiffness: command.joint_slot(index, InterfaceKind::Stiffness),
+                        damping: command.joint_slot(index, InterfaceKind::Damping),
+                        gains: (gains.stiffness, gains.damping),
+                    }
+                })
+                .collect(),
+            controller: c.name,
+        })
+        .collect()
+}

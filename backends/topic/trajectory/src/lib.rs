@@ -1,0 +1,34 @@
+//! `ros2-trajectory`: joint_trajectory_controller's topic interface on any backend. A
+//! [`TrajectoryController`] follows `trajectory_msgs/JointTrajectory` on
+//! `/<group>_trajectory_controller/joint_trajectory` for each trajectory group of the robot's
+//! emitted `controllers.yaml`, so a ROS user's tools command the robot by the names they would
+//! use with ros2_control:
+//!
+//! * joints by name, in any order; a goal naming a joint the group does not have is refused; a
+//!   partial goal too, unless `allow_partial_joints_goal` (then the joints left out hold);
+//! * `time_from_start` relative to the header stamp, a zero stamp meaning on receipt; a goal
+//!   that ended before it arrived is refused;
+//! * cubic interpolation where the points give velocities, linear otherwise; after the last
+//!   point it holds it;
+//! * a new goal replaces what is left of the current one from its start time, starting from
+//!   where the group was meant to be then; an empty one stops and holds;
+//! * NaN or infinite values, times that do not increase, positions beyond the joint's limits and
+//!   arrays of the wrong length are refused with the reason on stderr, counted
+//!   ([`TrajectoryStats`]), and the group keeps what it was doing.
+//!
+//! Messages are checked on an intake thread of this crate and handed to the control thread in
+//! preallocated buffers ([`MAX_POINTS`] points) through lock-free rings; the cycle never
+//! allocates, frees or waits.
+#![warn(missing_docs)]
+
+mod controller;
+mod group;
+mod intake;
+mod trajectory;
+mod validate;
+
+pub use controller::{TrajectoryController, TrajectoryOptions};
+pub use group::{Group, GroupJoint, groups};
+pub use intake::{IntakeError, TrajectoryStats};
+pub use trajectory::{MAX_POINTS, Trajectory};
+pub use validate::{Refusal, fill};

@@ -1,0 +1,93 @@
+//! The controllers an [`App`](super::App) can run: the ones its crate registers, and the ones
+//! shipped with the runner for every robot (`trajectory`: joint_trajectory_controller's topic
+//! interface, crate `ros2-trajectory`). A robot's default is the first of its own.
+
+use std::io::Write;
+
+use robot_core::Robot;
+use robot_core::control_loop::Controller;
+use robot_core::typed::RobotTypes;
+use ros2_trajectory::{TrajectoryController, TrajectoryOptions};
+
+use super::outcome::{Position, positions};
+use crate::run::{RunError, RunRequest, run_controller};
+
+/// Runs one registered controller: builds it, runs it, returns the report and the final joint
+/// positions.
+pub(super) type RunFn = dyn Fn(&RunRequest<'_>, &mut dyn Write) -> Result<Finished, RunError>;
+
+/// A run that ended as asked, in the terms the command line prints.
+pub(super) struct Finished {
+    pub(super) report: robot_core::control_loop::LoopReport,
+    pub(super) positions: Vec<Position>,
+}
+
+pub(super) struct Registered {
+    pub(super) robot: &'static Robot,
+    pub(super) name: &'static str,
+    pub(super) about: &'static str,
+    /// Shipped with the runner rather than registered by the crate: never the default.
+    pub(super) shipped: bool,
+    pub(super) run: Box<RunFn>,
+}
+
+/// `make`'s controller of robot `R`, as `run --controller name` runs it.
+pub(super) fn registered<R: RobotTypes, C: Controller<R> + 'static>(
+    name: &'static str,
+    about: &'static str,
+    make: impl Fn() -> C + 'static,
+) -> Registered {
+    Registered {
+        robot: R::DESCRIPTION,
+        name,
+        about,
+        shipped: false,
+        run: Box::new(move |request, progress| finish::<R, C>(make(), request, progress)),
+    }
+}
+
+fn finish<R: RobotTypes, C: Controller<R> + 'static>(
+    controller: C,
+    request: &RunRequest<'_>,
+    progress: &mut dyn Write,
+) -> Result<Finished, RunError> {
+    let outcome = run_controller::<R, C>(controller, request, progress)?;
+    Ok(Finished {
+        report: outcome.report,
+        positions: outcome
+            .state
+            .map(|s| positions::<R>(&s))
+            .unwrap_or_default(),
+    })
+}
+
+/// The trajectory controller of robot `R`, in the domain of the run's `ros` request (else
+/// `ROS_DOMAIN_ID`); what it received and refused is printed at the end.
+pub(super) fn trajectory<R: RobotTypes>() -> Registered {
+    Registered {
+        robot: R::DESCRIPTION,
+        name: "trajectory",
+        about: "follows trajectory_msgs/JointTrajectory on /<group>_trajectory_controller/joint_trajectory",
+        shipped: true,
+        run: Box::new(|request, progress| {
+            let controller = TrajectoryController::<R>::new(TrajectoryOptions {
+                domain_id: request.ros.map(|ros| ros.domain_id),
+                ..TrajectoryOptions::default()
+            });
+            let stats = controller.stats();
+            let finished = finish::<R, _>(controller, request, progress);
+            let _ = writeln!(progress, "{stats}");
+            finished
+        }),
+    }
+}
+
+/// `robot`'s controllers, its own first (in registration order), then the shipped ones.
+pub(super) fn of<'a>(controllers: &'a [Registered], robot: &Robot) -> Vec<&'a Registered> {
+    let mut own: Vec<&Registered> = controllers
+        .iter()
+        .filter(|c| c.robot.name == robot.name)
+        .collect();
+    own.sort_by_key(|c| c.shipped); // stable: registration order within each
+    own
+}
