@@ -1,9 +1,10 @@
 //! What recording costs, for lite_biped (14 joints, MIT commands) on the mock with the squat
 //! controller:
 //!
-//! * `control thread/…`: the observers' `observe` per cycle on the control thread, the
-//!   recorder's alone, the ROS 2 graph's alone, and both (`--ros` plus `--record`, in a network
-//!   namespace of its own: root, else that part says why and is skipped). Target ≤ 1 µs, 0
+//! * `control thread/…`: the observers' `observe` and `observe_system` per cycle on the control
+//!   thread, the recorder's alone, the ROS 2 graph's alone, and both (`--ros` plus `--record`,
+//!   the last two in a network namespace of its own: root, else it says why and is skipped).
+//!   Target ≤ 1 µs, 0
 //!   allocations (`tests/no_alloc.rs`). Each timed cycle is followed by an untimed pause of
 //!   100 µs, so that the threads keep up as at 1 kHz and no push meets a full ring;
 //! * `writer/cycle`: the writing thread's work per cycle (CDR encoding of every topic, zstd,
@@ -149,6 +150,11 @@ fn short() -> Criterion {
 /// Times `observer.observe` with a pause after each, as a 1 kHz loop leaves its threads time.
 fn time_observe(c: &mut Criterion, name: &str, mut observer: impl CycleObserver<LiteBiped>) {
     let snapshots = squat(1000, 1000);
+    // The loop shows an observer the system right after the cycle's values: both are timed.
+    let components: Vec<Box<dyn Component<LiteBiped>>> =
+        vec![Box::new(MockSystem::<LiteBiped>::new())];
+    let system = System::new(components).unwrap();
+    observer.attach(&system);
     c.bench_function(name, |b| {
         b.iter_custom(|iterations| {
             let mut spent = Duration::ZERO;
@@ -160,6 +166,7 @@ fn time_observe(c: &mut Criterion, name: &str, mut observer: impl CycleObserver<
                     black_box(&s.state),
                     black_box(&s.command),
                 );
+                observer.observe_system(black_box(s.clock), black_box(&system));
                 spent += start.elapsed();
                 std::thread::sleep(PAUSE);
             }
