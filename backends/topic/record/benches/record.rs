@@ -15,6 +15,12 @@
 //! ```sh
 //! cargo bench -p ros2-record --bench record
 //! ```
+//!
+//! Measured on the project's 2-core machine, shared with other builds (so noisy): on the control
+//! thread 0.74 µs (`--record`), 0.76 µs (`--ros`), 0.67 µs (both), and 1.6 µs for both in a run
+//! under heavy compile load; the writer 11.7 µs a cycle, 85 000 cycles a second, 85× a 1 kHz
+//! run; a minute 4.25 MB at 200 Hz and 21.1 MB at 1 kHz, zstd ratio 16 (the mock's smooth
+//! squat, IMU not driven: a real robot's noisy values pack less).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // bench code: a panic is the failure report
 
 use std::hint::black_box;
