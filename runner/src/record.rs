@@ -60,7 +60,9 @@ pub fn plot(recording: &Path, out: &Path) -> Result<ReadSummary, PlotRecordingEr
 }
 
 /// The trace `--plot` would have recorded, from a recording: every joint with a commanded or
-/// measured position, sampled as [`Trace`] samples a run.
+/// measured position, sampled as [`Trace`] samples a run. One difference: `--plot` samples the
+/// active cycles only, a recording has every cycle the loop ran (a run that never activates is
+/// still drawn). A joint whose measured position is NaN throughout counts as having none.
 pub fn trace_of(recording: &Path) -> Result<(Trace, ReadSummary), ReadError> {
     // First pass: which joints have a position command, and which a measured position.
     let mut joints: Vec<(String, bool, bool)> = Vec::new();
