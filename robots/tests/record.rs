@@ -158,6 +158,15 @@ fn a_run_killed_with_sigkill_leaves_a_file_readable_to_its_last_chunk() {
         Some(&1),
         "{summary:?}"
     );
+    // And plotted, saying it ends early.
+    let plot = robot(&cwd, &["plot", "run.mcap", "--out", "killed.svg"]);
+    let said = text(&plot.stdout);
+    assert!(plot.status.success(), "{said}{}", text(&plot.stderr));
+    assert!(
+        said.starts_with("note: `run.mcap` ends early (a run killed mid-way?)")
+            && said.contains(&format!("plotted {} cycles of run.mcap", summary.cycles)),
+        "{said}"
+    );
 }
 
 #[test]
