@@ -4,6 +4,8 @@
 #   xacro               PyPI xacro (runs without ROS)                     } into the project's own
 #   mujoco              PyPI mujoco (the compiler of MJCF models)         } virtual environment,
 #   check-jsonschema    PyPI check-jsonschema (schema meta-validation)    } .venv/ (gitignored)
+#   mcap, rosbags       PyPI mcap, mcap-ros2-support and rosbags: MCAP    }
+#                       readers not ours, for `robot run --record`        }
 #   cyclonedds          PyPI cyclonedds: Eclipse Cyclone DDS with its     }
 #                       C library, the independent DDS peer of the topic  }
 #                       backend's tests (backends/topic/peer/)            }
@@ -28,7 +30,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=${ROBOT_TOOLS_VENV:-$PWD/.venv}
-pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0 cyclonedds==11.0.1 catkin_pkg==1.1.1)
+# mcap, mcap-ros2-support, rosbags: MCAP readers not ours, for `robot run --record`'s tests.
+pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0 cyclonedds==11.0.1 catkin_pkg==1.1.1
+  mcap==1.6.0 mcap-ros2-support==0.6.0 rosbags==0.11.9)
 
 say() { echo "install-tools: $*"; }
 die() { echo "install-tools: $*" >&2; exit 1; }
@@ -110,6 +114,8 @@ command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after in
 "$python" -c "import cyclonedds.domain, importlib.metadata as m; assert m.version('cyclonedds') == '11.0.1'" \
   || die "$python cannot import cyclonedds 11.0.1"
 "$python" -c "import catkin_pkg.package" || die "$python cannot import catkin_pkg"
+"$python" -c "import mcap_ros2.decoder, rosbags.highlevel" \
+  || die "$python cannot import the MCAP readers (mcap-ros2-support, rosbags)"
 
 # MuJoCo's C library for the MuJoCo backend (mujoco-rs), from the wheel just installed.
 ROBOT_TOOLS_VENV=$venv scripts/install-mujoco.sh

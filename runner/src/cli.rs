@@ -12,6 +12,7 @@ mod frame;
 mod imu;
 mod outcome;
 mod output_path;
+mod plot_recording;
 mod registry;
 
 use std::fmt;
@@ -30,6 +31,7 @@ use robot_core::{Backend, Robot};
 
 use self::args::{Cli, Command, RunArgs};
 use self::outcome::{failed_run, print_positions};
+use self::plot_recording::plot_recording;
 use self::registry::Registered;
 use crate::run::{RunRequest, summary};
 
@@ -257,6 +259,7 @@ impl App {
             }
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
             Command::Run(args) => self.run(args),
+            Command::Plot { recording, out } => plot_recording(&recording, &out),
             // Handled in `main`, which knows the command line for its usage errors.
             Command::Can(_) | Command::Imu(_) => Ok(()),
         }
@@ -332,6 +335,9 @@ impl App {
         }
         if let Some(path) = &args.frame {
             output_path::check_writable(path, "--frame")?;
+        }
+        if let Some(path) = &args.record {
+            output_path::check_writable(path, "--record")?;
         }
         let mut config: Option<RuntimeConfig> = match &args.config {
             Some(path) => {
@@ -489,6 +495,7 @@ impl App {
             plot: args.plot.as_deref(),
             frame: frame.as_ref(),
             ros: ros.as_ref(),
+            record: args.record.as_deref(),
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;

@@ -18,6 +18,7 @@ use robot_core::typed::RobotTypes;
 
 use crate::backends;
 use crate::plot::{self, PlotError};
+use crate::record;
 use crate::ros::{self, RosRequest};
 use crate::trace::{self, Recording, Trace};
 
@@ -64,6 +65,33 @@ pub enum RunError {
     /// `--ros`, but the robot cannot join the ROS 2 graph (no DDS participant can be made).
     #[error(transparent)]
     Ros(#[from] ros2_graph::GraphError),
+    /// `--record` to a path that cannot be written (refused before the hardware is
+    /// configured), or the recording thread could not start.
+    #[error(transparent)]
+    Record(#[from] ros2_record::RecordError),
+}
+
+/// The ROS 2 graph's observer (`--ros`), the recorder's (`--record`), either or both.
+type Observers<R> = (
+    Option<ros2_graph::GraphObserver<R>>,
+    Option<ros2_record::RecordObserver<R>>,
+);
+
+/// What watches the loop, and the recorder, whose failure (a full disk) the progress reports
+/// when it happens.
+struct Watchers<'a, R: RobotTypes> {
+    observers: Option<Observers<R>>,
+    /// Where the graph reads the running loop's counters (`/diagnostics`), with `--ros`.
+    loop_watch: Option<ros2_graph::LoopWatch>,
+    recorder: Option<&'a ros2_record::Recorder>,
+}
+
+impl<R: RobotTypes> Watchers<'_, R> {
+    const NONE: Self = Watchers {
+        observers: None,
+        loop_watch: None,
+        recorder: None,
+    };
 }
 
 impl RunError {
@@ -96,6 +124,9 @@ pub struct RunRequest<'a> {
     pub frame: Option<&'a backends::FrameRequest>,
     /// Publish the running robot into the ROS 2 graph ([`crate::ros`]).
     pub ros: Option<&'a RosRequest>,
+    /// Record every cycle into this rosbag2 MCAP file ([`crate::record`]); a path that cannot
+    /// be written is refused before the hardware is configured.
+    pub record: Option<&'a Path>,
 }
 
 impl RunRequest<'_> {
@@ -112,6 +143,7 @@ impl RunRequest<'_> {
             plot: None,
             frame: None,
             ros: None,
+            record: None,
         }
     }
 }
@@ -140,6 +172,16 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
     if let Some(path) = request.plot {
         plot::Format::of(path)?; // before the run, not after it
     }
+    // Created now: a path that cannot be written stops the run before anything is configured.
+    let record_file = request
+        .record
+        .map(ros2_record::RecordFile::create)
+        .transpose()?;
+    let title = format!(
+        "{} on {}",
+        R::DESCRIPTION.name,
+        crate::backends::label(R::DESCRIPTION, request.backend, request.config)
+    );
     let components =
         backends::components::<R>(request.backend, request.config, rate, request.frame)?;
     // Joined before the run, so that a graph that cannot be joined stops nothing mid-run.
@@ -152,15 +194,27 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
         )?),
         None => None,
     };
-    let (graph, observer) = graph.unzip();
-    let observer = observer.zip(graph.as_ref().map(|g| g.loop_watch().clone()));
+    let (graph, graph_observer) = graph.unzip();
+    let recorder = match record_file {
+        Some(file) => Some(record::start::<R>(file, request.backend, title.clone())?),
+        None => None,
+    };
+    let (recorder, record_observer) = recorder.unzip();
+    let watchers = Watchers {
+        observers: match (graph_observer, record_observer) {
+            (None, None) => None,
+            both => Some(both),
+        },
+        loop_watch: graph.as_ref().map(|g| g.loop_watch().clone()),
+        recorder: recorder.as_ref(),
+    };
     let outcome = match request.plot {
         None => run_observed(
             components,
             controller,
             Some(rate),
             request.options,
-            observer,
+            watchers,
             progress,
         ),
         Some(path) => run_plotted_observed(
@@ -170,24 +224,21 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
             request.options,
             Plot {
                 path,
-                title: &format!(
-                    "{} on {}",
-                    R::DESCRIPTION.name,
-                    crate::backends::label(R::DESCRIPTION, request.backend, request.config)
-                ),
+                title: &title,
             },
-            observer,
+            watchers,
             progress,
         ),
     };
     if let Some(graph) = graph {
         let _ = writeln!(progress, "{}", graph.stop());
     }
+    // After the loop has stopped: every cycle it observed gets written.
+    if let Some(recorder) = recorder {
+        let _ = writeln!(progress, "{}", recorder.stop());
+    }
     outcome
 }
-
-/// The ROS 2 graph's observer, and where it reads the running loop's counters, when `--ros`.
-type GraphWatch<R> = Option<(ros2_graph::GraphObserver<R>, ros2_graph::LoopWatch)>;
 
 /// Where [`run_plotted`] draws, and the picture's title.
 #[derive(Debug, Clone, Copy)]
@@ -210,7 +261,13 @@ pub fn run_plotted<R: RobotTypes, C: Controller<R> + 'static>(
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     run_plotted_observed(
-        components, controller, rate_hz, options, plot, None, progress,
+        components,
+        controller,
+        rate_hz,
+        options,
+        plot,
+        Watchers::NONE,
+        progress,
     )
 }
 
@@ -221,13 +278,13 @@ fn run_plotted_observed<R: RobotTypes, C: Controller<R> + 'static>(
     rate_hz: Option<u32>,
     options: LoopOptions,
     plot: Plot<'_>,
-    observer: GraphWatch<R>,
+    watchers: Watchers<'_, R>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     plot::Format::of(plot.path)?;
     let trace = Arc::new(Mutex::new(Trace::of::<R>(trace::DEFAULT_CAPACITY)));
     let recording = Recording::new(controller, Arc::clone(&trace));
-    let outcome = run_observed(components, recording, rate_hz, options, observer, progress);
+    let outcome = run_observed(components, recording, rate_hz, options, watchers, progress);
     // A panic while the trace was held cannot have left it half-written: `record` only pushes.
     let trace = trace
         .lock()
@@ -267,16 +324,23 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     options: LoopOptions,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
-    run_observed(components, controller, rate_hz, options, None, progress)
+    run_observed(
+        components,
+        controller,
+        rate_hz,
+        options,
+        Watchers::NONE,
+        progress,
+    )
 }
 
-/// [`run`], with the loop observed by `observer` (the ROS 2 graph) when there is one.
+/// [`run`], with the loop observed by `watchers` (the ROS 2 graph, the recorder).
 fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
     components: Vec<Box<dyn Component<R>>>,
     controller: C,
     rate_hz: Option<u32>,
     options: LoopOptions,
-    observer: GraphWatch<R>,
+    watchers: Watchers<'_, R>,
     progress: &mut dyn std::io::Write,
 ) -> Result<RunOutcome<R>, RunError> {
     let system = System::new(components)?;
@@ -291,13 +355,12 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
         };
     }
     let mut control_loop = ControlLoop::new(system, controller, rate_hz);
-    let mut loop_watch = None;
-    if let Some((observer, watch)) = observer {
-        control_loop = control_loop.with_observer(observer);
-        loop_watch = Some(watch);
+    if let Some(observers) = watchers.observers {
+        control_loop = control_loop.with_observer(observers);
     }
+    let mut recording_failed = false;
     let handle = control_loop.spawn(options)?;
-    if let Some(watch) = loop_watch {
+    if let Some(watch) = watchers.loop_watch {
         watch.watch(handle.shared_control()); // /diagnostics' cycles and overruns
     }
     let watch = SignalWatch::new(handle.shared_control())?;
@@ -305,6 +368,11 @@ fn run_observed<R: RobotTypes, C: Controller<R> + 'static>(
     let mut next = Duration::from_secs(1);
     while !handle.is_finished() {
         std::thread::sleep(Duration::from_millis(20));
+        if let Some(why) = watchers.recorder.and_then(|r| r.failure())
+            && !std::mem::replace(&mut recording_failed, true)
+        {
+            let _ = writeln!(progress, "the recording stopped: {why}; the run goes on");
+        }
         if started.elapsed() >= next && !handle.is_finished() {
             if next == Duration::from_secs(1) {
                 let _ = writeln!(

@@ -21,9 +21,21 @@ pub const DEFAULT_CAPACITY: usize = 4096;
 #[derive(Debug, Clone)]
 pub struct TracedJoint {
     /// The joint's name.
-    pub name: &'static str,
+    pub name: String,
     command: Option<usize>,
     state: Option<usize>,
+}
+
+impl TracedJoint {
+    /// Joint `name`, its commanded position at `command` in the commands [`Trace::record`] is
+    /// given, its measured one at `state` in the states (`None`: it has none).
+    pub fn new(name: String, command: Option<usize>, state: Option<usize>) -> TracedJoint {
+        TracedJoint {
+            name,
+            command,
+            state,
+        }
+    }
 }
 
 /// Commanded and measured positions of every joint that has either, over time.
@@ -50,12 +62,18 @@ impl Trace {
             .iter()
             .enumerate()
             .map(|(index, joint)| TracedJoint {
-                name: joint.name.as_ref(),
+                name: joint.name.to_string(),
                 command: R::COMMAND_LAYOUT.joint_slot(index, InterfaceKind::Position),
                 state: R::STATE_LAYOUT.joint_slot(index, InterfaceKind::Position),
             })
             .filter(|j| j.command.is_some() || j.state.is_some())
             .collect();
+        Trace::of_joints(joints, capacity)
+    }
+
+    /// An empty trace of `joints` (those with a commanded or measured position) that keeps up
+    /// to `capacity` samples: a recording's, read back.
+    pub fn of_joints(joints: Vec<TracedJoint>, capacity: usize) -> Trace {
         // Even, so that the sample that fills it is due at the doubled stride too.
         let capacity = capacity.max(2).next_multiple_of(2);
         Trace {
@@ -225,7 +243,11 @@ mod tests {
     fn each_joint_keeps_its_commanded_and_measured_position() {
         let mut trace = Trace::of::<Pair>(16);
         assert_eq!(
-            trace.joints().iter().map(|j| j.name).collect::<Vec<_>>(),
+            trace
+                .joints()
+                .iter()
+                .map(|j| j.name.as_str())
+                .collect::<Vec<_>>(),
             ["first", "second"]
         );
         feed(&mut trace, 3);

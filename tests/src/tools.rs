@@ -32,16 +32,20 @@ pub enum Tool {
     /// A Python interpreter that imports PyPI `catkin_pkg` (ROS's package.xml parser); it also
     /// compiles and reads the launch files.
     CatkinPkg,
+    /// A Python interpreter with the MCAP readers that are not ours: PyPI `mcap` 1.6.0 with
+    /// `mcap-ros2-support` 0.6.0, and `rosbags` 0.11.9.
+    McapReaders,
 }
 
 impl Tool {
     /// Every tool, in a fixed order.
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 6] = [
         Tool::Xacro,
         Tool::CheckUrdf,
         Tool::CheckJsonschema,
         Tool::Mujoco,
         Tool::CatkinPkg,
+        Tool::McapReaders,
     ];
 
     /// The name the messages use.
@@ -52,6 +56,7 @@ impl Tool {
             Tool::CheckJsonschema => "check-jsonschema",
             Tool::Mujoco => "mujoco",
             Tool::CatkinPkg => "catkin_pkg",
+            Tool::McapReaders => "mcap, mcap-ros2-support and rosbags",
         }
     }
 
@@ -62,7 +67,7 @@ impl Tool {
             Tool::CheckUrdf => &["check_urdf"],
             Tool::CheckJsonschema => &["check-jsonschema"],
             // A venv has `python`; a system `python3`.
-            Tool::Mujoco | Tool::CatkinPkg => &["python", "python3"],
+            Tool::Mujoco | Tool::CatkinPkg | Tool::McapReaders => &["python", "python3"],
         }
     }
 
@@ -78,6 +83,15 @@ impl Tool {
             Tool::CatkinPkg => Command::new(program)
                 .arg("-c")
                 .arg("import catkin_pkg.package")
+                .output()
+                .is_ok_and(|o| o.status.success()),
+            Tool::McapReaders => Command::new(program)
+                .arg("-c")
+                .arg(
+                    "import sys, importlib.metadata as m; import mcap_ros2.decoder, rosbags.highlevel; \
+                     sys.exit([m.version(p) for p in ('mcap', 'mcap-ros2-support', 'rosbags')] \
+                     != ['1.6.0', '0.6.0', '0.11.9'])",
+                )
                 .output()
                 .is_ok_and(|o| o.status.success()),
             _ => true,

@@ -47,3 +47,24 @@ impl<R: RobotTypes, A: CycleObserver<R>, B: CycleObserver<R>> CycleObserver<R> f
         self.1.observe_system(clock, system);
     }
 }
+
+/// An optional observer (`--ros` or `--record` not given): nothing when absent.
+impl<R: RobotTypes, O: CycleObserver<R>> CycleObserver<R> for Option<O> {
+    fn attach(&mut self, system: &System<R>) {
+        if let Some(observer) = self {
+            observer.attach(system);
+        }
+    }
+
+    fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
+        if let Some(observer) = self {
+            observer.observe(clock, state, command);
+        }
+    }
+
+    fn observe_system(&mut self, clock: Clock, system: &System<R>) {
+        if let Some(observer) = self {
+            observer.observe_system(clock, system);
+        }
+    }
+}

@@ -105,6 +105,15 @@ pub enum Command {
         #[arg(long)]
         robot: Option<String>,
     },
+    /// Draw a recording (`run --record`) as `run --plot` draws a run: every joint's commanded
+    /// against measured position, into an `.svg` or `.png`.
+    Plot {
+        /// The recording (`.mcap`).
+        recording: PathBuf,
+        /// The picture (`.svg` or `.png`).
+        #[arg(long, value_name = "FILE", value_parser = plot_path)]
+        out: PathBuf,
+    },
     /// Emit the robot's descriptions, then run a controller on the backend the config or
     /// `--backend` selects, showing progress and printing the loop statistics at the end.
     Run(RunArgs),
@@ -399,6 +408,11 @@ pub struct RunArgs {
     /// (`.svg` or `.png`), however the run ends.
     #[arg(long, value_name = "FILE", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
+    /// Record every cycle into this rosbag2 MCAP file (`ros2 bag play`, Foxglove,
+    /// PlotJuggler, `plot`): /joint_states, /joint_commands, /tf, /imu/data, /tf_static and
+    /// /robot_description, with or without --ros.
+    #[arg(long, value_name = "FILE.mcap")]
+    pub record: Option<PathBuf>,
     /// With `--backend mujoco`: render one frame of the robot mid-run into this PNG, headless
     /// (robot-runner's cargo feature `render`; the shipped tool's `mujoco-render`). The cycle
     /// that renders runs long: 0.16 s in a release build on a software rasterizer.
