@@ -33,6 +33,14 @@ def check_values(topic, index, message, expected):
     elif topic == "/joint_commands":
         values = [v for joint in message.interface_values for v in joint.values]
         same(values, expected["commands"][index])
+    elif topic == "/diagnostics":
+        # The loop, then the component, both active, the cycles it was taken at.
+        loop, component = message.status
+        assert loop.name.endswith(": control loop") and loop.level == 0, loop
+        values = {kv.key: kv.value for kv in loop.values}
+        assert values["lifecycle"] == "active", values
+        assert int(values["cycles"]) == 1 + index * expected["diagnostics_every"], values
+        assert component.message == "active", component
 
 
 def with_mcap(path, expected):
@@ -52,7 +60,8 @@ def with_mcap(path, expected):
         assert len(rosbag2) == 1, rosbag2
         info = rosbag2[0].metadata["serialized_metadata"]
         assert "version: 9\nstorage_identifier: mcap\n" in info, info
-        assert f"message_count: {len(PER_CYCLE) * expected['cycles'] + 2}\n" in info, info
+        once = 2 + expected["diagnostics"]  # /tf_static, /robot_description, /diagnostics
+        assert f"message_count: {len(PER_CYCLE) * expected['cycles'] + once}\n" in info, info
         for _, channel, message, decoded in reader.iter_decoded_messages():
             check_values(channel.topic, counts[channel.topic], decoded, expected)
             counts[channel.topic] += 1
@@ -94,7 +103,8 @@ def main():
     path, expected_path, cut = sys.argv[1:4]
     expected = json.loads(Path(expected_path).read_text())
     cycles = expected["cycles"]
-    want = {topic: cycles for topic in PER_CYCLE} | {"/tf_static": 1, "/robot_description": 1}
+    want = {topic: cycles for topic in PER_CYCLE} | {"/tf_static": 1, "/robot_description": 1,
+                                                     "/diagnostics": expected["diagnostics"]}
     for name, read in (("mcap", with_mcap), ("rosbags", with_rosbags)):
         counts = read(path, expected)
         assert dict(counts) == want, (name, counts, want)

@@ -110,8 +110,12 @@ fn readers_not_ours_decode_every_message_with_the_runs_values() {
         CYCLES,
         "every cycle was active"
     );
+    // /diagnostics once a second of loop time from the first cycle: 1000 cycles at 200 Hz.
+    let (diagnostics, every) = (5, 200);
     let expected = serde_json::json!({
         "cycles": CYCLES,
+        "diagnostics": diagnostics,
+        "diagnostics_every": every,
         "positions": seen.positions,
         "commands": seen.commands,
     });
@@ -134,11 +138,11 @@ fn readers_not_ours_decode_every_message_with_the_runs_values() {
     assert!(output.status.success(), "{stdout}{stderr}");
     println!("{stdout}");
     assert!(
-        stdout.contains("mcap: 4002 messages decoded, 1000 cycles, values equal"),
+        stdout.contains("mcap: 4007 messages decoded, 1000 cycles, values equal"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("rosbags: 4002 messages decoded"),
+        stdout.contains("rosbags: 4007 messages decoded"),
         "{stdout}"
     );
 }

@@ -42,13 +42,34 @@ fn level_of(lifecycle: Lifecycle) -> ros2_wire::Byte {
     }
 }
 
-/// The message for `health`, as robot `robot` with components `names` stands.
+/// The message for `health`, as the graph publishes it: the loop's cycles and overruns from
+/// `watch`, this publisher's counts from `graph`.
 pub(crate) fn message(
     robot: &str,
     names: &[String],
     health: &Health,
     watch: &LoopWatch,
     graph: &GraphReport,
+    stamp: &Time,
+) -> DiagnosticArray {
+    let counts = watch.control().map(|c| (c.cycles(), c.overruns()));
+    let publisher = [
+        pair("states published", graph.published),
+        pair("cycles passed over (rate cap)", graph.passed_over),
+        pair("messages dropped (network behind)", graph.dropped),
+    ];
+    diagnostic_array(robot, names, health, counts, &publisher, stamp)
+}
+
+/// `/diagnostics` for `health` of robot `robot`, whose components are `names`: one status for
+/// the loop (with its `(cycles, overruns)` when known, and `extra` figures), one per component
+/// (its lifecycle and counters). What the graph publishes and a recording keeps.
+pub fn diagnostic_array(
+    robot: &str,
+    names: &[String],
+    health: &Health,
+    loop_counts: Option<(u64, u64)>,
+    extra: &[KeyValue],
     stamp: &Time,
 ) -> DiagnosticArray {
     let mut status = Vec::with_capacity(health.components().len() + 1);
@@ -61,8 +82,7 @@ pub(crate) fn message(
     ];
     let mut loop_level = level_of(health.lifecycle);
     let mut summary = format!("{}", health.lifecycle);
-    if let Some(control) = watch.control() {
-        let (cycles, overruns) = (control.cycles(), control.overruns());
+    if let Some((cycles, overruns)) = loop_counts {
         loop_values.push(pair("cycles", cycles));
         loop_values.push(pair("overruns", overruns));
         summary = format!("{summary}, {cycles} cycles, {overruns} overruns");
@@ -70,11 +90,7 @@ pub(crate) fn message(
             loop_level = DiagnosticStatus::WARN;
         }
     }
-    loop_values.extend([
-        pair("states published", graph.published),
-        pair("cycles passed over (rate cap)", graph.passed_over),
-        pair("messages dropped (network behind)", graph.dropped),
-    ]);
+    loop_values.extend_from_slice(extra);
     if health.left_out > 0 {
         loop_values.push(pair("components not shown", health.left_out));
     }

@@ -28,7 +28,7 @@ mod imu;
 mod joint_states;
 pub mod snapshot;
 
-pub use diagnostics::LoopWatch;
+pub use diagnostics::{LoopWatch, diagnostic_array};
 pub use frames::{BaseFrame, Frames, JointFrame, WORLD_FRAME, ros_transform};
 pub use graph::{
     DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport, RosGraph,

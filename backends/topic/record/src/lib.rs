@@ -10,7 +10,9 @@
 //!   knows its pose;
 //! * `/imu/data` (`sensor_msgs/Imu`) of each IMU, as ros2-graph names it;
 //!
-//! and once, before the first cycle, `/tf_static` and `/robot_description` (the URDF).
+//! once a second of loop time `/diagnostics` (`diagnostic_msgs/DiagnosticArray`, as ros2-graph
+//! builds it: each component's lifecycle and counters); and once, before the first cycle,
+//! `/tf_static` and `/robot_description` (the URDF).
 //!
 //! The control thread only copies its state and command into a bounded ring ([`observer`]);
 //! this crate's thread encodes them as CDR and writes them ([`writer`]): zstd-compressed chunks

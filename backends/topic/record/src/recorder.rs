@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use robot_core::typed::RobotTypes;
 
-use crate::observer::{RecordObserver, ring};
+use crate::observer::{Incoming, RecordObserver, ring};
 use crate::writer::{DEFAULT_FLUSH_PERIOD, McapRecording, RecordError};
 
 /// Snapshots the ring holds: 4 s of a 1 kHz loop, for a writer held up by the disk.
@@ -140,7 +140,14 @@ impl Recorder {
             &options.title,
             options.robot_description,
         )?;
-        let (observer, mut incoming, dropped) = ring::<R>(options.capacity);
+        let (observer, incoming) = ring::<R>(options.capacity);
+        let dropped = Arc::clone(&incoming.dropped);
+        let Incoming {
+            snapshots: mut incoming,
+            health: mut healths,
+            names,
+            ..
+        } = incoming;
         let stop = Arc::new(AtomicBool::new(false));
         let failure = Arc::new(OnceLock::new());
         let (thread_stop, thread_failure) = (Arc::clone(&stop), Arc::clone(&failure));
@@ -176,6 +183,16 @@ impl Recorder {
                                 report.lost += 1;
                                 recording = None;
                             }
+                        }
+                    }
+                    while let Ok(health) = healths.pop() {
+                        let names = names.get().map_or(&[][..], Vec::as_slice);
+                        if let Some(writing) = recording.as_mut()
+                            && let Err(error) = writing.write_diagnostics(&health, names)
+                        {
+                            let _ = thread_failure.set(error.to_string());
+                            report.error = Some(error);
+                            recording = None;
                         }
                     }
                     if stopping {

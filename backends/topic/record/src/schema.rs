@@ -83,6 +83,7 @@ fn primitive(id: u8) -> &'static str {
         type_id::DOUBLE => "float64",
         type_id::BOOLEAN => "bool",
         type_id::STRING => "string",
+        type_id::BYTE => "byte",
         // Every id ros2-wire maps a Rust type to is above; a new one shows up in the test.
         _ => "unknown",
     }
@@ -137,5 +138,15 @@ uint32 nanosec
             "{imu}"
         );
         assert!(!imu.contains("unknown"), "{imu}");
+    }
+
+    #[test]
+    fn a_diagnostic_status_level_is_a_byte() {
+        let text = ros2msg(ros2_wire::msg::DiagnosticArray::DESCRIPTION);
+        assert!(
+            text.contains("MSG: diagnostic_msgs/DiagnosticStatus\nbyte level\n"),
+            "{text}"
+        );
+        assert!(!text.contains("unknown"), "{text}");
     }
 }

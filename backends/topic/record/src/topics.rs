@@ -20,6 +20,8 @@ use ros2_wire::{Message, QosProfile, ReliabilityKind, TypeDescription, ros_messa
 pub const JOINT_STATES_QOS: QosProfile = QosProfile::reliable(10);
 /// `/imu/data`: imu_sensor_broadcaster's SystemDefaultsQoS.
 pub const IMU_QOS: QosProfile = QosProfile::reliable(10);
+/// `/diagnostics`: diagnostic_updater's publisher, reliable, keep-last 10.
+pub const DIAGNOSTICS_QOS: QosProfile = QosProfile::reliable(10);
 /// `/tf`: tf2_ros::DynamicBroadcasterQoS.
 pub const TF_QOS: QosProfile = QosProfile::reliable(100);
 /// `/tf_static` and `/robot_description`: reliable, transient-local, depth 1.

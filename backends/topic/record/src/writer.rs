@@ -27,8 +27,9 @@ use mcap::records::{MessageHeader, Metadata};
 use mcap::write::NoSeek;
 use mcap::{Compression, McapError, WriteOptions, Writer};
 use robot_core::typed::RobotTypes;
+use ros2_graph::Health;
 use ros2_graph::snapshot::Snapshot;
-use ros2_wire::msg::{StringMessage, Time};
+use ros2_wire::msg::{DiagnosticArray, KeyValue, StringMessage, Time};
 use ros2_wire::{Message, QosProfile, TypeDescription, TypeHash};
 
 use crate::rosbag2::{self, BagSummary, TopicSummary};
@@ -101,6 +102,7 @@ pub struct McapRecording<R: RobotTypes, W: Write> {
     per_cycle: Vec<(Box<dyn Topic<R>>, Channel)>,
     tf_static: Channel,
     robot_description: Channel,
+    diagnostics: Channel,
     description_text: String,
     buffer: Vec<u8>,
     first_ns: Option<u64>,
@@ -194,6 +196,13 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
             topics::LATCHED_QOS,
         )
         .map_err(failed)?;
+        let diagnostics = add_channel(
+            &mut writer,
+            "/diagnostics",
+            DiagnosticArray::DESCRIPTION,
+            topics::DIAGNOSTICS_QOS,
+        )
+        .map_err(failed)?;
         Ok(McapRecording {
             writer,
             path: path.to_path_buf(),
@@ -201,6 +210,7 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
             per_cycle,
             tf_static,
             robot_description: robot_description_channel,
+            diagnostics,
             description_text: robot_description,
             buffer: Vec::with_capacity(64 * 1024),
             first_ns: None,
@@ -288,6 +298,40 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
         Ok(())
     }
 
+    /// Writes one `/diagnostics` message: how the hardware stood (`health`, its components
+    /// named `names`), stamped with its cycle's time. The cycles are those recorded so far; the
+    /// loop's overruns are not known here (the run's statistics have them).
+    pub fn write_diagnostics(
+        &mut self,
+        health: &Health,
+        names: &[String],
+    ) -> Result<(), RecordError> {
+        let stamp = health.stamp();
+        let message = ros2_graph::diagnostic_array(
+            &R::DESCRIPTION.name,
+            names,
+            health,
+            None,
+            &[KeyValue {
+                key: "cycles".to_string(),
+                value: health.cycle.to_string(),
+            }],
+            &stamp,
+        );
+        let ns = u64::try_from(stamp.as_nanos()).unwrap_or(0);
+        let header = MessageHeader {
+            channel_id: self.diagnostics.id,
+            sequence: u32::try_from(self.diagnostics.summary.message_count).unwrap_or(u32::MAX),
+            log_time: ns,
+            publish_time: ns,
+        };
+        self.writer
+            .write_to_known_channel(&header, &encode(&message))
+            .map_err(|e| self.failed(e))?;
+        self.diagnostics.summary.message_count += 1;
+        Ok(())
+    }
+
     /// Closes the current chunk and hands it to the sink, so a kill after this loses nothing
     /// written so far.
     pub fn flush(&mut self) -> Result<(), RecordError> {
@@ -306,7 +350,11 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
             .per_cycle
             .iter()
             .map(|(_, c)| &c.summary)
-            .chain([&self.tf_static.summary, &self.robot_description.summary])
+            .chain([
+                &self.tf_static.summary,
+                &self.robot_description.summary,
+                &self.diagnostics.summary,
+            ])
             .cloned()
             .collect();
         let file_name = self

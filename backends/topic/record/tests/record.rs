@@ -109,6 +109,8 @@ fn every_cycle_is_read_back_with_the_loops_own_values() {
     let count = |topic: &str| summary.messages.get(topic).copied().unwrap_or(0);
     assert_eq!(count("/tf"), kept.len() as u64);
     assert_eq!((count("/tf_static"), count("/robot_description")), (1, 1));
+    // Once a second of loop time from the first cycle: 0.7 s of loop, one.
+    assert_eq!(count("/diagnostics"), 1);
 }
 
 #[test]
