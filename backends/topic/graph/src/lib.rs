@@ -36,4 +36,4 @@ pub use graph::{
 };
 pub use imu::ImuChannel;
 pub use joint_states::JointStateLayout;
-pub use snapshot::{ComponentHealth, GraphObserver, Health};
+pub use snapshot::{ComponentHealth, CycleTaker, GraphObserver, Health};

@@ -156,25 +156,103 @@ impl Health {
 }
 
 /// The components' names, set once when the observer is attached to a loop.
-pub(crate) type Names = Arc<OnceLock<Vec<String>>>;
+pub type Names = Arc<OnceLock<Vec<String>>>;
 
-/// The control thread's end: attach it to the loop with
-/// [`ControlLoop::with_observer`](robot_core::control_loop::ControlLoop::with_observer).
-pub struct GraphObserver<R: RobotTypes> {
-    input: triple_buffer::Input<Snapshot<R>>,
-    health: triple_buffer::Input<Health>,
+/// What every observer of this kind does on the control thread (the graph's and a
+/// recording's): counts the cycles, takes the wall-clock epoch once, builds each cycle's
+/// [`Snapshot`] from [`CycleObserver::observe`] and [`CycleObserver::observe_system`], and takes
+/// a [`Health`] every `health_period` of loop time. Allocates nothing after
+/// [`CycleTaker::attach`].
+pub struct CycleTaker<R: RobotTypes> {
     names: Names,
-    /// This cycle's snapshot, written out once the system has been seen too.
+    /// This cycle's snapshot, complete once the system has been seen too.
     pending: Snapshot<R>,
     health_period: Duration,
     next_health: Duration,
     epoch_at_start: Option<Duration>,
 }
 
+impl<R: RobotTypes> std::fmt::Debug for CycleTaker<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CycleTaker")
+            .field("cycle", &self.pending.cycle)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: RobotTypes> CycleTaker<R> {
+    /// A taker of a [`Health`] every `health_period` of loop time.
+    pub fn new(health_period: Duration) -> Self {
+        CycleTaker {
+            names: Names::default(),
+            pending: Snapshot::default(),
+            health_period,
+            next_health: Duration::ZERO,
+            epoch_at_start: None,
+        }
+    }
+
+    /// Where the components' names will be, for the thread that reads the healths.
+    pub fn names(&self) -> Names {
+        Arc::clone(&self.names)
+    }
+
+    /// [`CycleObserver::attach`]: the components' names. Allocates.
+    pub fn attach(&mut self, system: &System<R>) {
+        let _ = self
+            .names
+            .set(system.states().map(|(name, _)| name.to_string()).collect());
+    }
+
+    /// [`CycleObserver::observe`]: the cycle's clock, state and command.
+    pub fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
+        // Once: the wall clock less the loop's clock (a vDSO call, no allocation), so stamps
+        // follow the loop's clock, simulated or not, from where the wall clock was.
+        let epoch_at_start = *self.epoch_at_start.get_or_insert_with(|| {
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default();
+            now.saturating_sub(clock.time)
+        });
+        self.pending = Snapshot {
+            cycle: self.pending.cycle + 1,
+            clock,
+            epoch_at_start,
+            state: *state,
+            command: *command,
+            base: None,
+        };
+    }
+
+    /// [`CycleObserver::observe_system`]: the cycle completed with the floating base's pose,
+    /// and the hardware's health when one is due.
+    pub fn complete(&mut self, clock: Clock, system: &System<R>) -> (&Snapshot<R>, Option<Health>) {
+        self.pending.base = system.base_pose();
+        let health = (clock.time >= self.next_health).then(|| {
+            self.next_health = clock.time + self.health_period;
+            Health::of(
+                self.pending.cycle,
+                clock,
+                self.pending.epoch_at_start,
+                system,
+            )
+        });
+        (&self.pending, health)
+    }
+}
+
+/// The control thread's end: attach it to the loop with
+/// [`ControlLoop::with_observer`](robot_core::control_loop::ControlLoop::with_observer).
+pub struct GraphObserver<R: RobotTypes> {
+    input: triple_buffer::Input<Snapshot<R>>,
+    health: triple_buffer::Input<Health>,
+    taker: CycleTaker<R>,
+}
+
 impl<R: RobotTypes> std::fmt::Debug for GraphObserver<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GraphObserver")
-            .field("cycle", &self.pending.cycle)
+            .field("taker", &self.taker)
             .finish_non_exhaustive()
     }
 }
@@ -194,16 +272,13 @@ pub(crate) fn snapshots<R: RobotTypes>(
 ) -> (GraphObserver<R>, Snapshots<R>) {
     let (input, output) = triple_buffer::triple_buffer(&Snapshot::default());
     let (health_in, health_out) = triple_buffer::triple_buffer(&Health::default());
-    let names = Names::default();
+    let taker = CycleTaker::new(health_period);
+    let names = taker.names();
     (
         GraphObserver {
             input,
             health: health_in,
-            names: names.clone(),
-            pending: Snapshot::default(),
-            health_period,
-            next_health: Duration::ZERO,
-            epoch_at_start: None,
+            taker,
         },
         Snapshots {
             output,
@@ -217,41 +292,18 @@ pub(crate) fn snapshots<R: RobotTypes>(
 
 impl<R: RobotTypes> CycleObserver<R> for GraphObserver<R> {
     fn attach(&mut self, system: &System<R>) {
-        let _ = self
-            .names
-            .set(system.states().map(|(name, _)| name.to_string()).collect());
+        self.taker.attach(system);
     }
 
     fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {
-        // Once: the wall clock less the loop's clock (a vDSO call, no allocation), so stamps
-        // follow the loop's clock, simulated or not, from where the wall clock was.
-        let epoch_at_start = *self.epoch_at_start.get_or_insert_with(|| {
-            let now = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap_or_default();
-            now.saturating_sub(clock.time)
-        });
-        self.pending = Snapshot {
-            cycle: self.pending.cycle + 1,
-            clock,
-            epoch_at_start,
-            state: *state,
-            command: *command,
-            base: None,
-        };
+        self.taker.observe(clock, state, command);
     }
 
     fn observe_system(&mut self, clock: Clock, system: &System<R>) {
-        self.pending.base = system.base_pose();
-        self.input.write(self.pending);
-        if clock.time >= self.next_health {
-            self.next_health = clock.time + self.health_period;
-            self.health.write(Health::of(
-                self.pending.cycle,
-                clock,
-                self.pending.epoch_at_start,
-                system,
-            ));
+        let (snapshot, health) = self.taker.complete(clock, system);
+        self.input.write(*snapshot);
+        if let Some(health) = health {
+            self.health.write(health);
         }
     }
 }
