@@ -87,10 +87,18 @@ pub fn emit_descriptions(robots: &[&Robot]) -> Result<PathBuf, WriteError> {
     println!("cargo::rustc-env={DESCRIPTIONS_DIR_ENV}={}", dir.display());
     // A crate that turns the MuJoCo backend on needs the library's run-time path; one that does
     // not is unaffected by it.
+    mujoco_run_time_path();
+    Ok(dir)
+}
+
+/// For the build script of a crate whose binaries or tests link MuJoCo only with a feature of a
+/// dependency (the workspace's integration tests, whose runs reach the MuJoCo backend when
+/// `robots/mujoco` is on): their run-time path to the library when it is installed; nothing
+/// otherwise (a build without the feature needs none).
+pub fn mujoco_run_time_path() {
     if let Ok(lib) = mujoco_library_dir() {
         println!("cargo::rustc-link-arg=-Wl,-rpath,{}", lib.display());
     }
-    Ok(dir)
 }
 
 /// For the build script of a crate whose binaries or tests always link MuJoCo: adds the
