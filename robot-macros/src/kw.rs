@@ -87,6 +87,9 @@ keywords! {
 // `imu` and `controller`.
 keywords! { plugin params joints links }
 
+// A limb's option: `limb leg: left | right, mirror: y`.
+keywords! { mirror }
+
 // In a limb, a side's value that leaves the entry out on that side.
 keywords! { none }
 

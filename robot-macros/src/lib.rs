@@ -191,6 +191,15 @@
 //! * `none`, which leaves the entry out on that side: `four_bar: { .. } | none` gives the left
 //!   leg a linkage and the right leg a direct drive.
 //!
+//! `limb leg: left | right, mirror: y { .. }` writes the limb once for both sides of the robot:
+//! the sides come in pairs (a hexapod's `front_left | front_right | middle_left | ...`), and the
+//! second of each pair is the mirror image of the first across the XZ plane, every value written
+//! as for the first: origins and centres of mass take -y, orientations -roll and -yaw, inertias
+//! -ixy and -iyz, a hinge's axis (-x, y, -z) and a slider's (x, -y, z), so the same joint
+//! position moves the two sides symmetrically. Limits and actuators are taken as written
+//! (`direction: -1 | 1` where the motors are mounted mirrored); per-side values still give each
+//! pair its own place (`xyz: [0.1 | 0.1 | 0 | 0, 0.08, 0]`, the y mirrored on the right).
+//!
 //! Every rule of `robot_core::validate` is checked at expansion and reported at the offending
 //! token, all errors at once: syntax errors and rule problems together, except rule problems of an
 //! item that already has a syntax error (they would be follow-ons of it).
@@ -202,6 +211,7 @@ mod expand;
 mod kw;
 mod limb;
 mod lower;
+mod mirror;
 mod parse;
 
 use proc_macro::TokenStream;

@@ -11,6 +11,14 @@
 //!   declared in the limb (`parent: pelvis`, bus names) are used as written;
 //! * `a | b` gives one value per side, in the order the sides are listed; any value can be
 //!   per-side, including single elements of a list: `xyz: [0.02, 0.07 | -0.07, 0]`.
+//! * `limb leg: left | right, mirror: y { .. }`: the sides come in pairs, and the second of each
+//!   pair is the mirror image of the first across the robot's XZ plane, so every value is
+//!   written as for the first side (`xyz: [0.02, 0.07, 0]` puts the right hip at y = -0.07):
+//!   positions take -y (joint and shape origins, centres of mass), orientations -roll and -yaw,
+//!   inertias -ixy and -iyz, and a joint's axis its mirror image (a hinge's axis as a rotation:
+//!   -x and -z; a slider's as a direction: -y), so the same joint position moves both sides
+//!   symmetrically and `for leg in command.leg()` is symmetric code. Limits, actuators (their
+//!   direction is how the motor is mounted) and everything else are taken as written.
 
 use std::collections::HashSet;
 
@@ -21,6 +29,7 @@ use robot_model::validate::names;
 
 use crate::errors::Errors;
 use crate::kw::{self, Keyword};
+use crate::mirror;
 use crate::parse::{Block, Body, Entry, Item, Value};
 
 /// A limb as written: the generated per-limb views (`command.leg()`) are made from it.
@@ -87,6 +96,7 @@ fn instantiate(
             );
         }
     }
+    let mirrored = mirror::option(limb, sides.len(), errors);
     let mut reported = HashSet::new();
     for (index, side) in sides.iter().enumerate() {
         let mut context = Side {
@@ -104,12 +114,18 @@ fn instantiate(
             let Body::Entries(block) = &item.body else {
                 continue;
             };
+            let kind = item.kind.as_ref().map(|k| context.value(k));
+            let mut block = context.block(block);
+            if mirrored && index % 2 == 1 {
+                mirror::item(&item.keyword, kind.as_ref(), &mut block);
+            }
             out.push(Item {
                 attrs: item.attrs.clone(),
                 keyword: item.keyword.clone(),
                 name: context.prefixed(&item.name),
-                kind: item.kind.as_ref().map(|k| context.value(k)),
-                body: Body::Entries(context.block(block)),
+                kind,
+                mirror: None,
+                body: Body::Entries(block),
             });
         }
     }

@@ -29,6 +29,8 @@ pub struct Item {
     pub name: Ident,
     /// After a colon: a joint's type, a limb's sides.
     pub kind: Option<Value>,
+    /// A limb's `, mirror: y` after its sides: the word and the axis, as written.
+    pub mirror: Option<(Ident, Ident)>,
     pub body: Body,
 }
 
@@ -225,6 +227,16 @@ impl Parse for Item {
         } else {
             None
         };
+        // `limb leg: left | right, mirror: y { .. }`; the words are checked by the limb.
+        let mirror = if is_limb && input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            let word: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+            input.parse::<Token![:]>()?;
+            let axis: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+            Some((word, axis))
+        } else {
+            None
+        };
         let content;
         let brace = braced!(content in input);
         let body = if is_limb {
@@ -247,6 +259,7 @@ impl Parse for Item {
             keyword,
             name,
             kind,
+            mirror,
             body,
         })
     }
