@@ -61,8 +61,9 @@ fn finish<R: RobotTypes, C: Controller<R> + 'static>(
     })
 }
 
-/// The trajectory controller of robot `R`, in the domain of the run's `ros` request (else
-/// `ROS_DOMAIN_ID`); what it received and refused is printed at the end.
+/// The trajectory controller of robot `R`, in the domain and namespace of the run's `ros`
+/// request (else `ROS_DOMAIN_ID`, no namespace); what it received and refused is printed at the
+/// end.
 pub(super) fn trajectory<R: RobotTypes>() -> Registered {
     Registered {
         robot: R::DESCRIPTION,
@@ -72,6 +73,10 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
         run: Box::new(|request, progress| {
             let controller = TrajectoryController::<R>::new(TrajectoryOptions {
                 domain_id: request.ros.map(|ros| ros.domain_id),
+                namespace: request
+                    .ros
+                    .map(|ros| ros.namespace.clone())
+                    .unwrap_or_default(),
                 ..TrajectoryOptions::default()
             });
             let stats = controller.stats();

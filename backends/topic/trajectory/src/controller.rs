@@ -21,10 +21,12 @@ use crate::intake::{self, Handoff, IntakeThread, TrajectoryStats};
 use crate::trajectory::Trajectory;
 
 /// How the controller joins the graph and takes goals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TrajectoryOptions {
     /// The DDS domain; `None`: `ROS_DOMAIN_ID`, else 0.
     pub domain_id: Option<u16>,
+    /// The controller manager's namespace its topics are in (`/robot1`); empty for none.
+    pub namespace: String,
     /// joint_trajectory_controller's `allow_partial_joints_goal` (the emitted
     /// `controllers.yaml` says `false`): a goal naming only some joints moves those, the others
     /// hold.
@@ -77,8 +79,13 @@ impl<R: RobotTypes> TrajectoryController<R> {
     /// A controller of every trajectory group of `R`; it joins the graph when first activated.
     pub fn new(options: TrajectoryOptions) -> Self {
         TrajectoryController {
+            groups: groups(
+                R::DESCRIPTION,
+                &R::STATE_LAYOUT,
+                &R::COMMAND_LAYOUT,
+                &options.namespace,
+            ),
             options,
-            groups: groups(R::DESCRIPTION, &R::STATE_LAYOUT, &R::COMMAND_LAYOUT),
             stats: Arc::default(),
             intake: None,
             following: Vec::new(),

@@ -36,7 +36,7 @@ pub struct Group {
     /// `left_leg_trajectory_controller`.
     pub controller: String,
     /// `/left_leg_trajectory_controller/joint_trajectory`, as joint_trajectory_controller's
-    /// `~/joint_trajectory` resolves.
+    /// `~/joint_trajectory` resolves (in the controller manager's namespace, when it has one).
     pub topic: String,
     /// Its joints, in the plan's order.
     pub joints: Vec<GroupJoint>,
@@ -56,14 +56,22 @@ impl GroupJoint {
     }
 }
 
-/// The trajectory controllers of `robot`, whose state and command are laid out as given.
-pub fn groups(robot: &Robot, state: &Layout, command: &Layout) -> Vec<Group> {
+/// The trajectory controllers of `robot`, whose state and command are laid out as given, their
+/// topics in `namespace` (empty: none; `/robot1` or `robot1`: `/robot1/<controller>/...`, as a
+/// controller manager in that namespace has them).
+pub fn groups(robot: &Robot, state: &Layout, command: &Layout, namespace: &str) -> Vec<Group> {
+    let namespace = namespace.trim_matches('/');
+    let prefix = if namespace.is_empty() {
+        String::new()
+    } else {
+        format!("/{namespace}")
+    };
     let servo = ServoGains::default();
     controller_plan::controllers(robot)
         .into_iter()
         .filter(|c| matches!(c.kind, ControllerKind::Trajectory { .. }))
         .map(|c| Group {
-            topic: format!("/{}/joint_trajectory", c.name),
+            topic: format!("{prefix}/{}/joint_trajectory", c.name),
             joints: c
                 .joints
                 .iter()
@@ -89,4 +97,35 @@ pub fn groups(robot: &Robot, state: &Layout, command: &Layout) -> Vec<Group> {
             controller: c.name,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_groups_topic_is_its_controllers_in_the_namespace() {
+        let robot = robot_model::fixture::robot();
+        let none = Layout { slots: &[] };
+        let topics = |ns: &str| -> Vec<String> {
+            groups(&robot, &none, &none, ns)
+                .into_iter()
+                .map(|g| g.topic)
+                .collect()
+        };
+        let plain = topics("");
+        assert!(!plain.is_empty());
+        assert!(
+            plain
+                .iter()
+                .all(|t| t.starts_with('/')
+                    && t.ends_with("_trajectory_controller/joint_trajectory")),
+            "{plain:?}"
+        );
+        for ns in ["/robot1", "robot1", "/robot1/"] {
+            let spaced = topics(ns);
+            let want: Vec<String> = plain.iter().map(|t| format!("/robot1{t}")).collect();
+            assert_eq!(spaced, want, "{ns}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, PI};
 
 use super::*;
-use crate::kinematics::rpy_to_matrix;
+use crate::kinematics::{quaternion_to_matrix, rpy_to_matrix};
 use crate::model::Inertial;
 use robot_model::fixture;
 
@@ -96,26 +96,6 @@ fn composed([roll, pitch, yaw]: [f64; 3]) -> Matrix {
     mul(rz, mul(ry, rx))
 }
 
-fn quat_to_matrix([w, x, y, z]: [f64; 4]) -> Matrix {
-    [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - w * z),
-            2.0 * (x * z + w * y),
-        ],
-        [
-            2.0 * (x * y + w * z),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - w * x),
-        ],
-        [
-            2.0 * (x * z - w * y),
-            2.0 * (y * z + w * x),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ]
-}
-
 #[test]
 fn rpy_to_quat_known_rotations() {
     let h = FRAC_1_SQRT_2;
@@ -146,7 +126,7 @@ fn rpy_to_quat_composes_fixed_axes_as_urdf() {
             "unit quaternion"
         );
         assert_close(
-            quat_to_matrix(q).as_flattened(),
+            quaternion_to_matrix(q).as_flattened(),
             composed(rpy).as_flattened(),
         );
         assert_close(
