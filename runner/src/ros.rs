@@ -136,11 +136,4 @@ pub fn start<R: RobotTypes>(
 }
 
 /// The domain ROS 2 tools use here: `ROS_DOMAIN_ID`, 0 when unset or empty.
-pub fn domain_from_env() -> Result<u16, String> {
-    match std::env::var("ROS_DOMAIN_ID") {
-        Ok(value) if !value.trim().is_empty() => value.trim().parse().map_err(|_| {
-            format!("ROS_DOMAIN_ID is `{value}`, not a domain id (a whole number, 0 to 232)")
-        }),
-        _ => Ok(0),
-    }
-}
+pub use ros2_wire::domain_from_env;

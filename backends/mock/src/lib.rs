@@ -4,8 +4,8 @@
 //!
 //! It stands where the emitted descriptions put GenericSystem: the one `<Robot>Hardware` block of
 //! the mock backend, every controlled joint, no sensor. Controllers run against it unchanged
-//! (DESIGN.md, "Backends and the control loop"); the RobStride and MuJoCo backends implement the
-//! same contract.
+//! (`docs/hardware-lifecycle.md`); the RobStride and MuJoCo backends implement the same
+//! contract.
 //!
 //! ```
 //! use backend_mock::MockSystem;

@@ -219,6 +219,9 @@ impl RosGraph {
         let imus = ImuChannel::of(robot, &R::STATE_LAYOUT);
         let frames = Frames::of(robot, &R::STATE_LAYOUT);
 
+        // A namespace that makes no topic name is refused before the domain is joined (the
+        // topics after it are fixed names, valid wherever `joint_states` is).
+        options.resolve("joint_states")?;
         let mut builder = Participant::builder(options.domain_id)?;
         let b = &mut builder;
         let o = &options;

@@ -110,7 +110,7 @@ impl<R: RobotTypes> TrajectoryController<R> {
         }
         let domain_id = match self.options.domain_id {
             Some(domain) => domain,
-            None => domain_from_env().map_err(ControllerError::new)?,
+            None => ros2_wire::domain_from_env().map_err(ControllerError::new)?,
         };
         let (thread, handoffs) = intake::start(
             domain_id,
@@ -132,16 +132,6 @@ impl<R: RobotTypes> TrajectoryController<R> {
             .collect();
         self.intake = Some(thread);
         Ok(())
-    }
-}
-
-/// `ROS_DOMAIN_ID`, 0 when unset or empty.
-fn domain_from_env() -> Result<u16, String> {
-    match std::env::var("ROS_DOMAIN_ID") {
-        Ok(value) if !value.trim().is_empty() => value.trim().parse().map_err(|_| {
-            format!("ROS_DOMAIN_ID is `{value}`, not a domain id (a whole number, 0 to 232)")
-        }),
-        _ => Ok(0),
     }
 }
 

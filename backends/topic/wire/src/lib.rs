@@ -46,7 +46,7 @@ pub use message::{Byte, Field, FieldType, Message, RosType, TypeDescription};
 pub use name::{MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, TopicName, TopicNameError};
 pub use participant::{
     EndpointCounters, MAX_DOMAIN_ID, OUTBOX_DEPTH, Participant, ParticipantBuilder, Publisher,
-    Received, Subscription,
+    Received, Subscription, domain_from_env,
 };
 pub use qos::{QosProfile, ReliabilityKind};
 pub use type_hash::TypeHash;

@@ -189,6 +189,16 @@ fn endpoint_policies<M: Message>(qos: &QosProfile) -> rustdds::QosPolicies {
         .with_user_data(TypeHash::of::<M>().user_data().into_bytes())
 }
 
+/// The domain ROS 2 tools use here: `ROS_DOMAIN_ID`, 0 when unset or empty.
+pub fn domain_from_env() -> Result<u16, String> {
+    match std::env::var("ROS_DOMAIN_ID") {
+        Ok(value) if !value.trim().is_empty() => value.trim().parse().map_err(|_| {
+            format!("ROS_DOMAIN_ID is `{value}`, not a domain id (a whole number, 0 to 232)")
+        }),
+        _ => Ok(0),
+    }
+}
+
 /// ROS 2's highest domain id on Linux (the port arithmetic of the DDS spec overflows above).
 pub const MAX_DOMAIN_ID: u16 = 232;
 

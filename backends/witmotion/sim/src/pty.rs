@@ -1,8 +1,8 @@
 //! The pseudo-terminal pair: the device holds the master, the host opens the slave's path
 //! (`/dev/pts/N`) as it would `/dev/ttyUSB0`.
 //!
-//! A pty's kernel does not enforce a baud rate (`/work/shared/TOOLING.md`: termios accepts
-//! 460800 and carries bytes at any speed), but the host's setting is readable from the master
+//! A pty's kernel does not enforce a baud rate (termios accepts 460800 and carries bytes at any
+//! speed), but the host's setting is readable from the master
 //! (`tcgetattr` on a master reads its slave's termios, Linux's `tty_mode_ioctl`), so the device
 //! can garble what it sends when the host listens at another rate, as a UART would.
 
