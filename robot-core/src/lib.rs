@@ -32,7 +32,9 @@ pub use actuator::{Mit, RobstrideModel};
 pub use backend::Backend;
 pub use interface::InterfaceKind;
 pub use model::Robot;
-pub use typed::{ImuState, Quaternion, RobotTypes, Values, Vector3};
+pub use typed::{
+    ContactState, ForceTorqueState, ImuState, Quaternion, RobotTypes, Values, Vector3,
+};
 
 #[doc(hidden)]
 /// Re-exports the code `robot!` generates refers to, so users need no extra dependencies.

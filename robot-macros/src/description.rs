@@ -310,8 +310,13 @@ fn bus(b: &Bus) -> TokenStream {
 fn sensor(s: &Sensor) -> TokenStream {
     let core = CORE();
     let name = text(&s.name);
-    let SensorKind::Imu = s.kind;
+    let kind = match s.kind {
+        SensorKind::Imu => quote!(Imu),
+        SensorKind::ForceTorque => quote!(ForceTorque),
+        SensorKind::Contact => quote!(Contact),
+    };
     let link = text(&s.link);
+    let threshold = option(&s.threshold, |&v| num(v));
     let plugin = text(&s.plugin);
     let params = list(s.params.iter().map(|Param { name, value }| {
         let (name, value) = (text(name), text(value));
@@ -320,10 +325,11 @@ fn sensor(s: &Sensor) -> TokenStream {
     quote! {
         #core::model::Sensor {
             name: #name,
-            kind: #core::model::SensorKind::Imu,
+            kind: #core::model::SensorKind::#kind,
             link: #link,
             plugin: #plugin,
             params: #params,
+            threshold: #threshold,
         }
     }
 }

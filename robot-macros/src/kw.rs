@@ -37,15 +37,17 @@ macro_rules! keywords {
 }
 
 // Items.
-keywords! { robot bus link joint imu limb controller allow_contact }
+keywords! { robot bus link joint imu force_torque contact limb controller allow_contact }
 
 /// The item keywords, in the order messages list them.
-pub const ITEMS: [&str; 8] = [
+pub const ITEMS: [&str; 10] = [
     robot::TEXT,
     bus::TEXT,
     link::TEXT,
     joint::TEXT,
     imu::TEXT,
+    force_torque::TEXT,
+    contact::TEXT,
     limb::TEXT,
     controller::TEXT,
     allow_contact::TEXT,
@@ -84,8 +86,8 @@ keywords! {
     four_bar ground input_crank coupler output_crank alpha_zero sign branch
 }
 
-// `imu` and `controller`.
-keywords! { plugin params joints links }
+// Sensors (`imu`, `force_torque`, `contact`) and `controller`.
+keywords! { plugin params threshold joints links }
 
 // A limb's option: `limb leg: left | right, mirror: y`.
 keywords! { mirror }

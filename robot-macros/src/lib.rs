@@ -154,8 +154,12 @@
 //!   `current` (command or state) and `temperature` (state), each optionally `= initial value`.
 //! * `four_bar { ground: [x, z], input_crank, coupler, output_crank, alpha_zero, sign: 1|-1,
 //!   branch: counter_clockwise|clockwise }` — conventions in `robot_core::fourbar`.
-//! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`.
-//! * `limb label: side | side { links, joints, imus }` — instantiated once per side; see below.
+//! * `imu name { link, plugin: "pkg/Class", params { key: value, .. } }`; likewise
+//!   `force_torque name { .. }` (state `force.x` … `torque.z`: the wrench the link's parent exerts
+//!   on the link, in its frame) and `contact name { .., threshold: 2 N }` (state `contact`, 1 or 0,
+//!   and `normal_force`, N, on the link's collision shapes). Fields `ImuState`,
+//!   `ForceTorqueState`, `ContactState` of the state struct; see the repository's `docs/sensors.md`.
+//! * `limb label: side | side { links, joints, sensors }` — instantiated once per side; see below.
 //! * `allow_contact name { links: [a, b] }` — a contact the design means (two parts that touch at
 //!   the home pose): the MJCF excludes it (`<contact><exclude>`), and the MuJoCo backend's
 //!   self-collision check at the home pose (`backend_mujoco::overlap`) does not report it. Two
@@ -168,7 +172,7 @@
 //!   gets `<name>_trajectory_controller` and `<name>_<interface>_controller`s instead. Its joints
 //!   must be actuated and not mimic, each in one group, and either all or none take `position`.
 //!
-//! Names of joints, buses and IMUs become fields, types and constants (`left_knee_pitch` →
+//! Names of joints, buses and sensors become fields, types and constants (`left_knee_pitch` →
 //! `LeftKneePitchState`, an alias of its interface set's type, `LEFT_KNEE_PITCH`), and the robot's a module (`lite_biped`): keywords are
 //! written raw (`r#type`), but a name Rust cannot write at all (`self`, `crate`, `super`, `Self`,
 //! `_`, or `_1`, whose type would be `1State`) is an error at the name

@@ -82,17 +82,23 @@ fn instantiate(
         }
     };
     let mut declared = HashSet::new();
-    let in_limb = [kw::link::TEXT, kw::joint::TEXT, kw::imu::TEXT];
+    let in_limb = [
+        kw::link::TEXT,
+        kw::joint::TEXT,
+        kw::imu::TEXT,
+        kw::force_torque::TEXT,
+        kw::contact::TEXT,
+    ];
     for item in inner {
         let keyword = &item.keyword;
-        if kw::link::is(keyword) || kw::joint::is(keyword) || kw::imu::is(keyword) {
+        if in_limb.iter().any(|word| keyword == word) {
             declared.insert(item.name.to_string());
         } else {
             let written = keyword.to_string();
             let hint = crate::errors::hint(&written, &in_limb, String::new);
             errors.at(
                 item.keyword.span(),
-                format!("a limb holds links, joints and imus, not `{written}`{hint}"),
+                format!("a limb holds links, joints and sensors, not `{written}`{hint}"),
             );
         }
     }

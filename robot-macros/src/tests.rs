@@ -174,7 +174,7 @@ fn messages_naming_the_words() {
         ),
         (
             "limb leg: left | right { lnk l {} }".to_string(),
-            "a limb holds links, joints and imus, not `lnk`; did you mean `link`?",
+            "a limb holds links, joints and sensors, not `lnk`; did you mean `link`?",
         ),
         (
             "jiont j {}".to_string(),

@@ -26,6 +26,25 @@ use crate::model::{
     Shape,
 };
 
+/// The fixture robot with a force/torque sensor on `foot` and a contact sensor on `toe` (a box),
+/// after its IMU.
+pub fn robot_with_foot_sensors() -> Robot {
+    let mut robot = robot();
+    let sensor = |name: &'static str, kind, link: &'static str, threshold| Sensor {
+        name: name.into(),
+        kind,
+        link: link.into(),
+        plugin: "test_devices/FootSensor".into(),
+        params: Cow::Owned(vec![]),
+        threshold,
+    };
+    robot.sensors.to_mut().extend([
+        sensor("ankle_ft", SensorKind::ForceTorque, "foot", None),
+        sensor("toe_contact", SensorKind::Contact, "toe", Some(2.5)),
+    ]);
+    robot
+}
+
 /// The fixture robot.
 pub fn robot() -> Robot {
     Robot {
@@ -96,6 +115,7 @@ pub fn robot() -> Robot {
                 name: "port".into(),
                 value: "/dev/ttyUSB0".into(),
             }]),
+            threshold: None,
         }]),
         mock: MockParams {
             calculate_dynamics: true,

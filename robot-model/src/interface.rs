@@ -109,3 +109,13 @@ pub const IMU_STATE_INTERFACES: [&str; 10] = [
     "linear_acceleration.y",
     "linear_acceleration.z",
 ];
+
+/// The state interfaces of a force/torque sensor, in the order ros2_control's
+/// `force_torque_sensor_broadcaster` reads them: the wrench on the sensor's link in its frame.
+pub const FORCE_TORQUE_STATE_INTERFACES: [&str; 6] = [
+    "force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z",
+];
+
+/// The state interfaces of a contact sensor: `contact` (1 when the normal force reaches the
+/// sensor's threshold, else 0) and `normal_force` (N, summed over the contacts it senses).
+pub const CONTACT_STATE_INTERFACES: [&str; 2] = ["contact", "normal_force"];

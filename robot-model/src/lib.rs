@@ -34,4 +34,6 @@ pub use actuator::{Mit, RobstrideModel};
 pub use interface::InterfaceKind;
 pub use model::Robot;
 pub use number::number;
-pub use typed::{ImuState, Quaternion, RobotTypes, Values, Vector3};
+pub use typed::{
+    ContactState, ForceTorqueState, ImuState, Quaternion, RobotTypes, Values, Vector3,
+};

@@ -66,12 +66,13 @@ pub enum Slot {
         /// The interface.
         kind: InterfaceKind,
     },
-    /// Component `component` (an index into [`crate::interface::IMU_STATE_INTERFACES`]) of sensor
-    /// `sensor` (an index into [`Robot::sensors`]).
-    Imu {
+    /// State interface `component` of sensor `sensor` (an index into [`Robot::sensors`]); the
+    /// component indexes the sensor kind's
+    /// [`state_interfaces`](crate::model::SensorKind::state_interfaces).
+    Sensor {
         /// Index into [`Robot::sensors`].
         sensor: u16,
-        /// Index into [`crate::interface::IMU_STATE_INTERFACES`].
+        /// Index into the sensor kind's state interfaces.
         component: u8,
     },
 }
@@ -101,16 +102,18 @@ impl Layout {
             .position(|s| matches!(*s, Slot::Joint { joint: j, kind: k } if usize::from(j) == joint && k == kind))
     }
 
-    /// The first of the ten slots of an IMU.
-    pub fn imu_slot(&self, sensor: usize) -> Option<usize> {
+    /// The first of the slots of sensor `sensor` (an index into [`Robot::sensors`]); the others
+    /// follow it, as many as its kind has state interfaces.
+    pub fn sensor_slot(&self, sensor: usize) -> Option<usize> {
         self.slots.iter().position(
-            |s| matches!(*s, Slot::Imu { sensor: i, component: 0 } if usize::from(i) == sensor),
+            |s| matches!(*s, Slot::Sensor { sensor: i, component: 0 } if usize::from(i) == sensor),
         )
     }
 }
 
 /// The state slots of a robot, in struct order: each controlled joint's state interfaces in
-/// declaration order, joints in declaration order; then each IMU's ten components.
+/// declaration order, joints in declaration order; then each sensor's state interfaces, sensors in
+/// declaration order.
 pub fn state_slots(robot: &Robot) -> impl Iterator<Item = Slot> + '_ {
     let joints = robot.joints.iter().enumerate().flat_map(|(j, joint)| {
         joint.state_interfaces.iter().map(move |i| Slot::Joint {
@@ -118,13 +121,13 @@ pub fn state_slots(robot: &Robot) -> impl Iterator<Item = Slot> + '_ {
             kind: i.kind,
         })
     });
-    let imus = robot.sensors.iter().enumerate().flat_map(|(s, _)| {
-        (0..10u8).map(move |component| Slot::Imu {
+    let sensors = robot.sensors.iter().enumerate().flat_map(|(s, sensor)| {
+        (0..sensor.state_interfaces().len() as u8).map(move |component| Slot::Sensor {
             sensor: s as u16,
             component,
         })
     });
-    joints.chain(imus)
+    joints.chain(sensors)
 }
 
 /// The command slots of a robot, in struct order: each joint's command interfaces in declaration
@@ -203,4 +206,60 @@ pub struct ImuInterfaces {
     pub LINEAR_ACCELERATION_X: &'static str,
     pub LINEAR_ACCELERATION_Y: &'static str,
     pub LINEAR_ACCELERATION_Z: &'static str,
+}
+
+/// The state of one force/torque sensor, in the order of
+/// [`crate::interface::FORCE_TORQUE_STATE_INTERFACES`]: the wrench the link's parent exerts on the
+/// link, in the link's frame.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
+pub struct ForceTorqueState {
+    /// Force, N, `force.{x,y,z}`.
+    pub force: Vector3,
+    /// Torque, N·m, `torque.{x,y,z}`.
+    pub torque: Vector3,
+}
+
+const _: () = assert!(std::mem::size_of::<ForceTorqueState>() == 6 * std::mem::size_of::<f64>());
+
+/// The state of one contact sensor, in the order of
+/// [`crate::interface::CONTACT_STATE_INTERFACES`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
+pub struct ContactState {
+    /// 1 while the normal force reaches the sensor's threshold, else 0 (`contact`).
+    pub contact: f64,
+    /// The normal force, N, summed over the contacts the sensor senses (`normal_force`).
+    pub normal_force: f64,
+}
+
+const _: () = assert!(std::mem::size_of::<ContactState>() == 2 * std::mem::size_of::<f64>());
+
+impl ContactState {
+    /// Whether the sensor is in contact.
+    pub fn in_contact(&self) -> bool {
+        self.contact >= 0.5
+    }
+}
+
+/// The ros2_control names of one force/torque sensor's six state interfaces,
+/// `left_foot_ft/force.x` and so on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_snake_case, missing_docs)]
+pub struct ForceTorqueInterfaces {
+    pub FORCE_X: &'static str,
+    pub FORCE_Y: &'static str,
+    pub FORCE_Z: &'static str,
+    pub TORQUE_X: &'static str,
+    pub TORQUE_Y: &'static str,
+    pub TORQUE_Z: &'static str,
+}
+
+/// The ros2_control names of one contact sensor's state interfaces, `left_foot_contact/contact`
+/// and `left_foot_contact/normal_force`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_snake_case, missing_docs)]
+pub struct ContactInterfaces {
+    pub CONTACT: &'static str,
+    pub NORMAL_FORCE: &'static str,
 }

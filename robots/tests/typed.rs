@@ -77,7 +77,7 @@ fn generic_code_reaches_a_typed_field_through_its_slot() {
     cmd.as_mut_slice()[slot] = 2.5;
     assert_eq!(cmd.right_knee_pitch.damping, 2.5);
 
-    let imu = LiteBiped::STATE_LAYOUT.imu_slot(0).unwrap();
+    let imu = LiteBiped::STATE_LAYOUT.sensor_slot(0).unwrap();
     let state = LiteBipedState::default();
     assert_eq!(
         state.as_slice()[imu + 3],

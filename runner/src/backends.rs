@@ -12,6 +12,7 @@ use backend_witmotion::{Device, ImuOptions, WitmotionImu};
 use robot_core::config::{RuntimeConfig, SIMULATED_IMU};
 use robot_core::control_loop::Pacing;
 use robot_core::hardware::Component;
+use robot_core::model::{Sensor, SensorKind};
 use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
 use robstride_sim::SimBus;
@@ -55,13 +56,31 @@ pub fn interfaces_given(
             ),
         });
     }
-    match robot
-        .sensors
-        .iter()
-        .find(|sensor| config.and_then(|c| c.imu(&sensor.name)).is_none())
-    {
+    if let Some(sensor) = robot.sensors.iter().find(|s| s.kind != SensorKind::Imu) {
+        return Err(no_sensor_driver(sensor));
+    }
+    match imu_sensors(robot).find(|sensor| config.and_then(|c| c.imu(&sensor.name)).is_none()) {
         None => Ok(()),
         Some(sensor) => Err(no_imu_port(&sensor.name)),
+    }
+}
+
+fn imu_sensors(robot: &Robot) -> impl Iterator<Item = &Sensor> {
+    (robot.sensors.iter()).filter(|s| s.kind == SensorKind::Imu)
+}
+
+/// The real backend drives RobStride buses and WitMotion IMUs; a force/torque or contact sensor
+/// has no driver here, and a controller must not take its NaN for a reading.
+fn no_sensor_driver(sensor: &Sensor) -> RunError {
+    RunError::Backend {
+        backend: Backend::Real,
+        reason: format!(
+            "{} `{}` (plugin `{}`) has no driver on the real backend, which drives RobStride \
+             buses and WitMotion IMUs: its states would read NaN; run it on the mock or MuJoCo",
+            sensor.kind.keyword(),
+            sensor.name,
+            sensor.plugin
+        ),
     }
 }
 
@@ -97,9 +116,8 @@ pub fn label(robot: &Robot, backend: Backend, config: Option<&RuntimeConfig>) ->
         })
         .map(|bus| bus.name.as_ref())
         .collect();
-    let simulated_imus: Vec<&str> = robot
-        .sensors
-        .iter()
+    let imu_count = imu_sensors(robot).count();
+    let simulated_imus: Vec<&str> = imu_sensors(robot)
         .filter(|s| {
             config
                 .and_then(|c| c.imu(&s.name))
@@ -116,8 +134,8 @@ pub fn label(robot: &Robot, backend: Backend, config: Option<&RuntimeConfig>) ->
     }
     match simulated_imus.len() {
         0 => {}
-        1 if robot.sensors.len() == 1 => parts.push("IMU".to_string()),
-        n if n == robot.sensors.len() => parts.push("IMUs".to_string()),
+        1 if imu_count == 1 => parts.push("IMU".to_string()),
+        n if n == imu_count => parts.push("IMUs".to_string()),
         _ => parts.push(format!("IMU {}", simulated_imus.join(", "))),
     }
     match parts.len() {
@@ -322,7 +340,7 @@ fn imus<R: RobotTypes>(
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     let robot = R::DESCRIPTION;
     let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
-    for sensor in robot.sensors.iter() {
+    for sensor in imu_sensors(robot) {
         let Some(imu) = config.and_then(|c| c.imu(&sensor.name)) else {
             return Err(no_imu_port(&sensor.name));
         };

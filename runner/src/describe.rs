@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use robot_core::Robot;
 use robot_core::bus_load;
+use robot_core::model::SensorKind;
 
 /// ` (body `pelvis`, turned 0.000 0.000 0.000 rad)`: where the IMU's readings are reported,
 /// and how its link (the sensor frame) is turned in that body (roll, pitch, yaw).
@@ -130,22 +131,28 @@ pub fn table(robot: &Robot) -> String {
     if !robot.sensors.is_empty() {
         let _ = writeln!(out, "\nsensors");
         for sensor in robot.sensors.iter() {
+            let threshold = match sensor.kind {
+                SensorKind::Contact => format!(", contact from {} N", sensor.contact_threshold()),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "  {:<12} imu on link `{}`{}, real hardware: {}",
+                "  {:<12} {} on link `{}`{}{threshold}, real hardware: {}",
                 sensor.name,
+                sensor.kind.keyword(),
                 sensor.link,
                 mounted(robot, &sensor.link),
                 sensor.plugin
             );
-            let _ = writeln!(
-                out,
-                "  {:<12} robot run on real: {}, a WitMotion-protocol IMU on the port the \
-                 configuration gives (`imus.{}`)",
-                "",
-                robot.imu_block_name(&sensor.name),
-                sensor.name
-            );
+            let real = match sensor.kind {
+                SensorKind::Imu => format!(
+                    "{}, a WitMotion-protocol IMU on the port the configuration gives (`imus.{}`)",
+                    robot.sensor_block_name(&sensor.name),
+                    sensor.name
+                ),
+                _ => "refused: no driver for it here (the mock and MuJoCo back it)".to_string(),
+            };
+            let _ = writeln!(out, "  {:<12} robot run on real: {real}", "");
         }
     }
     out

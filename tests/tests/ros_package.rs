@@ -256,8 +256,8 @@ fn a_broken_bringup_launch_is_caught() {
             "LaunchConfiguration `imu_device` is used but never declared",
         ),
         (
-            "the IMU broadcaster on every backend",
-            text.replace("            condition=IfCondition(has_imu),\n", ""),
+            "the sensor broadcasters on every backend",
+            text.replace("            condition=IfCondition(has_sensors),\n", ""),
             "spawns imu_sensor_broadcaster with sim_mujoco:=false use_topic_hardware:=false use_mock_hardware:=true (the mock backend",
         ),
         (

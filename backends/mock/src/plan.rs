@@ -53,8 +53,8 @@ pub(crate) struct Plan {
     pub dynamics: Vec<DynamicsJoint>,
     /// Mimic joints, ordered so a followed mimic joint comes before its followers.
     pub mimics: Mimics,
-    /// First state slot of each IMU the component backs, in sensor order.
-    pub imus: Vec<usize>,
+    /// First state slot of each sensor the component backs, in sensor order.
+    pub sensors: Vec<usize>,
     /// What `on_configure` puts in each joint state slot.
     pub initial_state: Vec<(usize, f64)>,
     /// What `on_configure` puts in each command slot `write` takes (the interface's
@@ -139,14 +139,14 @@ impl Plan {
             .map_err(|message| unsupported(component, message))?;
         if params.mock_sensor_commands {
             for (index, sensor) in robot.sensors.iter().enumerate() {
-                let first = state_layout.imu_slot(index).ok_or_else(|| {
+                let first = state_layout.sensor_slot(index).ok_or_else(|| {
                     unsupported(
                         component,
                         format!("the state layout has no slots for sensor `{}`", sensor.name),
                     )
                 })?;
-                plan.imus.push(first);
-                states.extend(first..first + robot_core::interface::IMU_STATE_INTERFACES.len());
+                plan.sensors.push(first);
+                states.extend(first..first + sensor.state_interfaces().len());
             }
         }
         plan.state_ranges = runs(states);

@@ -2,17 +2,15 @@
 //! interfaces GenericSystem creates for sensors with `mock_sensor_commands` (there a forward
 //! controller writes `imu/orientation.x` and the next read copies it to the state).
 //!
-//! One writer at a time (a mutex, never taken by the control thread) publishes a whole set of IMU
-//! values under a sequence lock; `read` takes the latest complete set without waiting: when a
+//! One writer at a time (a mutex, never taken by the control thread) publishes a whole sensor's
+//! values (an IMU, a force/torque sensor, a contact sensor) under a sequence lock; `read` takes the latest complete set without waiting: when a
 //! write is in progress it keeps the previous values for that cycle.
 
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use robot_core::ImuState;
-use robot_core::interface::IMU_STATE_INTERFACES;
-
-const PER_IMU: usize = IMU_STATE_INTERFACES.len();
+use robot_core::model::SensorKind;
+use robot_core::{ContactState, ForceTorqueState, ImuState};
 
 /// A wrong value for a mocked sensor.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -24,6 +22,16 @@ pub enum SensorInputError {
         index: usize,
         /// How many sensors the robot has.
         count: usize,
+    },
+    /// Values of one kind of sensor for a sensor of another.
+    #[error("sensor `{sensor}` is {}, not {}", article(*.kind), article(*.given))]
+    WrongKind {
+        /// The sensor's name.
+        sensor: String,
+        /// What it is.
+        kind: SensorKind,
+        /// What the values were for.
+        given: SensorKind,
     },
     /// An infinite value, which GenericSystem's mirroring refuses too.
     #[error("`{sensor}/{interface}` cannot be infinite")]
@@ -39,13 +47,14 @@ pub enum SensorInputError {
 struct Cells {
     /// Even: stable; odd: a write is in progress. Bumped by two per published set.
     sequence: AtomicU64,
-    /// `f64` bits, ten per sensor in `IMU_STATE_INTERFACES` order.
+    /// `f64` bits, each sensor's state interfaces in order, sensors in order.
     values: Box<[AtomicU64]>,
-    names: Box<[String]>,
+    /// Each sensor's name, kind and first value.
+    sensors: Box<[(String, SensorKind, usize)]>,
     writer: Mutex<()>,
 }
 
-/// Where tests and tools put the values of the IMUs a [`crate::MockSystem`] backs; cheap to clone,
+/// Where tests and tools put the values of the sensors a [`crate::MockSystem`] backs; cheap to clone,
 /// usable from any thread. Get one from [`crate::MockSystem::sensor_input`].
 #[derive(Debug, Clone)]
 pub struct SensorInput {
@@ -53,18 +62,26 @@ pub struct SensorInput {
 }
 
 impl SensorInput {
-    pub(crate) fn new(sensor_names: impl IntoIterator<Item = String>) -> Self {
-        let names: Box<[String]> = sensor_names.into_iter().collect();
-        let default = ImuState::default();
-        let defaults = imu_values(&default);
-        let values = (0..names.len() * PER_IMU)
-            .map(|i| AtomicU64::new(defaults[i % PER_IMU].to_bits()))
+    /// Values for `sensors` (name and kind, in the robot's order), each starting at its kind's
+    /// default: an IMU at the identity orientation, at rest; no force; no contact.
+    pub(crate) fn new(sensors: impl IntoIterator<Item = (String, SensorKind)>) -> Self {
+        let mut values = Vec::new();
+        let sensors: Box<[(String, SensorKind, usize)]> = (sensors.into_iter())
+            .map(|(name, kind)| {
+                let first = values.len();
+                values.extend(
+                    default_values(kind)
+                        .iter()
+                        .map(|v| AtomicU64::new(v.to_bits())),
+                );
+                (name, kind, first)
+            })
             .collect();
         SensorInput {
             cells: Arc::new(Cells {
                 sequence: AtomicU64::new(0),
-                values,
-                names,
+                values: values.into(),
+                sensors,
                 writer: Mutex::new(()),
             }),
         }
@@ -74,18 +91,52 @@ impl SensorInput {
     /// the mock copies them to the state. A NaN component leaves that state as it is, as a NaN
     /// command does in GenericSystem; an infinite one is refused.
     pub fn set_imu(&self, sensor: usize, value: ImuState) -> Result<(), SensorInputError> {
-        let count = self.cells.names.len();
-        if sensor >= count {
+        let (q, w, a) = (
+            value.orientation,
+            value.angular_velocity,
+            value.linear_acceleration,
+        );
+        let values = [q.x, q.y, q.z, q.w, w.x, w.y, w.z, a.x, a.y, a.z];
+        self.set(sensor, SensorKind::Imu, &values)
+    }
+
+    /// Sets the wrench of force/torque sensor `sensor`, as [`SensorInput::set_imu`] an IMU's values.
+    pub fn set_force_torque(
+        &self,
+        sensor: usize,
+        value: ForceTorqueState,
+    ) -> Result<(), SensorInputError> {
+        let (f, t) = (value.force, value.torque);
+        let values = [f.x, f.y, f.z, t.x, t.y, t.z];
+        self.set(sensor, SensorKind::ForceTorque, &values)
+    }
+
+    /// Sets the state of contact sensor `sensor`, as [`SensorInput::set_imu`] an IMU's values.
+    pub fn set_contact(&self, sensor: usize, value: ContactState) -> Result<(), SensorInputError> {
+        let values = [value.contact, value.normal_force];
+        self.set(sensor, SensorKind::Contact, &values)
+    }
+
+    /// Publishes `values`, a whole sensor of kind `kind` in its state interfaces' order.
+    fn set(&self, sensor: usize, kind: SensorKind, values: &[f64]) -> Result<(), SensorInputError> {
+        let count = self.cells.sensors.len();
+        let Some((name, actual, first)) = self.cells.sensors.get(sensor) else {
             return Err(SensorInputError::UnknownSensor {
                 index: sensor,
                 count,
             });
+        };
+        if *actual != kind {
+            return Err(SensorInputError::WrongKind {
+                sensor: name.clone(),
+                kind: *actual,
+                given: kind,
+            });
         }
-        let values = imu_values(&value);
         if let Some(i) = values.iter().position(|v| v.is_infinite()) {
             return Err(SensorInputError::Infinite {
-                sensor: self.cells.names[sensor].clone(),
-                interface: IMU_STATE_INTERFACES[i],
+                sensor: name.clone(),
+                interface: kind.state_interfaces()[i],
             });
         }
         let _writer = self
@@ -98,10 +149,7 @@ impl SensorInput {
             .sequence
             .store(sequence.wrapping_add(1), Ordering::Relaxed);
         fence(Ordering::Release);
-        for (cell, v) in self.cells.values[sensor * PER_IMU..][..PER_IMU]
-            .iter()
-            .zip(values)
-        {
+        for (cell, v) in self.cells.values[*first..].iter().zip(values) {
             cell.store(v.to_bits(), Ordering::Relaxed);
         }
         self.cells
@@ -112,12 +160,12 @@ impl SensorInput {
 
     /// How many sensors values can be set for.
     pub fn len(&self) -> usize {
-        self.cells.names.len()
+        self.cells.sensors.len()
     }
 
     /// Whether the robot has no sensors.
     pub fn is_empty(&self) -> bool {
-        self.cells.names.is_empty()
+        self.cells.sensors.is_empty()
     }
 }
 
@@ -151,9 +199,10 @@ impl SensorReader {
         self.seen = 0;
     }
 
-    /// Copies the latest complete set into `state`, the IMUs' first slots given by `imus`, when
-    /// there is one not applied yet; NaN components are skipped. Allocation- and wait-free.
-    pub fn apply(&mut self, imus: &[usize], state: &mut [f64]) {
+    /// Copies the latest complete set into `state`, the sensors' first slots given by `firsts`
+    /// (in sensor order), when there is one not applied yet; NaN components are skipped.
+    /// Allocation- and wait-free.
+    pub fn apply(&mut self, firsts: &[usize], state: &mut [f64]) {
         let cells = &self.input.cells;
         let before = cells.sequence.load(Ordering::Acquire);
         if before == self.seen || before & 1 == 1 {
@@ -168,8 +217,10 @@ impl SensorReader {
             return;
         }
         self.seen = before;
-        for (&first, values) in imus.iter().zip(self.staging.chunks_exact(PER_IMU)) {
-            for (slot, &v) in state[first..first + PER_IMU].iter_mut().zip(values) {
+        for (&first, (_, kind, from)) in firsts.iter().zip(cells.sensors.iter()) {
+            let len = kind.state_interfaces().len();
+            let values = &self.staging[*from..*from + len];
+            for (slot, &v) in state[first..first + len].iter_mut().zip(values) {
                 if !v.is_nan() {
                     *slot = v;
                 }
@@ -178,13 +229,20 @@ impl SensorReader {
     }
 }
 
-fn imu_values(imu: &ImuState) -> [f64; PER_IMU] {
-    let (q, w, a) = (
-        imu.orientation,
-        imu.angular_velocity,
-        imu.linear_acceleration,
-    );
-    [q.x, q.y, q.z, q.w, w.x, w.y, w.z, a.x, a.y, a.z]
+/// A sensor's values before any are set.
+fn default_values(kind: SensorKind) -> &'static [f64] {
+    match kind {
+        // ImuState::default(): the identity orientation, at rest.
+        SensorKind::Imu => &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        SensorKind::ForceTorque => &[0.0; 6],
+        SensorKind::Contact => &[0.0; 2],
+    }
+}
+
+/// "an IMU", "a force/torque sensor", "a contact sensor".
+fn article(kind: SensorKind) -> String {
+    let a = if kind == SensorKind::Imu { "an" } else { "a" };
+    format!("{a} {}", kind.noun())
 }
 
 #[cfg(test)]
@@ -216,14 +274,17 @@ mod tests {
 
     #[test]
     fn a_published_set_is_applied_once() {
-        let input = SensorInput::new(["base_imu".to_string()]);
+        let input = SensorInput::new([("base_imu".to_string(), SensorKind::Imu)]);
         let mut reader = SensorReader::new(input.clone());
         let mut state = [0.0; 12];
         reader.apply(&[2], &mut state);
         assert_eq!(state, [0.0; 12], "nothing published yet");
         input.set_imu(0, tilted()).unwrap();
         reader.apply(&[2], &mut state);
-        assert_eq!(&state[2..], &imu_values(&tilted()));
+        assert_eq!(
+            &state[2..],
+            &[0.0, 0.6, 0.0, 0.8, 0.1, 0.2, 0.3, 0.0, 0.0, 9.81]
+        );
         state[2] = 7.0;
         reader.apply(&[2], &mut state);
         assert_eq!(state[2], 7.0, "an applied set is not applied again");
@@ -237,7 +298,7 @@ mod tests {
 
     #[test]
     fn nan_components_leave_the_state_and_infinite_ones_are_refused() {
-        let input = SensorInput::new(["base_imu".to_string()]);
+        let input = SensorInput::new([("base_imu".to_string(), SensorKind::Imu)]);
         let mut reader = SensorReader::new(input.clone());
         let mut state = [5.0; 10];
         let mut only_gyro = tilted();
@@ -272,7 +333,7 @@ mod tests {
         // Enough sets to catch a torn one natively; few enough for Miri, which runs every access
         // of both threads under its data-race checker.
         let sets_to_see: u32 = if cfg!(miri) { 20 } else { 500 };
-        let input = SensorInput::new(["imu".to_string()]);
+        let input = SensorInput::new([("imu".to_string(), SensorKind::Imu)]);
         let mut reader = SensorReader::new(input.clone());
         let stop = Arc::new(AtomicBool::new(false));
         // The writer publishes 1, 2, 3, ... (every value of a set the same) until told to stop, so

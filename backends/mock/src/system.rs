@@ -69,8 +69,8 @@ impl<R: RobotTypes> MockSystem<R> {
                 Vec::new()
             },
         };
-        let input =
-            sensors.then(|| SensorInput::new(robot.sensors.iter().map(|s| s.name.to_string())));
+        let input = sensors
+            .then(|| SensorInput::new(robot.sensors.iter().map(|s| (s.name.to_string(), s.kind))));
         MockSystem {
             name: format!("{}Hardware", robot.type_name),
             claims,
@@ -108,7 +108,7 @@ impl<R: RobotTypes> MockSystem<R> {
         &self.options
     }
 
-    /// Where to set the values of the mocked IMUs; `None` unless `mock_sensor_commands` is on
+    /// Where to set the values of the mocked sensors; `None` unless `mock_sensor_commands` is on
     /// (without it the mock backs no sensor at all).
     pub fn sensor_input(&self) -> Option<SensorInput> {
         self.sensors.as_ref().map(SensorReader::input)
@@ -225,7 +225,7 @@ impl<R: RobotTypes> Component<R> for MockSystem<R> {
             }
             plan.mimics.apply(own);
             if let Some(sensors) = &mut self.sensors {
-                sensors.apply(&plan.imus, own);
+                sensors.apply(&plan.sensors, own);
             }
         }
         let out = state.as_mut_slice();

@@ -7,7 +7,7 @@
 
 use mujoco_rs::prelude::{MjModel, MjtBias, MjtGain, MjtJoint, MjtObjBase, MjtSensor, MjtTrn};
 use robot_core::InterfaceKind;
-use robot_core::model::{JointKind, Robot};
+use robot_core::model::{JointKind, Robot, SensorKind};
 use robot_core::typed::Layout;
 
 use crate::options::ServoGains;
@@ -65,11 +65,30 @@ pub(crate) struct ImuPlan {
     pub accel: usize,
 }
 
+/// A force/torque sensor's first state slot and the addresses of its MJCF force and torque.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WrenchPlan {
+    pub slot: usize,
+    pub force: usize,
+    pub torque: usize,
+}
+
+/// A contact sensor's first state slot, the addresses of its touch sensors (one per collision
+/// primitive of its link, summed) and its threshold, N.
+#[derive(Debug, Clone)]
+pub(crate) struct ContactPlan {
+    pub slot: usize,
+    pub touches: Vec<usize>,
+    pub threshold: f64,
+}
+
 /// Everything resolved.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Plan {
     pub joints: Vec<JointPlan>,
     pub imus: Vec<ImuPlan>,
+    pub wrenches: Vec<WrenchPlan>,
+    pub contacts: Vec<ContactPlan>,
 }
 
 /// The interfaces this backend can fill and apply.
@@ -110,7 +129,7 @@ pub(crate) fn unsupported(robot: &Robot, joints: &[usize]) -> Vec<String> {
     found
 }
 
-/// Resolves `joints` (the claimed ones) and every IMU of `robot` in `model`. `Err` lists every
+/// Resolves `joints` (the claimed ones) and every sensor of `robot` in `model`. `Err` lists every
 /// missing or mismatched item, each a phrase.
 pub(crate) fn resolve(
     robot: &Robot,
@@ -191,40 +210,86 @@ pub(crate) fn resolve(
         });
     }
     for (s, sensor) in robot.sensors.iter().enumerate() {
-        let Some(slot) = state.imu_slot(s) else {
+        let Some(slot) = state.sensor_slot(s) else {
             continue;
         };
-        let prefix = sensor.mujoco_prefix();
-        let mut find = |suffix: &str, kind: MjtSensor, what: &str| -> Option<usize> {
-            let name = format!("{prefix}_{suffix}");
+        let mut find = |name: String, kind: MjtSensor, what: &str| -> Option<usize> {
             match lookup(model, MjtObjBase::mjOBJ_SENSOR, &name) {
                 Some(id) if model.sensor_type()[id] == kind => {
                     Some(address(model.sensor_adr()[id]))
                 }
                 Some(id) => {
                     problems.push(format!(
-                        "sensor `{name}` as a {what} of IMU `{}` (it is {:?})",
+                        "sensor `{name}` as a {what} of {} `{}` (it is {:?})",
+                        sensor.kind.noun(),
                         sensor.name,
                         model.sensor_type()[id]
                     ));
                     None
                 }
                 None => {
-                    problems.push(format!("sensor `{name}` ({what} of IMU `{}`)", sensor.name));
+                    problems.push(format!(
+                        "sensor `{name}` ({what} of {} `{}`)",
+                        sensor.kind.noun(),
+                        sensor.name
+                    ));
                     None
                 }
             }
         };
-        let quat = find("quat", MjtSensor::mjSENS_FRAMEQUAT, "framequat");
-        let gyro = find("gyro", MjtSensor::mjSENS_GYRO, "gyro");
-        let accel = find("accel", MjtSensor::mjSENS_ACCELEROMETER, "accelerometer");
-        if let (Some(quat), Some(gyro), Some(accel)) = (quat, gyro, accel) {
-            plan.imus.push(ImuPlan {
-                slot,
-                quat,
-                gyro,
-                accel,
-            });
+        match sensor.kind {
+            SensorKind::Imu => {
+                let prefix = sensor.mujoco_prefix();
+                let quat = find(
+                    format!("{prefix}_quat"),
+                    MjtSensor::mjSENS_FRAMEQUAT,
+                    "framequat",
+                );
+                let gyro = find(format!("{prefix}_gyro"), MjtSensor::mjSENS_GYRO, "gyro");
+                let accel = find(
+                    format!("{prefix}_accel"),
+                    MjtSensor::mjSENS_ACCELEROMETER,
+                    "accelerometer",
+                );
+                if let (Some(quat), Some(gyro), Some(accel)) = (quat, gyro, accel) {
+                    plan.imus.push(ImuPlan {
+                        slot,
+                        quat,
+                        gyro,
+                        accel,
+                    });
+                }
+            }
+            SensorKind::ForceTorque => {
+                let name = &sensor.name;
+                let force = find(format!("{name}_force"), MjtSensor::mjSENS_FORCE, "force");
+                let torque = find(format!("{name}_torque"), MjtSensor::mjSENS_TORQUE, "torque");
+                if let (Some(force), Some(torque)) = (force, torque) {
+                    plan.wrenches.push(WrenchPlan {
+                        slot,
+                        force,
+                        torque,
+                    });
+                }
+            }
+            SensorKind::Contact => {
+                let shapes = robot
+                    .link(&sensor.link)
+                    .map_or(0, |l| robot_core::emit::contact_shapes(l).count());
+                let touches: Vec<Option<usize>> = (0..shapes)
+                    .map(|i| {
+                        let name = robot_core::emit::touch_sensor_name(&sensor.name, i);
+                        find(name, MjtSensor::mjSENS_TOUCH, "touch")
+                    })
+                    .collect();
+                if let Some(touches) = touches.into_iter().collect::<Option<Vec<_>>>() {
+                    plan.contacts.push(ContactPlan {
+                        slot,
+                        touches,
+                        threshold: sensor.contact_threshold(),
+                    });
+                }
+            }
         }
     }
     if problems.is_empty() {

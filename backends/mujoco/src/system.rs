@@ -457,6 +457,17 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             ];
             out[imu.slot..imu.slot + 10].copy_from_slice(&values);
         }
+        for wrench in &self.plan.wrenches {
+            out[wrench.slot..wrench.slot + 3]
+                .copy_from_slice(&sensors[wrench.force..wrench.force + 3]);
+            out[wrench.slot + 3..wrench.slot + 6]
+                .copy_from_slice(&sensors[wrench.torque..wrench.torque + 3]);
+        }
+        for contact in &self.plan.contacts {
+            let force: f64 = contact.touches.iter().map(|&t| sensors[t]).sum();
+            out[contact.slot] = if force >= contact.threshold { 1.0 } else { 0.0 };
+            out[contact.slot + 1] = force;
+        }
         // Last, once: the state above is already filled (see `crate::frame`).
         #[cfg(feature = "render")]
         if let Some(frame) = &mut self.frame

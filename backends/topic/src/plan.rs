@@ -63,7 +63,7 @@ impl Plan {
         state_layout: &Layout,
         command_layout: &Layout,
         disabled: &[usize],
-        imu: bool,
+        imu: Option<usize>,
         component: &str,
     ) -> Result<Plan, HardwareError> {
         let mut plan = Plan::default();
@@ -119,8 +119,8 @@ impl Plan {
         }
         plan.mimics = Mimics::new(robot, mimics, state_layout)
             .map_err(|message| HardwareError::new(component, ErrorKind::Unsupported, message))?;
-        if imu && !robot.sensors.is_empty() {
-            let first = state_layout.imu_slot(0).ok_or_else(|| {
+        if let Some(imu) = imu {
+            let first = state_layout.sensor_slot(imu).ok_or_else(|| {
                 HardwareError::new(
                     component,
                     ErrorKind::Unsupported,
@@ -177,7 +177,7 @@ mod tests {
             &Trio::STATE_LAYOUT,
             &Trio::COMMAND_LAYOUT,
             disabled,
-            false,
+            None,
             "TrioHardware",
         )
         .unwrap()

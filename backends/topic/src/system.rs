@@ -58,14 +58,16 @@ impl<R: RobotTypes> TopicSystem<R> {
     /// first IMU.
     pub fn new(options: TopicOptions) -> Self {
         let robot = R::DESCRIPTION;
-        let imu = options.imu_topic.is_some() && !robot.sensors.is_empty();
+        let imu = (robot.sensors.iter())
+            .position(|s| s.kind == robot_core::model::SensorKind::Imu)
+            .filter(|_| options.imu_topic.is_some());
         TopicSystem {
             name: format!("{}Hardware", robot.type_name),
             claims: Claims {
                 joints: (0..robot.joints.len())
                     .filter(|&j| robot.joints[j].is_controlled())
                     .collect(),
-                sensors: if imu { vec![0] } else { Vec::new() },
+                sensors: imu.into_iter().collect(),
             },
             options,
             plan: Plan::default(),
@@ -211,7 +213,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             &R::STATE_LAYOUT,
             &R::COMMAND_LAYOUT,
             &self.options.disabled_joints,
-            !self.claims.sensors.is_empty(),
+            self.claims.sensors.first().copied(),
             &self.name,
         )?;
         self.intake = Intake::new(self.plan.states.clone(), self.options.sum_wrapped);

@@ -113,9 +113,9 @@ impl<R: RobotTypes> WitmotionImu<R> {
             None => Err(format!("{} has no sensor `{sensor}`", robot.name)),
         };
         let slot = index
-            .and_then(|i| R::STATE_LAYOUT.imu_slot(i))
+            .and_then(|i| R::STATE_LAYOUT.sensor_slot(i))
             .ok_or_else(|| format!("`{sensor}` has no IMU state in {}", robot.name));
-        let name = robot.imu_block_name(sensor);
+        let name = robot.sensor_block_name(sensor);
         WitmotionImu {
             name,
             sensor: sensor.to_string(),

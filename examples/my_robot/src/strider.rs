@@ -1,5 +1,5 @@
 //! A legged robot: a small biped on a floating base, its two legs written once as a limb, a base
-//! IMU, all six joints on one CAN bus.
+//! IMU, a force/torque sensor and a sole switch on each foot, all six joints on one CAN bus.
 
 use robot_macros::robot;
 
@@ -61,6 +61,10 @@ robot! {
             command: [position, velocity, effort, stiffness, damping],
             state: [position, velocity, effort],
         }
+        // What the ankle carries (`state.left_ankle_ft.force.z`, N) and whether the sole is
+        // down (`state.left_sole.contact`: 1 from 2 N of normal force on the foot's collision).
+        force_torque ankle_ft { link: foot, plugin: "my_vendor/AnkleFt" }
+        contact sole { link: foot, plugin: "my_vendor/SoleSwitch", threshold: 2 N }
     }
 
     imu base_imu { link: imu, plugin: "my_vendor/BaseImu" }

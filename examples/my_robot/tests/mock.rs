@@ -50,7 +50,9 @@ fn the_strider_crouches_on_the_mock_both_legs_alike() -> Result<(), robot_runner
         assert!(leg.knee_pitch.position > 0.7, "{state:?}");
         assert!((leg.hip_pitch.position + leg.knee_pitch.position / 2.0).abs() < 1e-9);
     }
-    // The mock drives no IMU: it reads NaN, never a level robot at rest.
+    // The mock drives no sensor (without `mock_sensor_commands`): the IMU and the feet read NaN,
+    // never a level robot at rest or a foot on the ground.
     assert!(state.base_imu.orientation.w.is_nan());
+    assert!(state.left_ankle_ft.force.z.is_nan() && state.right_sole.contact.is_nan());
     Ok(())
 }

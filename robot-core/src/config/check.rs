@@ -309,11 +309,12 @@ fn zero_offsets_within_the_turn_counter(
 /// A misspelt IMU would leave the real one without a port: the run would refuse it, but the
 /// file is where the mistake is.
 fn imus_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    let imus = || (robot.sensors.iter()).filter(|s| s.kind == crate::model::SensorKind::Imu);
     for &(name, _) in &config.imus {
-        if robot.sensors.iter().any(|s| s.name == name) {
+        if imus().any(|s| s.name == name) {
             continue;
         }
-        let known: Vec<&str> = robot.sensors.iter().map(|s| s.name.as_ref()).collect();
+        let known: Vec<&str> = imus().map(|s| s.name.as_ref()).collect();
         let hint = crate::validate::suggest::did_you_mean_before(name, known.iter().copied());
         let has = if known.is_empty() {
             "no IMU".to_string()

@@ -2,6 +2,8 @@
 //!
 //! * `joint_state_broadcaster`, always;
 //! * `imu_sensor_broadcaster` for the IMU (`<sensor>_broadcaster` each when there are several);
+//! * a `force_torque_sensor_broadcaster`, `<sensor>_broadcaster`, per force/torque sensor
+//!   (ros2_controllers has no broadcaster for a contact sensor: controllers read its two states);
 //! * the trajectory and forward command controllers of [`crate::controller_plan`], which claim
 //!   every command interface of every actuated joint, none twice.
 //!
@@ -19,6 +21,8 @@ use crate::model::{Robot, Sensor, SensorKind};
 
 const JOINT_STATE_BROADCASTER: &str = "joint_state_broadcaster/JointStateBroadcaster";
 const IMU_SENSOR_BROADCASTER: &str = "imu_sensor_broadcaster/IMUSensorBroadcaster";
+const FORCE_TORQUE_SENSOR_BROADCASTER: &str =
+    "force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster";
 const JOINT_TRAJECTORY_CONTROLLER: &str = "joint_trajectory_controller/JointTrajectoryController";
 const FORWARD_COMMAND_CONTROLLER: &str = "forward_command_controller/ForwardCommandController";
 
@@ -44,6 +48,15 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
         let params = map([
             ("sensor_name", prefixed(&imu.name).into()),
             ("frame_id", prefixed(&imu.link).into()),
+        ]);
+        controllers.push((name, params));
+    }
+    for sensor in force_torque_sensors(robot) {
+        let name = format!("{}_broadcaster", sensor.name);
+        manager.insert(name.as_str().into(), typed(FORCE_TORQUE_SENSOR_BROADCASTER));
+        let params = map([
+            ("sensor_name", prefixed(&sensor.name).into()),
+            ("frame_id", prefixed(&sensor.link).into()),
         ]);
         controllers.push((name, params));
     }
@@ -82,6 +95,10 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
     Ok(format!("# {}\n{text}", header_comment(robot)))
 }
 
+fn force_torque_sensors(robot: &Robot) -> impl Iterator<Item = &Sensor> {
+    (robot.sensors.iter()).filter(|s| s.kind == SensorKind::ForceTorque)
+}
+
 /// `imu_sensor_broadcaster` for a robot's only IMU, `<sensor>_broadcaster` for each of several.
 fn imu_broadcaster_name(imus: &[&Sensor], imu: &Sensor) -> String {
     if imus.len() == 1 {
@@ -105,8 +122,8 @@ pub(crate) struct Declared {
 pub(crate) enum Role {
     /// Every joint's states: always.
     JointStates,
-    /// An IMU: only on a backend whose blocks hold it.
-    Imu,
+    /// A sensor (an IMU, a force/torque sensor): only on a backend whose blocks hold it.
+    Sensor,
     /// A joint trajectory controller: started active.
     Trajectory,
     /// A forward command controller of one more interface (effort, stiffness, damping): loaded
@@ -129,7 +146,12 @@ pub(crate) fn declared(robot: &Robot) -> Vec<Declared> {
     out.extend(imus.iter().map(|imu| Declared {
         name: imu_broadcaster_name(&imus, imu),
         plugin: IMU_SENSOR_BROADCASTER,
-        role: Role::Imu,
+        role: Role::Sensor,
+    }));
+    out.extend(force_torque_sensors(robot).map(|sensor| Declared {
+        name: format!("{}_broadcaster", sensor.name),
+        plugin: FORCE_TORQUE_SENSOR_BROADCASTER,
+        role: Role::Sensor,
     }));
     out.extend(
         controller_plan::controllers(robot)

@@ -16,14 +16,19 @@
 //!   </worldbody>
 //!   <equality><joint joint1 joint2 polycoef/>…</equality>   mimic joints
 //!   <actuator><motor/>…</actuator>                          one per actuated joint
-//!   <sensor>framequat, gyro, accelerometer…</sensor>        per IMU
+//!   <sensor>…</sensor>        framequat, gyro, accelerometer per IMU; force, torque per
+//!                             force/torque sensor; touch per contact sensor's site
 //! </mujoco>
 //! ```
 //!
 //! The scenes around it (`<robot>.scene.xml`, `<robot>.stand.scene.xml`) are in [`scene`].
 //!
 //! MJCF joint and actuator names are the ros2_control joint names, and the IMU sensors are named
-//! `<prefix>_quat`, `<prefix>_gyro`, `<prefix>_accel`, which is what MujocoSystem reads. The MuJoCo
+//! `<prefix>_quat`, `<prefix>_gyro`, `<prefix>_accel`, which is what MujocoSystem reads; a
+//! force/torque sensor's are `<name>_force` and `<name>_torque` (its `mujoco_sensor_name` param
+//! says so to mujoco_ros2_control); a contact sensor's are `<name>_touch_<i>`, one per collision
+//! primitive of its link, on a site of that primitive's shape grown by
+//! [`CONTACT_SITE_MARGIN`], which the backend sums. The MuJoCo
 //! backend steps at the loop period and writes the MIT torque into each motor's `ctrl`.
 //!
 //! The model and the scenes are built as the same XML tree as the URDF (`emit::xml`) and written
@@ -36,6 +41,11 @@ use crate::kinematics;
 use crate::model::{
     Geometry, Inertia, Joint, JointKind, Link, Pose, Robot, Sensor, SensorKind, Shape,
 };
+
+/// How much a contact sensor's site is larger than the collision shape it covers, m: MuJoCo's
+/// touch sensor counts the contacts whose point lies in the site, and a contact point sits
+/// between the two surfaces, up to half a penetration outside the shape.
+pub const CONTACT_SITE_MARGIN: f64 = 0.005;
 
 /// Name of the free joint of a floating-base robot's root body.
 const FLOATING_BASE_JOINT: &str = "floating_base_joint";
@@ -165,7 +175,7 @@ fn body(robot: &Robot, link: &Link, parent: Parent<'_>, depth: usize) -> Element
     };
     let sites = (robot.sensors.iter())
         .filter(|s| s.link == link.name)
-        .map(|sensor| site(robot, sensor));
+        .flat_map(|sensor| sensor_sites(robot, link, sensor));
     let element = element
         .child(inertial(link))
         .children(shapes(link).map(|(shape, visual, mesh)| geom(shape, visual, &mesh)))
@@ -316,6 +326,55 @@ fn site_name(sensor: &Sensor) -> String {
     format!("{}_site", sensor.name)
 }
 
+/// The sites a sensor needs on its link's body: one at the link's frame (IMU, force/torque), or
+/// one per collision primitive (contact).
+fn sensor_sites(robot: &Robot, link: &Link, sensor: &Sensor) -> Vec<Element> {
+    match sensor.kind {
+        SensorKind::Imu => vec![site(robot, sensor)],
+        // MuJoCo's force and torque sensors read in the site's frame: the link's.
+        SensorKind::ForceTorque => vec![Element::new("site").attr("name", site_name(sensor))],
+        SensorKind::Contact => contact_shapes(link)
+            .map(|(i, shape)| {
+                let grown = |v: f64| v + CONTACT_SITE_MARGIN;
+                let (kind, size) = match shape.geometry {
+                    Geometry::Box { size } => ("box", numbers(&size.map(|s| grown(s / 2.0)))),
+                    Geometry::Cylinder { radius, length } => {
+                        ("cylinder", numbers(&[grown(radius), grown(length / 2.0)]))
+                    }
+                    Geometry::Capsule { radius, length } => {
+                        ("capsule", numbers(&[grown(radius), length / 2.0]))
+                    }
+                    Geometry::Sphere { radius } => ("sphere", number(grown(radius))),
+                    // contact_shapes leaves meshes out.
+                    Geometry::Mesh { .. } => ("sphere", number(CONTACT_SITE_MARGIN)),
+                };
+                let element = Element::new("site")
+                    .attr("name", contact_site_name(sensor, i))
+                    .attr("type", kind)
+                    .attr("size", size)
+                    .attr("group", "3");
+                with_pose(element, &shape.origin)
+            })
+            .collect(),
+    }
+}
+
+/// The collision primitives a contact sensor covers, with their index among them.
+pub fn contact_shapes(link: &Link) -> impl Iterator<Item = (usize, &Shape)> {
+    (link.collisions.iter())
+        .filter(|s| !matches!(s.geometry, Geometry::Mesh { .. }))
+        .enumerate()
+}
+
+fn contact_site_name(sensor: &Sensor, index: usize) -> String {
+    format!("{}_site_{index}", sensor.name)
+}
+
+/// The MJCF name of the touch sensor on a contact sensor's `index`th site.
+pub fn touch_sensor_name(sensor: &str, index: usize) -> String {
+    format!("{sensor}_touch_{index}")
+}
+
 /// Mimic joints as joint equalities: q(mimic) = offset + multiplier·q(target).
 /// `<contact>`: an `<exclude>` per contact the definition allows, so MuJoCo does not push those
 /// bodies apart (every link is a body of its own, named as the link).
@@ -374,22 +433,47 @@ fn actuators(robot: &Robot) -> Option<Element> {
     section("actuator", motors)
 }
 
-/// Each IMU as orientation, angular velocity and linear acceleration of its site.
+/// Each IMU as orientation, angular velocity and linear acceleration of its site; each
+/// force/torque sensor as force and torque at its site; each contact sensor as a touch sensor
+/// per site.
 fn sensors(robot: &Robot) -> Option<Element> {
     let sensors = (robot.sensors.iter())
-        .flat_map(|sensor| match sensor.kind {
-            SensorKind::Imu => {
-                let (prefix, site) = (sensor.mujoco_prefix(), site_name(sensor));
-                let named = |tag, suffix: &str| {
-                    Element::new(tag).attr("name", format!("{prefix}_{suffix}"))
-                };
-                [
-                    named("framequat", "quat")
-                        .attr("objtype", "site")
-                        .attr("objname", site.as_str()),
-                    named("gyro", "gyro").attr("site", site.as_str()),
-                    named("accelerometer", "accel").attr("site", site),
-                ]
+        .flat_map(|sensor| -> Vec<Element> {
+            match sensor.kind {
+                SensorKind::Imu => {
+                    let (prefix, site) = (sensor.mujoco_prefix(), site_name(sensor));
+                    let named = |tag, suffix: &str| {
+                        Element::new(tag).attr("name", format!("{prefix}_{suffix}"))
+                    };
+                    vec![
+                        named("framequat", "quat")
+                            .attr("objtype", "site")
+                            .attr("objname", site.as_str()),
+                        named("gyro", "gyro").attr("site", site.as_str()),
+                        named("accelerometer", "accel").attr("site", site),
+                    ]
+                }
+                SensorKind::ForceTorque => {
+                    let site = site_name(sensor);
+                    ["force", "torque"]
+                        .map(|tag| {
+                            Element::new(tag)
+                                .attr("name", format!("{}_{tag}", sensor.name))
+                                .attr("site", site.as_str())
+                        })
+                        .into()
+                }
+                SensorKind::Contact => {
+                    let link = robot.link(&sensor.link);
+                    let count = link.map_or(0, |l| contact_shapes(l).count());
+                    (0..count)
+                        .map(|i| {
+                            Element::new("touch")
+                                .attr("name", touch_sensor_name(&sensor.name, i))
+                                .attr("site", contact_site_name(sensor, i))
+                        })
+                        .collect()
+                }
             }
         })
         .collect();

@@ -78,7 +78,9 @@ pub fn mjcf(robot: &Robot) -> Result<String, EmitError> {
     mjcf::document(robot)
 }
 
-pub use mjcf::{STAND_CLEARANCE, STAND_WELD};
+pub use mjcf::{
+    CONTACT_SITE_MARGIN, STAND_CLEARANCE, STAND_WELD, contact_shapes, touch_sensor_name,
+};
 
 /// `<robot>.scene.xml`: `<robot>.mjcf.xml` included, with a floor, a light and a `home` keyframe
 /// whose base height puts the lowest collision geometry on the floor (from the definition's

@@ -1,14 +1,16 @@
 //! The `<ros2_control>` blocks of the URDF, as tree nodes (`docs/backend-selection.md`).
 //!
-//! Each `<joint>` and IMU `<sensor>` element is written once, in a parameterless macro: one macro
-//! per bus holding that bus's joints, one per IMU. Both layouts call them:
+//! Each `<joint>` and `<sensor>` element is written once, in a parameterless macro: one macro
+//! per bus holding that bus's joints, one per sensor (IMU, force/torque, contact). Both layouts
+//! call them:
 //!
 //! * MuJoCo and mock share one `<Robot>Hardware` system block, whose plugin is switched on
-//!   `sim_mujoco`, as is the IMU `<sensor>` (only MuJoCo can back it);
+//!   `sim_mujoco`, as are the `<sensor>`s (only MuJoCo can back them, or the mock with
+//!   `mock_sensor_commands`);
 //! * the topic backend gets a `<Robot>Hardware` system block of its own, plugin
 //!   JointStateTopicSystem with upstream's default params, every joint and no sensor (upstream
 //!   has none);
-//! * real hardware gets one RobstrideSystem block per bus and a `type="sensor"` block per IMU.
+//! * real hardware gets one RobstrideSystem block per bus and a `type="sensor"` block per sensor.
 //!
 //! The layout switch nests the plain args (`sim_mujoco` wins over `use_topic_hardware`, which
 //! wins over `use_mock_hardware`; real is the fallback) rather than writing a `${…}`
@@ -26,7 +28,7 @@ use crate::backend::{
     Backend, SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG, USE_TOPIC_HARDWARE_ARG, topic_defaults,
 };
 use crate::fourbar::FourBar;
-use crate::interface::{IMU_STATE_INTERFACES, InterfaceKind};
+use crate::interface::InterfaceKind;
 use crate::model::{Bus, Interface, Joint, Robot, Sensor, SensorKind};
 
 /// The macro definitions and the layout switch, to be placed in `<robot>` after the joints.
@@ -34,11 +36,11 @@ pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
     let mut names = MacroNames::default();
     let mut out = Vec::new();
     let groups = joint_groups(robot, &mut names, &mut out)?;
-    let imus = imu_macros(robot, &mut names, &mut out);
+    let sensors = sensor_macros(robot, &mut names, &mut out);
     let combined = names.unique(format!("{}_hardware", robot.name));
     out.push(Node::Macro {
         name: combined.clone(),
-        children: vec![combined_block(robot, &groups, &imus)],
+        children: vec![combined_block(robot, &groups, &sensors)],
     });
     let topic = names.unique(format!("{}_topic_hardware", robot.name));
     out.push(Node::Macro {
@@ -59,7 +61,7 @@ pub(crate) fn nodes(robot: &Robot) -> Result<Vec<Node>, EmitError> {
                     Node::when(
                         USE_MOCK_HARDWARE_ARG,
                         false,
-                        real_blocks(robot, &groups, &imus),
+                        real_blocks(robot, &groups, &sensors),
                     ),
                 ],
             ),
@@ -111,32 +113,29 @@ fn joint_groups<'a>(
     Ok(groups)
 }
 
-/// One macro per IMU holding its `<sensor>` element.
-fn imu_macros<'a>(
+/// One macro per sensor holding its `<sensor>` element.
+fn sensor_macros<'a>(
     robot: &'a Robot,
     names: &mut MacroNames,
     out: &mut Vec<Node>,
 ) -> Vec<(&'a Sensor, String)> {
-    let imus = robot
-        .sensors
-        .iter()
-        .filter(|s| matches!(s.kind, SensorKind::Imu));
-    imus.map(|sensor| {
-        let name = names.unique(format!("{}_{}_sensor", robot.name, sensor.name));
-        out.push(Node::Macro {
-            name: name.clone(),
-            children: vec![imu_element(sensor)],
-        });
-        (sensor, name)
-    })
-    .collect()
+    (robot.sensors.iter())
+        .map(|sensor| {
+            let name = names.unique(format!("{}_{}_sensor", robot.name, sensor.name));
+            out.push(Node::Macro {
+                name: name.clone(),
+                children: vec![sensor_element(sensor)],
+            });
+            (sensor, name)
+        })
+        .collect()
 }
 
-/// Whether `backend`'s blocks hold the robot's IMUs (when it has any): real hardware and MuJoCo
-/// do; the mock only with `mock_sensor_commands` ([`combined_block`]); the topic backend never.
-/// A launch file spawns the IMU broadcaster on these backends only: elsewhere it cannot find its
-/// sensor and fails.
-pub(crate) fn backs_imu(robot: &Robot, backend: Backend) -> bool {
+/// Whether `backend`'s blocks hold the robot's sensors (when it has any): real hardware and
+/// MuJoCo do; the mock only with `mock_sensor_commands` ([`combined_block`]); the topic backend
+/// never. A launch file spawns the sensor broadcasters on these backends only: elsewhere they
+/// cannot find their sensors and fail.
+pub(crate) fn backs_sensors(robot: &Robot, backend: Backend) -> bool {
     match backend {
         Backend::Real | Backend::Mujoco => true,
         Backend::Mock => robot.mock.mock_sensor_commands,
@@ -144,9 +143,9 @@ pub(crate) fn backs_imu(robot: &Robot, backend: Backend) -> bool {
     }
 }
 
-/// MuJoCo and mock: one block of every joint; the plugin and the IMU depend on `sim_mujoco`
-/// (the mock carries the IMU only with `mock_sensor_commands`).
-fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) -> Node {
+/// MuJoCo and mock: one block of every joint; the plugin and the sensors depend on `sim_mujoco`
+/// (the mock carries the sensors only with `mock_sensor_commands`).
+fn combined_block(robot: &Robot, groups: &[Group<'_>], sensors: &[(&Sensor, String)]) -> Node {
     let mock = robot.mock;
     let mock_params = [
         ("calculate_dynamics", boolean(mock.calculate_dynamics)),
@@ -169,13 +168,13 @@ fn combined_block(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)
             params_after(plugin(Backend::Mock.plugin()), mock_params),
         ));
     let mut body: Vec<Node> = groups.iter().map(|g| call(&g.macro_name)).collect();
-    if !imus.is_empty() {
-        let sensors: Vec<Node> = imus.iter().map(|(_, m)| call(m)).collect();
+    if !sensors.is_empty() {
+        let sensors: Vec<Node> = sensors.iter().map(|(_, m)| call(m)).collect();
         if mock.mock_sensor_commands {
-            // The mock backs the IMU too: its states come from injected sensor commands.
+            // The mock backs the sensors too: their states come from injected sensor commands.
             body.extend(sensors);
         } else {
-            // Only MuJoCo can back an IMU; the mock block has no sensors.
+            // Only MuJoCo can back a sensor; the mock block has none.
             body.push(Node::when(SIM_MUJOCO_ARG, true, sensors));
         }
     }
@@ -216,8 +215,8 @@ fn topic_block(robot: &Robot, groups: &[Group<'_>]) -> Node {
     )
 }
 
-/// Real hardware: a RobstrideSystem per bus, then each IMU with its own plugin.
-fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) -> Vec<Node> {
+/// Real hardware: a RobstrideSystem per bus, then each sensor with its own plugin.
+fn real_blocks(robot: &Robot, groups: &[Group<'_>], sensors: &[(&Sensor, String)]) -> Vec<Node> {
     let mut blocks = Vec::new();
     for group in groups {
         let Some(bus) = group.bus else { continue };
@@ -240,9 +239,10 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], imus: &[(&Sensor, String)]) 
             vec![call(&group.macro_name)],
         ));
     }
-    for (sensor, macro_name) in imus {
-        // One IMU keeps the customary `<Robot>IMU`; several get a block each, as each has its own driver.
-        let name = robot.imu_block_name(&sensor.name);
+    for (sensor, macro_name) in sensors {
+        // One IMU keeps the customary `<Robot>IMU`; every other sensor gets a block of its own
+        // name, as each has its own driver.
+        let name = robot.sensor_block_name(&sensor.name);
         let params = sensor
             .params
             .iter()
@@ -376,20 +376,27 @@ fn interface_element(tag: &'static str, interface: &Interface, range: Option<(f6
     element.into()
 }
 
-fn imu_element(sensor: &Sensor) -> Node {
-    Element::new("sensor")
+/// A sensor's state interfaces and its frame. A force/torque sensor also says which MJCF sensors
+/// back it (`<name>_force`, `<name>_torque`), in the params mujoco_ros2_control reads.
+fn sensor_element(sensor: &Sensor) -> Node {
+    let element = Element::new("sensor")
         .attr("name", launch_args::prefixed(&sensor.name))
         .children(
-            IMU_STATE_INTERFACES
-                .iter()
+            (sensor.state_interfaces().iter())
                 .map(|name| Element::new("state_interface").attr("name", *name)),
         )
         .child(
             Element::new("param")
                 .attr("name", "frame_id")
                 .children(launch_args::prefixed_text(&sensor.link)),
-        )
-        .into()
+        );
+    match sensor.kind {
+        SensorKind::ForceTorque => element
+            .child(param("mujoco_type", "fts".to_string()))
+            .child(param("mujoco_sensor_name", sensor.name.to_string()))
+            .into(),
+        SensorKind::Imu | SensorKind::Contact => element.into(),
+    }
 }
 
 fn ros2_control(name: String, kind: &'static str, hardware: Element, body: Vec<Node>) -> Node {

@@ -129,7 +129,7 @@ impl<R: RobotTypes> System<R> {
             .iter()
             .enumerate()
             .filter(|(_, slot)| {
-                matches!(slot, Slot::Imu { sensor, .. }
+                matches!(slot, Slot::Sensor { sensor, .. }
                     if sensor_owner.get(usize::from(*sensor)).is_some_and(Option::is_none))
             })
             .map(|(index, _)| index)
@@ -215,7 +215,7 @@ impl<R: RobotTypes> System<R> {
             .unclaimed
             .iter()
             .filter_map(|&slot| match R::STATE_LAYOUT.slots.get(slot) {
-                Some(Slot::Imu { sensor, .. }) => Some(usize::from(*sensor)),
+                Some(Slot::Sensor { sensor, .. }) => Some(usize::from(*sensor)),
                 _ => None,
             })
             .collect();

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use robot_model::interface::IMU_STATE_INTERFACES;
+use robot_model::model::SensorKind;
 use robot_model::model::{Joint, Robot};
 use robot_model::typed::{self, Slot};
 use robot_model::validate::names;
@@ -137,8 +137,9 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
         .collect();
     let sensor_fields = sensors.iter().map(|(_, s)| {
         let field = ident(&s.name, span);
-        let doc = format!("IMU `{}` on link `{}`.", s.name, s.link);
-        quote!(#[doc = #doc] pub #field: ::robot_core::ImuState)
+        let (ty, _) = sensor_types(s.kind);
+        let doc = format!("The {} `{}` on link `{}`.", s.kind.noun(), s.name, s.link);
+        quote!(#[doc = #doc] pub #field: ::robot_core::typed::#ty)
     });
     let sensor_inits = sensors.iter().map(|(_, s)| {
         let field = ident(&s.name, span);
@@ -164,15 +165,16 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
         let doc = format!("ros2_control interface names of joint `{}`.", j.name);
         quote!(#[doc = #doc] pub const #constant: #module::#ty = #module::#ty { #(#values),* };)
     });
-    let imu_consts = sensors.iter().map(|(_, s)| {
+    let sensor_consts = sensors.iter().map(|(_, s)| {
         let constant = ident(&s.name.to_shouty_snake_case(), span);
-        let fields = IMU_STATE_INTERFACES.iter().map(|component| {
+        let fields = s.state_interfaces().iter().map(|component| {
             let field = Ident::new(&component.replace('.', "_").to_shouty_snake_case(), span);
             let text = format!("{}/{}", s.name, component);
             quote!(#field: #text)
         });
-        let doc = format!("ros2_control interface names of IMU `{}`.", s.name);
-        quote!(#[doc = #doc] pub const #constant: ::robot_core::typed::ImuInterfaces = ::robot_core::typed::ImuInterfaces { #(#fields),* };)
+        let (_, ty) = sensor_types(s.kind);
+        let doc = format!("ros2_control interface names of {} `{}`.", s.kind.noun(), s.name);
+        quote!(#[doc = #doc] pub const #constant: ::robot_core::typed::#ty = ::robot_core::typed::#ty { #(#fields),* };)
     });
 
     let state_slots = generated_slots(typed::state_slots(robot), &joints, &sensors);
@@ -197,7 +199,7 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
         robot.update_rate
     );
     let state_doc = format!(
-        "Every state interface of `{}`, one field per joint and IMU.",
+        "Every state interface of `{}`, one field per joint and sensor.",
         robot.name
     );
     let command_doc = format!(
@@ -267,7 +269,7 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
                 &__DESCRIPTION
             };
             #(#name_consts)*
-            #(#imu_consts)*
+            #(#sensor_consts)*
         }
 
         // SAFETY: the struct is `#[repr(C)]` and made only of `f64` fields and of per-joint and
@@ -375,25 +377,13 @@ fn generated_slots(
             Slot::Joint { joint, kind } => {
                 joints.iter().any(|(i, _)| *i == usize::from(joint)) && seen.insert((joint, kind))
             }
-            Slot::Imu { sensor, .. } => sensors.iter().any(|(i, _)| *i == usize::from(sensor)),
+            Slot::Sensor { sensor, .. } => sensors.iter().any(|(i, _)| *i == usize::from(sensor)),
         })
         .collect()
 }
 
 /// `assert!(offset_of!(Struct, joint.kind) == 8·k)` for every slot k.
 fn offset_asserts(robot: &Robot, ty: &Ident, slots: &[Slot]) -> TokenStream {
-    const IMU_FIELDS: [(&str, &str); 10] = [
-        ("orientation", "x"),
-        ("orientation", "y"),
-        ("orientation", "z"),
-        ("orientation", "w"),
-        ("angular_velocity", "x"),
-        ("angular_velocity", "y"),
-        ("angular_velocity", "z"),
-        ("linear_acceleration", "x"),
-        ("linear_acceleration", "y"),
-        ("linear_acceleration", "z"),
-    ];
     let asserts = slots.iter().enumerate().map(|(k, slot)| {
         let path = match *slot {
             Slot::Joint { joint, kind } => {
@@ -401,11 +391,15 @@ fn offset_asserts(robot: &Robot, ty: &Ident, slots: &[Slot]) -> TokenStream {
                 let kind = Ident::new(kind.name(), Span::call_site());
                 quote!(#joint.#kind)
             }
-            Slot::Imu { sensor, component } => {
-                let sensor = ident(&robot.sensors[usize::from(sensor)].name, Span::call_site());
-                let (group, axis) = IMU_FIELDS[usize::from(component) % IMU_FIELDS.len()];
-                let (group, axis) = (Ident::new(group, Span::call_site()), Ident::new(axis, Span::call_site()));
-                quote!(#sensor.#group.#axis)
+            Slot::Sensor { sensor, component } => {
+                let sensor = &robot.sensors[usize::from(sensor)];
+                let interfaces = sensor.state_interfaces();
+                let name = ident(&sensor.name, Span::call_site());
+                // `orientation.x` is field `orientation.x` of the sensor's state struct.
+                let path = interfaces[usize::from(component) % interfaces.len()]
+                    .split('.')
+                    .map(|part| Ident::new(part, Span::call_site()));
+                quote!(#name #(.#path)*)
             }
         };
         quote!(::core::assert!(::core::mem::offset_of!(#ty, #path) == #k * ::core::mem::size_of::<f64>());)
@@ -419,10 +413,23 @@ fn slot(slot: Slot) -> TokenStream {
             let kind = description::interface_kind(kind);
             quote!(::robot_core::typed::Slot::Joint { joint: #joint, kind: #kind })
         }
-        Slot::Imu { sensor, component } => {
-            quote!(::robot_core::typed::Slot::Imu { sensor: #sensor, component: #component })
+        Slot::Sensor { sensor, component } => {
+            quote!(::robot_core::typed::Slot::Sensor { sensor: #sensor, component: #component })
         }
     }
+}
+
+/// The state struct and the interface-name struct of a kind of sensor, in `robot_core::typed`.
+fn sensor_types(kind: SensorKind) -> (Ident, Ident) {
+    let (state, names) = match kind {
+        SensorKind::Imu => ("ImuState", "ImuInterfaces"),
+        SensorKind::ForceTorque => ("ForceTorqueState", "ForceTorqueInterfaces"),
+        SensorKind::Contact => ("ContactState", "ContactInterfaces"),
+    };
+    (
+        Ident::new(state, Span::call_site()),
+        Ident::new(names, Span::call_site()),
+    )
 }
 
 /// The state and command types of one joint (aliases of its interface sets' types) and its

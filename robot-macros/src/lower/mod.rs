@@ -9,7 +9,7 @@ use heck::ToSnakeCase;
 use proc_macro2::Span;
 use robot_model::model::{
     AllowedContact, Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint,
-    Link, MockParams, Param, Pose, Robot, Sensor, SensorKind,
+    Link, MockParams, Pose, Robot, Sensor,
 };
 use robot_model::validate::{
     AllowedContactField, BusField, ControllerGroupField, JointField, LinkField, RobotField,
@@ -23,11 +23,12 @@ use crate::parse::{Block, Body, Item, Value};
 
 mod joint;
 mod parts;
+mod sensor;
 mod values;
 
 use parts::shape;
 use syn::ext::IdentExt;
-use values::{Fields, Quantity, as_block, as_ident, as_str, integer, number};
+use values::{Fields, Quantity, as_block, as_ident, integer, number};
 
 /// The model, and where each part of it was written.
 pub struct Lowered {
@@ -105,8 +106,8 @@ pub fn robot(items: &[Item], errors: &mut Errors) -> Lowered {
         } else if kw::joint::is(keyword) {
             l.joint(item, block);
             Site::Joint(l.joints.len() - 1, JointField::Name)
-        } else if kw::imu::is(keyword) {
-            l.imu(item, block);
+        } else if let Some(kind) = sensor::kind_of(keyword) {
+            l.sensor(kind, item, block);
             Site::Sensor(l.sensors.len() - 1, SensorField::Name)
         } else if kw::controller::is(keyword) {
             l.controller(item, block);
@@ -385,85 +386,6 @@ impl Lowering<'_> {
             inertial,
             visuals: Cow::Owned(visuals),
             collisions: Cow::Owned(collisions),
-        });
-    }
-
-    fn imu(&mut self, item: &Item, block: &Block) {
-        self.no_kind(item);
-        let index = self.sensors.len();
-        self.spans
-            .insert(Site::Sensor(index, SensorField::Name), item.name.span());
-        let mut f = Fields::new(block, kw::imu::TEXT);
-        let link = match f.value::<kw::link>(self.errors) {
-            Some(v) => {
-                self.spans
-                    .insert(Site::Sensor(index, SensorField::Link), v.span());
-                as_ident(v, self.errors)
-                    .map(|i| name(&i))
-                    .unwrap_or_default()
-            }
-            None => {
-                self.errors.at(
-                    item.name.span(),
-                    format!("imu `{}` needs `link`", item.name),
-                );
-                Cow::Borrowed("")
-            }
-        };
-        let plugin = match f.value::<kw::plugin>(self.errors) {
-            Some(v) => {
-                self.spans
-                    .insert(Site::Sensor(index, SensorField::Plugin), v.span());
-                as_str(v, self.errors).unwrap_or_default()
-            }
-            None => String::new(),
-        };
-        let mut params = Vec::new();
-        if let Some(block) = f
-            .value::<kw::params>(self.errors)
-            .and_then(|v| as_block(v, self.errors))
-        {
-            for entry in &block.entries {
-                let text = match &entry.value {
-                    Value::Str(s) => Some(s.value()),
-                    Value::Number {
-                        unit: Some(unit), ..
-                    } => {
-                        self.errors.at(
-                            unit.span,
-                            format!(
-                                "a param is passed on as text: write it without `{}`",
-                                unit.name
-                            ),
-                        );
-                        None
-                    }
-                    Value::Number { value, .. } => Some(robot_model::number(*value)),
-                    Value::Bool(b) => Some(b.value.to_string()),
-                    Value::Ident(i) => Some(i.to_string()),
-                    other => {
-                        self.errors.at(
-                            other.span(),
-                            "a param value is a string, a number, a boolean or a name",
-                        );
-                        None
-                    }
-                };
-                if let Some(text) = text {
-                    params.push(Param {
-                        name: name(&entry.key),
-                        value: Cow::Owned(text),
-                    });
-                }
-            }
-        }
-        f.finish(self.errors);
-        self.sensors.push(Sensor {
-            name: name(&item.name),
-            kind: SensorKind::Imu,
-            link,
-            plugin: Cow::Owned(plugin),
-            params: Cow::Owned(params),
         });
     }
 }

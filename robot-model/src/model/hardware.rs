@@ -230,9 +230,27 @@ pub struct Sensor {
     /// Hardware parameters of that plugin.
     #[serde(default, skip_serializing_if = "is_empty")]
     pub params: List<Param>,
+    /// Contact sensors only: the normal force, N, from which `contact` reads 1 (1 N when
+    /// absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
 }
 
+/// A contact sensor's threshold when the definition gives none, N: above the noise of a
+/// resting contact, well below a foot's share of a small robot's weight.
+pub const DEFAULT_CONTACT_THRESHOLD: f64 = 1.0;
+
 impl Sensor {
+    /// The state interfaces this sensor provides, in slot order.
+    pub fn state_interfaces(&self) -> &'static [&'static str] {
+        self.kind.state_interfaces()
+    }
+
+    /// A contact sensor's threshold, N.
+    pub fn contact_threshold(&self) -> f64 {
+        self.threshold.unwrap_or(DEFAULT_CONTACT_THRESHOLD)
+    }
+
     /// Prefix of the MJCF sensor names (`<prefix>_quat`, `<prefix>_gyro`, `<prefix>_accel`): the
     /// sensor name without a trailing `_imu`, so `base_imu` reads `base_quat`, as MujocoSystem expects.
     pub fn mujoco_prefix(&self) -> &str {
@@ -246,6 +264,47 @@ impl Sensor {
 pub enum SensorKind {
     /// Orientation quaternion, angular velocity and linear acceleration.
     Imu,
+    /// Force and torque that the link's parent exerts on it, in the link's frame (an ankle or
+    /// wrist force/torque sensor).
+    ForceTorque,
+    /// Whether the link's collision geometry touches something, and how hard (a foot switch).
+    Contact,
+}
+
+impl SensorKind {
+    /// Every kind.
+    pub const ALL: [SensorKind; 3] = [
+        SensorKind::Imu,
+        SensorKind::ForceTorque,
+        SensorKind::Contact,
+    ];
+
+    /// The state interfaces of a sensor of this kind, in slot order.
+    pub const fn state_interfaces(self) -> &'static [&'static str] {
+        match self {
+            SensorKind::Imu => &crate::interface::IMU_STATE_INTERFACES,
+            SensorKind::ForceTorque => &crate::interface::FORCE_TORQUE_STATE_INTERFACES,
+            SensorKind::Contact => &crate::interface::CONTACT_STATE_INTERFACES,
+        }
+    }
+
+    /// What messages call a sensor of this kind: `IMU`, `force/torque sensor`, `contact sensor`.
+    pub const fn noun(self) -> &'static str {
+        match self {
+            SensorKind::Imu => "IMU",
+            SensorKind::ForceTorque => "force/torque sensor",
+            SensorKind::Contact => "contact sensor",
+        }
+    }
+
+    /// The `robot!` keyword that declares a sensor of this kind.
+    pub const fn keyword(self) -> &'static str {
+        match self {
+            SensorKind::Imu => "imu",
+            SensorKind::ForceTorque => "force_torque",
+            SensorKind::Contact => "contact",
+        }
+    }
 }
 
 /// A named hardware parameter, emitted as `<param name="...">value</param>`.

@@ -16,8 +16,8 @@ use crate::interface::InterfaceKind;
 mod hardware;
 
 pub use hardware::{
-    Actuator, Bus, BusKind, BusName, CanId, CanIdError, DEFAULT_CAN_BITRATE, Direction, MockParams,
-    Param, Sensor, SensorKind,
+    Actuator, Bus, BusKind, BusName, CanId, CanIdError, DEFAULT_CAN_BITRATE,
+    DEFAULT_CONTACT_THRESHOLD, Direction, MockParams, Param, Sensor, SensorKind,
 };
 
 /// A name or other text: borrowed in a generated `static`, owned when deserialized.
@@ -425,16 +425,21 @@ impl Robot {
     }
 
     /// The name of the real-hardware `type="sensor"` block (and so of the backend component) of
-    /// IMU `sensor`: `<Robot>IMU` for a robot's only IMU, the customary name; `<Robot><Sensor>`
-    /// in upper camel case for each of several (`LiteBipedHeadImu`).
-    pub fn imu_block_name(&self, sensor: &str) -> String {
+    /// `sensor`: `<Robot>IMU` for a robot's only IMU, the customary name; `<Robot><Sensor>` in
+    /// upper camel case for each of several IMUs (`LiteBipedHeadImu`) and for every other sensor
+    /// (`StriderLeftFootFt`).
+    pub fn sensor_block_name(&self, sensor: &str) -> String {
         let imus = self
             .sensors
             .iter()
             .filter(|s| matches!(s.kind, SensorKind::Imu))
             .count();
+        let is_imu = self
+            .sensors
+            .iter()
+            .any(|s| s.name == sensor && s.kind == SensorKind::Imu);
         match imus {
-            1 => format!("{}IMU", self.type_name),
+            1 if is_imu => format!("{}IMU", self.type_name),
             _ => format!(
                 "{}{}",
                 self.type_name,

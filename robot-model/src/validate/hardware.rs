@@ -7,7 +7,7 @@ use super::problem::{BusField, JointField, ProblemKind, RobotField, SensorField,
 use super::{Problems, suggest};
 use crate::bus_load;
 use crate::interface::InterfaceKind;
-use crate::model::{CanId, Joint, JointKind, Robot};
+use crate::model::{CanId, Geometry, Joint, JointKind, Robot, Sensor, SensorKind, Shape};
 
 /// urdfdom rejects revolute and prismatic joints without `<limit>`; lower must be below upper;
 /// a continuous joint with bounds would be limited by MuJoCo; non-positive velocity or effort
@@ -329,6 +329,59 @@ pub(super) fn sensors(robot: &Robot, out: &mut Problems) {
                     sensor: sensor.name.to_string(),
                 },
             );
+        }
+        sensor_kind_rules(robot, index, sensor, out);
+    }
+}
+
+/// What each kind of sensor needs of its link, and the threshold only a contact sensor has.
+fn sensor_kind_rules(robot: &Robot, index: usize, sensor: &Sensor, out: &mut Problems) {
+    let name = || sensor.name.to_string();
+    match (sensor.kind, sensor.threshold) {
+        (SensorKind::Contact, Some(value)) if !(value.is_finite() && value > 0.0) => out.push(
+            Site::Sensor(index, SensorField::Threshold),
+            ProblemKind::BadContactThreshold {
+                sensor: name(),
+                value,
+            },
+        ),
+        (SensorKind::Contact, _) | (_, None) => {}
+        (kind, Some(_)) => out.push(
+            Site::Sensor(index, SensorField::Threshold),
+            ProblemKind::ThresholdWithoutContact {
+                sensor: name(),
+                kind: kind.keyword(),
+            },
+        ),
+    }
+    let Some(link) = robot.link(&sensor.link) else {
+        return;
+    };
+    match sensor.kind {
+        SensorKind::Imu => {}
+        SensorKind::Contact => {
+            let primitive = |s: &&Shape| !matches!(s.geometry, Geometry::Mesh { .. });
+            if !link.collisions.iter().any(|s| primitive(&s)) {
+                out.push(
+                    Site::Sensor(index, SensorField::Link),
+                    ProblemKind::ContactWithoutGeometry {
+                        sensor: name(),
+                        link: link.name.to_string(),
+                        meshes_only: !link.collisions.is_empty(),
+                    },
+                );
+            }
+        }
+        SensorKind::ForceTorque => {
+            if !robot.joints.iter().any(|j| j.child == link.name) {
+                out.push(
+                    Site::Sensor(index, SensorField::Link),
+                    ProblemKind::ForceTorqueOnRoot {
+                        sensor: name(),
+                        link: link.name.to_string(),
+                    },
+                );
+            }
         }
     }
 }

@@ -97,6 +97,7 @@ pub enum SensorField {
     Name,
     Link,
     Plugin,
+    Threshold,
 }
 
 /// A field of a controller group.
@@ -325,6 +326,25 @@ pub enum ProblemKind {
     },
     #[error("sensor `{sensor}` needs the plugin that drives it on real hardware")]
     MissingPlugin { sensor: String },
+    #[error("contact sensor `{sensor}`: the threshold must be a force above 0 N, not {value} N")]
+    BadContactThreshold { sensor: String, value: f64 },
+    #[error("{kind} `{sensor}`: only a contact sensor has a threshold")]
+    ThresholdWithoutContact { sensor: String, kind: &'static str },
+    #[error(
+        "contact sensor `{sensor}` senses the collision geometry of link `{link}`, which has {}",
+        if *.meshes_only { "only meshes: give it a box, sphere, capsule or cylinder collision" }
+        else { "none: give it a collision box, sphere, capsule or cylinder" }
+    )]
+    ContactWithoutGeometry {
+        sensor: String,
+        link: String,
+        meshes_only: bool,
+    },
+    #[error(
+        "force/torque sensor `{sensor}` measures what link `{link}`'s parent exerts on it, and \
+         `{link}` is the root link: put the sensor on a link below a joint"
+    )]
+    ForceTorqueOnRoot { sensor: String, link: String },
     #[error("robot name `{name}` must be the snake case of type name `{type_name}`")]
     BadRobotName { name: String, type_name: String },
     #[error("allowed contact `{contact}` names unknown link `{link}`{}", did_you_mean(.suggestion))]

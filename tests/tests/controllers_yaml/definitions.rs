@@ -100,7 +100,13 @@ impl Definition {
         }
         // Parameters not given take their default, which must pass too; without one, the
         // parameter is required. (Per-joint `__map_` parameters exist only for listed joints.)
-        for (path, param) in self.params.iter().filter(|(p, _)| !p.contains("__map_")) {
+        // A `type: none` entry is documentation only: generate_parameter_library declares no
+        // parameter for it (force_torque_sensor_broadcaster's optional `sensor_filter_chain`).
+        let declared = self
+            .params
+            .iter()
+            .filter(|(p, param)| !p.contains("__map_") && param.ty != "none");
+        for (path, param) in declared {
             if given.contains_key(path) {
                 continue;
             }

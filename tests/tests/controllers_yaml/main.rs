@@ -15,7 +15,7 @@ use robot_macros::robot;
 use serde_yaml_ng::{Mapping, Value};
 
 /// The controllers the emitter may name: plugin description file, parameter file.
-const PLUGINS: [(&str, &str); 4] = [
+const PLUGINS: [(&str, &str); 5] = [
     (
         "joint_state_plugin.xml",
         "joint_state_broadcaster_parameters.yaml",
@@ -23,6 +23,10 @@ const PLUGINS: [(&str, &str); 4] = [
     (
         "imu_sensor_broadcaster.xml",
         "imu_sensor_broadcaster_parameters.yaml",
+    ),
+    (
+        "force_torque_sensor_broadcaster.xml",
+        "force_torque_sensor_broadcaster_parameters.yaml",
     ),
     (
         "joint_trajectory_plugin.xml",
@@ -273,6 +277,56 @@ robot! {
         command: [position, velocity, acceleration],
         state: [position, velocity, acceleration],
     }
+}
+
+robot! {
+    /// Two feet, each with an ankle force/torque sensor and a sole switch, and a base IMU.
+    robot Biped { update_rate: 500 Hz, floating_base: true }
+    bus legs {}
+    link pelvis {}
+    link imu {}
+    joint imu_frame: fixed { parent: pelvis, child: imu }
+    limb leg: left | right, mirror: y {
+        link foot { collision box { size: [0.12, 0.06, 0.02] } }
+        joint ankle: revolute {
+            parent: pelvis, child: foot,
+            origin { xyz: [0, 0.1, -0.5] },
+            limits { lower: -1, upper: 1, velocity: 10, effort: 10 },
+            actuator { bus: legs, can_id: 1 | 2, model: RS02 },
+            command: [position],
+            state: [position, velocity],
+        }
+        force_torque ankle_ft { link: foot, plugin: "pkg/AnkleFt" }
+        contact sole { link: foot, plugin: "pkg/Switch" }
+    }
+    imu base_imu { link: imu, plugin: "pkg/Imu" }
+}
+
+#[test]
+fn each_force_torque_sensor_gets_a_broadcaster_of_its_own() {
+    let robot = Biped::DESCRIPTION;
+    assert_valid(robot);
+    let doc: Mapping = serde_yaml_ng::from_str(&emit::controllers_yaml(robot).unwrap()).unwrap();
+    let manager = &doc["controller_manager"]["ros__parameters"];
+    for side in ["left", "right"] {
+        let name = format!("{side}_ankle_ft_broadcaster");
+        assert_eq!(
+            manager[name.as_str()]["type"].as_str(),
+            Some("force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster")
+        );
+        let params = &doc[name.as_str()]["ros__parameters"];
+        let ft = format!("{side}_ankle_ft");
+        assert_eq!(params["sensor_name"].as_str(), Some(ft.as_str()));
+        let foot = format!("{side}_foot");
+        assert_eq!(params["frame_id"].as_str(), Some(foot.as_str()));
+    }
+    assert_eq!(
+        manager["imu_sensor_broadcaster"]["type"].as_str(),
+        Some("imu_sensor_broadcaster/IMUSensorBroadcaster"),
+        "the only IMU keeps the customary name"
+    );
+    // No broadcaster exists for a contact sensor: none is declared.
+    assert!(!emit::controllers_yaml(robot).unwrap().contains("sole"));
 }
 
 /// `name: [joints]` of every controller of a robot's file, in order.

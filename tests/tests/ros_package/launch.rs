@@ -163,8 +163,8 @@ pub fn path_problems(robot: &Robot, dir: &Path, facts: &Facts) -> Vec<String> {
     problems
 }
 
-/// Whether the URDF `backend` selects has an IMU in its `<ros2_control>` blocks.
-fn urdf_has_imu(robot: &Robot, backend: Backend) -> bool {
+/// Whether the URDF `backend` selects has sensors in its `<ros2_control>` blocks.
+fn urdf_has_sensors(robot: &Robot, backend: Backend) -> bool {
     let path = robots::checked_in::robot_dir(robot).join(format!("{}.{backend}.urdf", robot.name));
     let text = std::fs::read_to_string(path).unwrap();
     let document = roxmltree::Document::parse(&text).unwrap();
@@ -174,7 +174,11 @@ fn urdf_has_imu(robot: &Robot, backend: Backend) -> bool {
         .any(|block| block.children().any(|c| c.has_tag_name("sensor")))
 }
 
-const IMU_BROADCASTER: &str = "imu_sensor_broadcaster/IMUSensorBroadcaster";
+/// The broadcasters that need their sensor in the URDF.
+const SENSOR_BROADCASTERS: [&str; 2] = [
+    "imu_sensor_broadcaster/IMUSensorBroadcaster",
+    "force_torque_sensor_broadcaster/ForceTorqueSensorBroadcaster",
+];
 
 /// All the rules for `bringup.launch.py`.
 pub fn problems(robot: &Robot, dir: &Path, facts: &Facts) -> Vec<String> {
@@ -227,16 +231,18 @@ pub fn problems(robot: &Robot, dir: &Path, facts: &Facts) -> Vec<String> {
     for args in XacroArgs::ALL {
         let scenario = scenario(args);
         let backend = Backend::from_xacro_args(args);
-        let imu = urdf_has_imu(robot, backend);
+        let sensors = urdf_has_sensors(robot, backend);
         for (name, node) in &spawned {
             let starts = node.starts.get(&scenario).copied().unwrap_or(false);
-            let needs_imu = declared.get(name).map(String::as_str) == Some(IMU_BROADCASTER);
-            let should = !needs_imu || imu;
+            let needs_sensor = declared
+                .get(name)
+                .is_some_and(|t| SENSOR_BROADCASTERS.contains(&t.as_str()));
+            let should = !needs_sensor || sensors;
             if starts != should {
                 let verb = if starts { "spawns" } else { "does not spawn" };
                 problems.push(format!(
-                    "{verb} {name} with {scenario} (the {backend} backend, whose URDF {} the IMU)",
-                    if imu { "has" } else { "lacks" }
+                    "{verb} {name} with {scenario} (the {backend} backend, whose URDF {} the sensors)",
+                    if sensors { "has" } else { "lacks" }
                 ));
             }
         }

@@ -4,6 +4,7 @@
 //! "unknown" in REP-145's terms, not −1 "no estimate": the estimates are there).
 
 use robot_core::Robot;
+use robot_core::model::SensorKind;
 use robot_core::typed::Layout;
 use ros2_wire::msg::{Header, Imu, Time};
 
@@ -25,11 +26,9 @@ pub struct ImuChannel {
 impl ImuChannel {
     /// Every IMU of `robot` whose state is laid out as `state`.
     pub fn of(robot: &Robot, state: &Layout) -> Vec<ImuChannel> {
-        let several = robot.sensors.len() > 1;
-        robot
-            .sensors
-            .iter()
-            .enumerate()
+        let imus = || (robot.sensors.iter().enumerate()).filter(|(_, s)| s.kind == SensorKind::Imu);
+        let several = imus().count() > 1;
+        imus()
             .filter_map(|(index, sensor)| {
                 Some(ImuChannel {
                     topic: if several {
@@ -39,7 +38,7 @@ impl ImuChannel {
                     },
                     sensor: sensor.name.to_string(),
                     frame_id: sensor.link.to_string(),
-                    first_slot: state.imu_slot(index)?,
+                    first_slot: state.sensor_slot(index)?,
                 })
             })
             .collect()

@@ -108,5 +108,5 @@ impl<R: RobotTypes, C: Controller<R>> Controller<R> for Tracking<C> {
 
 /// The IMU slots are the last ten of lite_biped's state.
 pub fn is_imu_slot(slot: &Slot) -> bool {
-    matches!(slot, Slot::Imu { .. })
+    matches!(slot, Slot::Sensor { .. })
 }

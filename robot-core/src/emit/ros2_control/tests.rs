@@ -4,9 +4,14 @@ use crate::emit::urdf;
 use crate::number;
 use robot_model::fixture;
 
-/// Each `<ros2_control>` block on one line: name, type, plugin, hardware params, joints, sensors.
+/// Each `<ros2_control>` block of the fixture on one line: name, type, plugin, hardware params,
+/// joints, sensors.
 fn blocks(backend: Backend) -> Vec<String> {
-    let text = urdf(&fixture::robot(), backend).unwrap();
+    blocks_of(&fixture::robot(), backend)
+}
+
+fn blocks_of(robot: &crate::Robot, backend: Backend) -> Vec<String> {
+    let text = urdf(robot, backend).unwrap();
     let document = roxmltree::Document::parse(&text).unwrap();
     let blocks = document
         .root_element()
@@ -280,6 +285,62 @@ fn the_imu_has_its_ten_states_and_frame() {
     assert_eq!(
         params(imu),
         [("frame_id".to_string(), "imu_link".to_string())]
+    );
+}
+
+#[test]
+fn force_torque_and_contact_sensors_get_a_block_each_on_real_and_join_mujocos() {
+    let robot = fixture::robot_with_foot_sensors();
+    let real = blocks_of(&robot, Backend::Real);
+    assert_eq!(
+        real[2..],
+        [
+            "TestBotIMU sensor test_devices/SerialImu [port=/dev/ttyUSB0] joints=[] sensors=[base_imu]",
+            "TestBotAnkleFt sensor test_devices/FootSensor [] joints=[] sensors=[ankle_ft]",
+            "TestBotToeContact sensor test_devices/FootSensor [] joints=[] sensors=[toe_contact]",
+        ]
+    );
+    assert_eq!(
+        blocks_of(&robot, Backend::Mujoco),
+        [
+            "TestBotHardware system mujoco_ros2_control/MujocoSystem [] \
+          joints=[ankle wheel follower slider] sensors=[base_imu ankle_ft toe_contact]"
+        ]
+    );
+    assert!(blocks_of(&robot, Backend::Mock)[0].ends_with("sensors=[]"));
+    assert!(blocks_of(&robot, Backend::Topic)[0].ends_with("sensors=[]"));
+
+    let text = urdf(&robot, Backend::Real).unwrap();
+    let document = roxmltree::Document::parse(&text).unwrap();
+    let sensor = |name: &str| {
+        (document.descendants())
+            .find(|n| n.has_tag_name("sensor") && n.attribute("name") == Some(name))
+            .unwrap()
+    };
+    let ft = sensor("ankle_ft");
+    assert_eq!(
+        named(ft, "state_interface"),
+        [
+            "force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"
+        ]
+    );
+    let expected = [
+        ("frame_id", "foot"),
+        ("mujoco_type", "fts"),
+        ("mujoco_sensor_name", "ankle_ft"),
+    ];
+    assert_eq!(
+        params(ft),
+        expected.map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+    let contact = sensor("toe_contact");
+    assert_eq!(
+        named(contact, "state_interface"),
+        ["contact", "normal_force"]
+    );
+    assert_eq!(
+        params(contact),
+        [("frame_id".to_string(), "toe".to_string())]
     );
 }
 

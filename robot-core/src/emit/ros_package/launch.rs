@@ -11,7 +11,7 @@ use crate::Backend;
 use crate::backend::{SIM_MUJOCO_ARG, USE_MOCK_HARDWARE_ARG, USE_TOPIC_HARDWARE_ARG};
 use crate::emit::controllers::{self, Role};
 use crate::emit::format::header_comment;
-use crate::emit::ros2_control::{backs_imu, launch_args};
+use crate::emit::ros2_control::{backs_sensors, launch_args};
 use crate::emit::{EmitError, LaunchDefaults};
 use crate::model::Robot;
 
@@ -159,9 +159,9 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
     let name = &robot.name;
     let package = super::package_name(robot);
     let declared = controllers::declared(robot);
-    let imu_backends: Vec<&str> = Backend::ALL
+    let sensor_backends: Vec<&str> = Backend::ALL
         .into_iter()
-        .filter(|&b| backs_imu(robot, b))
+        .filter(|&b| backs_sensors(robot, b))
         .map(Backend::name)
         .collect();
     let mut out = preamble(
@@ -172,8 +172,8 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
              sim_mujoco:=true runs MuJoCo (moveit/mujoco_ros2_control's node) and wins over\n\
              use_topic_hardware:=true (the topic backend), which wins over use_mock_hardware:=true\n\
              (the mock); with none set, the real hardware. The other args are the URDF's\n\
-             launch-time facts. Spawns the joint state broadcaster, the IMU broadcaster where the\n\
-             backend has the IMU, the trajectory controllers (active) and the forward command\n\
+             launch-time facts. Spawns the joint state broadcaster, the sensor broadcasters where\n\
+             the backend has the sensors, the trajectory controllers (active) and the forward command\n\
              controllers (inactive, to switch to).\n"
         ),
         &[
@@ -304,7 +304,7 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
 "#,
         scene = installed("mjcf", &format!("{name}.scene.xml")),
     );
-    if declared.iter().any(|c| c.role == Role::Imu) {
+    if declared.iter().any(|c| c.role == Role::Sensor) {
         out.push_str(
             "    # The backend the URDF selects: sim_mujoco wins over use_topic_hardware, which wins\n    \
              # over use_mock_hardware; real hardware is the fallback (xacro reads true/1 as true).\n    \
@@ -316,10 +316,10 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
         );
         let _ = writeln!(
             out,
-            "    # The IMU is in the URDF on these backends only; elsewhere its broadcaster finds no\n    \
-             # sensor and fails to configure.\n    \
-             has_imu = PythonExpression([\"'\", backend, \"' in ({})\"])",
-            imu_backends
+            "    # The sensors are in the URDF on these backends only; elsewhere their broadcasters\n    \
+             # find no sensor and fail to configure.\n    \
+             has_sensors = PythonExpression([\"'\", backend, \"' in ({})\"])",
+            sensor_backends
                 .iter()
                 .map(|b| format!("'{b}', "))
                 .collect::<String>()
@@ -333,7 +333,7 @@ pub(super) fn bringup(robot: &Robot, defaults: &LaunchDefaults) -> Result<String
             arguments.push(py("--inactive"));
         }
         let condition = match controller.role {
-            Role::Imu => "\n            condition=IfCondition(has_imu),",
+            Role::Sensor => "\n            condition=IfCondition(has_sensors),",
             _ => "",
         };
         let _ = writeln!(

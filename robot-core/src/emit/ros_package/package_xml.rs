@@ -4,12 +4,12 @@
 use std::collections::BTreeSet;
 
 use super::PackageInfo;
+use crate::Backend;
 use crate::emit::EmitError;
 use crate::emit::controllers;
 use crate::emit::format::header_comment;
 use crate::emit::xml::{self, Document, Element, Mode, Node};
 use crate::model::Robot;
-use crate::{Backend, model::SensorKind};
 
 /// What the launch files run, besides the controllers' packages: xacro expands the description,
 /// robot_state_publisher publishes it, controller_manager runs it (`ros2_control_node`, the
@@ -112,7 +112,7 @@ fn optional_hardware(robot: &Robot) -> Vec<Node> {
     if !robot.buses.is_empty() {
         real.push(plugin_package(Backend::Real.plugin()));
     }
-    for sensor in robot.sensors.iter().filter(|s| s.kind == SensorKind::Imu) {
+    for sensor in robot.sensors.iter() {
         let package = plugin_package(&sensor.plugin);
         if !real.contains(&package) {
             real.push(package);

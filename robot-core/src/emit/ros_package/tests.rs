@@ -116,12 +116,13 @@ fn the_imu_broadcaster_is_spawned_on_the_backends_that_back_the_imu_only() {
     let mut robot = fixture::robot();
     let launch = launch::bringup(&robot, &LaunchDefaults::default()).unwrap();
     assert!(
-        launch
-            .contains(r#"has_imu = PythonExpression(["'", backend, "' in ('real', 'mujoco',)"])"#),
+        launch.contains(
+            r#"has_sensors = PythonExpression(["'", backend, "' in ('real', 'mujoco',)"])"#
+        ),
         "{launch}"
     );
     assert!(
-        launch.contains("condition=IfCondition(has_imu)"),
+        launch.contains("condition=IfCondition(has_sensors)"),
         "{launch}"
     );
     // A mock that injects sensor commands backs the IMU too.
@@ -134,7 +135,7 @@ fn the_imu_broadcaster_is_spawned_on_the_backends_that_back_the_imu_only() {
     // No IMU, no broadcaster and no condition.
     robot.sensors = Vec::new().into();
     let launch = launch::bringup(&robot, &LaunchDefaults::default()).unwrap();
-    assert!(!launch.contains("has_imu"), "{launch}");
+    assert!(!launch.contains("has_sensors"), "{launch}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 use robot_macros::robot;
 
-// Controller groups are top-level items: a limb holds links, joints and imus.
+// Controller groups are top-level items: a limb holds links, joints and sensors.
 robot! {
     robot Tiny { update_rate: 100 Hz }
     bus arm {}

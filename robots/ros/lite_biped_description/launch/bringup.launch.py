@@ -6,8 +6,8 @@
 sim_mujoco:=true runs MuJoCo (moveit/mujoco_ros2_control's node) and wins over
 use_topic_hardware:=true (the topic backend), which wins over use_mock_hardware:=true
 (the mock); with none set, the real hardware. The other args are the URDF's
-launch-time facts. Spawns the joint state broadcaster, the IMU broadcaster where the
-backend has the IMU, the trajectory controllers (active) and the forward command
+launch-time facts. Spawns the joint state broadcaster, the sensor broadcasters where
+the backend has the sensors, the trajectory controllers (active) and the forward command
 controllers (inactive, to switch to).
 """
 
@@ -182,9 +182,9 @@ def generate_launch_description():
             "'.lower() in ('true', '1') else 'real'",
         ]
     )
-    # The IMU is in the URDF on these backends only; elsewhere its broadcaster finds no
-    # sensor and fails to configure.
-    has_imu = PythonExpression(["'", backend, "' in ('real', 'mujoco',)"])
+    # The sensors are in the URDF on these backends only; elsewhere their broadcasters
+    # find no sensor and fail to configure.
+    has_sensors = PythonExpression(["'", backend, "' in ('real', 'mujoco',)"])
     spawners = [
         Node(
             package="controller_manager",
@@ -195,7 +195,7 @@ def generate_launch_description():
             package="controller_manager",
             executable="spawner",
             arguments=["imu_sensor_broadcaster"],
-            condition=IfCondition(has_imu),
+            condition=IfCondition(has_sensors),
         ),
         Node(
             package="controller_manager",

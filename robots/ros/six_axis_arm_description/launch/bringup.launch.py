@@ -6,8 +6,8 @@
 sim_mujoco:=true runs MuJoCo (moveit/mujoco_ros2_control's node) and wins over
 use_topic_hardware:=true (the topic backend), which wins over use_mock_hardware:=true
 (the mock); with none set, the real hardware. The other args are the URDF's
-launch-time facts. Spawns the joint state broadcaster, the IMU broadcaster where the
-backend has the IMU, the trajectory controllers (active) and the forward command
+launch-time facts. Spawns the joint state broadcaster, the sensor broadcasters where
+the backend has the sensors, the trajectory controllers (active) and the forward command
 controllers (inactive, to switch to).
 """
 
