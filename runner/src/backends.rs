@@ -43,6 +43,10 @@ pub fn interfaces_given(
     if backend != Backend::Real {
         return Ok(());
     }
+    // A property of the robot, whatever the configuration gives: said first.
+    if let Some(sensor) = robot.sensors.iter().find(|s| s.kind != SensorKind::Imu) {
+        return Err(no_sensor_driver(sensor));
+    }
     if let Some(bus) = robot
         .buses
         .iter()
@@ -55,9 +59,6 @@ pub fn interfaces_given(
                 bus.name, bus.name
             ),
         });
-    }
-    if let Some(sensor) = robot.sensors.iter().find(|s| s.kind != SensorKind::Imu) {
-        return Err(no_sensor_driver(sensor));
     }
     match imu_sensors(robot).find(|sensor| config.and_then(|c| c.imu(&sensor.name)).is_none()) {
         None => Ok(()),
@@ -393,8 +394,27 @@ pub fn disabled_joints<R: RobotTypes>(config: Option<&RuntimeConfig>) -> Vec<usi
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_real_backend_refuses_a_sensor_it_has_no_driver_for() {
+        let robot = robot_model::fixture::robot_with_foot_sensors();
+        let error = interfaces_given(&robot, Backend::Real, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(
+                "force_torque `ankle_ft` (plugin `test_devices/FootSensor`) has no driver on the \
+                 real backend"
+            ),
+            "{error}"
+        );
+        for backend in [Backend::Mock, Backend::Mujoco, Backend::Topic] {
+            assert!(interfaces_given(&robot, backend, None).is_ok(), "{backend}");
+        }
+    }
 
     #[test]
     fn only_mujoco_with_the_render_feature_takes_frames() {

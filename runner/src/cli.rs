@@ -30,7 +30,7 @@ use robot_core::typed::RobotTypes;
 use robot_core::{Backend, Robot};
 
 use self::args::{Cli, Command, RunArgs};
-use self::outcome::{failed_run, print_positions};
+use self::outcome::{failed_run, print_positions, print_sensors};
 use self::plot_recording::plot_recording;
 use self::registry::Registered;
 use crate::run::{RunRequest, summary};
@@ -501,6 +501,7 @@ impl App {
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;
         out!("{}", summary(&finished.report));
         print_positions(&finished.positions);
+        print_sensors(&finished.sensors);
         match &frame {
             Some(frame) => frame::written(frame, &finished.report),
             None => Ok(()),

@@ -130,18 +130,26 @@ pub fn table(robot: &Robot) -> String {
     }
     if !robot.sensors.is_empty() {
         let _ = writeln!(out, "\nsensors");
+        let width = (robot.sensors.iter().map(|s| s.name.len()))
+            .max()
+            .unwrap_or(0)
+            .max(12);
         for sensor in robot.sensors.iter() {
             let threshold = match sensor.kind {
                 SensorKind::Contact => format!(", contact from {} N", sensor.contact_threshold()),
                 _ => String::new(),
             };
+            // An IMU reports for the body it is fixed to (the rest read at their link).
+            let mounting = match sensor.kind {
+                SensorKind::Imu => mounted(robot, &sensor.link),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "  {:<12} {} on link `{}`{}{threshold}, real hardware: {}",
+                "  {:<width$} {} on link `{}`{mounting}{threshold}, real hardware: {}",
                 sensor.name,
                 sensor.kind.keyword(),
                 sensor.link,
-                mounted(robot, &sensor.link),
                 sensor.plugin
             );
             let real = match sensor.kind {
@@ -152,7 +160,7 @@ pub fn table(robot: &Robot) -> String {
                 ),
                 _ => "refused: no driver for it here (the mock and MuJoCo back it)".to_string(),
             };
-            let _ = writeln!(out, "  {:<12} robot run on real: {real}", "");
+            let _ = writeln!(out, "  {:<width$} robot run on real: {real}", "");
         }
     }
     out

@@ -3,6 +3,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod common;
+// Force/torque and contact sensors, on a robot of their own.
+#[path = "lifecycle_and_sensors/foot_sensors.rs"]
+mod foot_sensors;
 
 use backend_mock::MockSystem;
 use common::{CLOCK, CLOSE, inactive, system};

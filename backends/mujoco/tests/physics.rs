@@ -2,6 +2,10 @@
 //! rest and in free fall, lock-step time.
 
 mod common;
+// Force/torque and contact sensors under gravity, on the stand and on the floor.
+#[allow(clippy::unwrap_used)] // test code: a panic is the failure report
+#[path = "physics/foot_sensors.rs"]
+mod foot_sensors;
 
 use backend_mujoco::{ModelSource, MujocoOptions};
 use common::*;

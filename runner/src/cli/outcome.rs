@@ -1,9 +1,10 @@
-//! What `run` prints when a run ends: the final joint positions with their units, and the
-//! statistics of a run that failed before its error.
+//! What `run` prints when a run ends: the final joint positions with their units, the last
+//! readings of the force/torque and contact sensors, and the statistics of a run that failed
+//! before its error.
 
 use std::io::Write;
 
-use robot_core::model::JointKind;
+use robot_core::model::{JointKind, SensorKind};
 use robot_core::typed::{RobotTypes, Slot};
 use robot_core::{InterfaceKind, Values};
 
@@ -38,6 +39,32 @@ pub(super) fn positions<R: RobotTypes>(state: &R::State) -> Vec<Position> {
         .collect()
 }
 
+/// The last reading of each force/torque and contact sensor, a line each:
+/// `left_sole       contact 1, normal force 12.3 N`; `not driven` where nobody drove it (NaN).
+/// The IMUs are left out: their orientation is on the plot and the ROS graph.
+pub(super) fn sensor_readings<R: RobotTypes>(state: &R::State) -> Vec<String> {
+    let values = state.as_slice();
+    let robot = R::DESCRIPTION;
+    (robot.sensors.iter().enumerate())
+        .filter(|(_, s)| s.kind != SensorKind::Imu)
+        .filter_map(|(index, sensor)| {
+            let first = R::STATE_LAYOUT.sensor_slot(index)?;
+            let v = values.get(first..first + sensor.state_interfaces().len())?;
+            let reading = if v.iter().any(|x| x.is_nan()) {
+                "not driven".to_string()
+            } else if sensor.kind == SensorKind::Contact {
+                format!("contact {}, normal force {:.1} N", v[0], v[1])
+            } else {
+                format!(
+                    "force {:+.2} {:+.2} {:+.2} N, torque {:+.3} {:+.3} {:+.3} N·m",
+                    v[0], v[1], v[2], v[3], v[4], v[5]
+                )
+            };
+            Some(format!("{:<18} {reading}", sensor.name))
+        })
+        .collect()
+}
+
 /// A run that failed: its statistics to `out` when it got as far as running (an interrupted
 /// run's are in its message already), and the error's text for the caller to print.
 pub(super) fn failed_run(error: &RunError, out: &mut dyn Write) -> String {
@@ -65,6 +92,17 @@ pub(super) fn print_positions(positions: &[Position]) {
     }
 }
 
+/// The sensors' last readings, when there are any.
+pub(super) fn print_sensors(lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    outln!("final sensor readings:");
+    for line in lines {
+        outln!("  {line}");
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -73,6 +111,34 @@ mod tests {
 
     use super::*;
     use crate::run::RunError;
+
+    robot_macros::robot! {
+        robot Foot { update_rate: 100 Hz }
+        link base {}
+        link sole { collision sphere { radius: 0.02 } }
+        joint ankle: fixed { parent: base, child: sole }
+        force_torque ankle_ft { link: sole, plugin: "pkg/Ft" }
+        contact touch { link: sole, plugin: "pkg/Touch" }
+        contact heel { link: sole, plugin: "pkg/Touch" }
+    }
+
+    #[test]
+    fn the_force_torque_and_contact_sensors_last_readings_are_a_line_each() {
+        let mut state = FootState::default();
+        state.ankle_ft.force.z = -17.176;
+        state.ankle_ft.torque.y = 0.0984;
+        state.touch.contact = 1.0;
+        state.touch.normal_force = 18.24;
+        state.heel.contact = f64::NAN;
+        assert_eq!(
+            sensor_readings::<Foot>(&state),
+            [
+                "ankle_ft           force +0.00 +0.00 -17.18 N, torque +0.000 +0.098 +0.000 N·m",
+                "touch              contact 1, normal force 18.2 N",
+                "heel               not driven",
+            ]
+        );
+    }
 
     #[test]
     fn a_failed_run_prints_its_statistics_before_its_error() {

@@ -9,7 +9,7 @@ use robot_core::control_loop::Controller;
 use robot_core::typed::RobotTypes;
 use ros2_trajectory::{TrajectoryController, TrajectoryOptions};
 
-use super::outcome::{Position, positions};
+use super::outcome::{Position, positions, sensor_readings};
 use crate::run::{RunError, RunRequest, run_controller};
 
 /// Runs one registered controller: builds it, runs it, returns the report and the final joint
@@ -20,6 +20,8 @@ pub(super) type RunFn = dyn Fn(&RunRequest<'_>, &mut dyn Write) -> Result<Finish
 pub(super) struct Finished {
     pub(super) report: robot_core::control_loop::LoopReport,
     pub(super) positions: Vec<Position>,
+    /// The force/torque and contact sensors' last readings, a line each.
+    pub(super) sensors: Vec<String>,
 }
 
 pub(super) struct Registered {
@@ -52,12 +54,11 @@ fn finish<R: RobotTypes, C: Controller<R> + 'static>(
     progress: &mut dyn Write,
 ) -> Result<Finished, RunError> {
     let outcome = run_controller::<R, C>(controller, request, progress)?;
+    let state = outcome.state.as_ref();
     Ok(Finished {
+        positions: state.map(positions::<R>).unwrap_or_default(),
+        sensors: state.map(sensor_readings::<R>).unwrap_or_default(),
         report: outcome.report,
-        positions: outcome
-            .state
-            .map(|s| positions::<R>(&s))
-            .unwrap_or_default(),
     })
 }
 

@@ -547,3 +547,43 @@ fn the_definition_not_the_imu_decides_the_free_joint() {
         1
     );
 }
+
+#[test]
+fn foot_sensors_get_their_sites_and_mujoco_sensors() {
+    let text = emit(&fixture::robot_with_foot_sensors());
+    let doc = parse(&text);
+    // The force/torque site sits at the foot's frame; force and torque read there.
+    let site = named(&doc, "site", "ankle_ft_site");
+    assert_eq!(
+        site.parent_element().unwrap().attribute("name"),
+        Some("foot")
+    );
+    assert_eq!(
+        (site.attribute("pos"), site.attribute("quat")),
+        (None, None)
+    );
+    for tag in ["force", "torque"] {
+        let sensor = named(&doc, tag, &format!("ankle_ft_{tag}"));
+        assert_eq!(sensor.attribute("site"), Some("ankle_ft_site"));
+    }
+    // The toe's one collision box (0.03 × 0.05 × 0.01), grown by the margin on every side.
+    let site = named(&doc, "site", "toe_contact_site_0");
+    assert_eq!(
+        site.parent_element().unwrap().attribute("name"),
+        Some("toe")
+    );
+    assert_eq!(site.attribute("type"), Some("box"));
+    let half: Vec<f64> = (site.attribute("size").unwrap().split(' '))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let expected = [0.015, 0.025, 0.005].map(|h| h + CONTACT_SITE_MARGIN);
+    assert!(
+        half.iter()
+            .zip(expected)
+            .all(|(a, b)| (a - b).abs() < 1e-12),
+        "{half:?}"
+    );
+    let touch = named(&doc, "touch", "toe_contact_touch_0");
+    assert_eq!(touch.attribute("site"), Some("toe_contact_site_0"));
+    assert_eq!(names(&doc, "touch"), ["toe_contact_touch_0"]);
+}

@@ -2,7 +2,6 @@
 //! stand and then standing on the floor. The sensors must read what the physics says: in the air
 //! no contact and the foot's own weight held by its parent; on the floor a contact carrying the
 //! whole robot and the body's weight pressing on the foot.
-#![allow(clippy::unwrap_used)] // test code: a panic is the failure report
 
 use std::time::Duration;
 

@@ -1,12 +1,9 @@
 //! Force/torque and contact sensors on the mock: with `mock_sensor_commands` the mock backs them
 //! as it backs an IMU, each from the sensor input, whole sensor at a time; without it nobody
 //! drives them and they read NaN, as GenericSystem's do.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-mod common;
-
+use crate::common::{CLOCK, inactive};
 use backend_mock::MockSystem;
-use common::{CLOCK, inactive};
 use robot_core::hardware::Component;
 use robot_core::model::MockParams;
 use robot_core::{ContactState, ForceTorqueState, ImuState, Vector3};
