@@ -75,6 +75,7 @@ pub fn request(
         topics: Topics {
             joint_states: topics.joint_states,
             imu: topics.imu,
+            wrench: topics.wrench,
             tf: topics.tf,
             robot_description: topics.robot_description,
             diagnostics: topics.diagnostics,

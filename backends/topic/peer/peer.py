@@ -17,8 +17,9 @@ Modes (each prints one JSON object per line on stdout; the last line is a summar
           prints every /joint_states it reads
   graph   subscribes as RViz would to /joint_states, /imu/data, /tf, /tf_static,
           /robot_description and /diagnostics (in --namespace; /tf_static and
-          /robot_description transient-local, so a late joiner gets them), prints the first
-          --max messages of each, and counts the rest
+          /robot_description transient-local, so a late joiner gets them), and each
+          /<sensor>_broadcaster/wrench of --wrench (comma-separated force/torque sensors),
+          prints the first --max messages of each, and counts the rest
 
 Every mode first prints {"event": "ready"} once its endpoints exist.
 """
@@ -367,6 +368,9 @@ def graph(args, participant, stopper):
         "robot_description": reader("robot_description", ros.String, ros.transient_local(1)),
         "diagnostics": reader("diagnostics", ros.DiagnosticArray, ros.reliable(10)),
     }
+    for sensor in filter(None, args.wrench.split(",")):
+        readers["wrench:" + sensor] = reader(sensor + "_broadcaster/wrench", ros.WrenchStamped,
+                                             ros.reliable(10))
     say(event="ready")
     start = time.monotonic()
     counts = {name: 0 for name in readers}
@@ -394,6 +398,12 @@ def graph(args, participant, stopper):
                         covariance=as_json(list(message.orientation_covariance)
                                            + list(message.angular_velocity_covariance)
                                            + list(message.linear_acceleration_covariance)))
+                elif name.startswith("wrench:"):
+                    f, t = message.wrench.force, message.wrench.torque
+                    say(event="wrench", sensor=name.split(":", 1)[1],
+                        stamp=stamp_ns(message.header.stamp),
+                        frame_id=message.header.frame_id,
+                        force=as_json([f.x, f.y, f.z]), torque=as_json([t.x, t.y, t.z]))
                 elif name == "diagnostics":
                     say(event=name, stamp=stamp_ns(message.header.stamp),
                         status=[dict(level=int(s.level), name=s.name, message=s.message,
@@ -428,6 +438,7 @@ def main():
     parser.add_argument("--settle", type=float, default=0.0)
     parser.add_argument("--max", type=int, default=5, help="graph: messages printed per topic")
     parser.add_argument("--namespace", default="", help="graph: the topics' namespace")
+    parser.add_argument("--wrench", default="", help="graph: force/torque sensors to read")
     args = parser.parse_args()
     participant = DomainParticipant(args.domain)
     stopper = Stopper()

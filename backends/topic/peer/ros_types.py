@@ -61,6 +61,18 @@ class Imu(IdlStruct, typename="sensor_msgs::msg::dds_::Imu_"):
 
 
 @dataclass
+class Wrench(IdlStruct, typename="geometry_msgs::msg::dds_::Wrench_"):
+    force: Vector3 = field(default_factory=Vector3)
+    torque: Vector3 = field(default_factory=Vector3)
+
+
+@dataclass
+class WrenchStamped(IdlStruct, typename="geometry_msgs::msg::dds_::WrenchStamped_"):
+    header: Header = field(default_factory=Header)
+    wrench: Wrench = field(default_factory=Wrench)
+
+
+@dataclass
 class String(IdlStruct, typename="std_msgs::msg::dds_::String_"):
     data: str = ""
 

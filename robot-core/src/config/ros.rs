@@ -8,7 +8,7 @@
 //!   domain_id: 0              # default: ROS_DOMAIN_ID, else 0
 //!   rate_hz: 500              # joint_states, imu/data and tf at most this often
 //!   diagnostics_hz: 1
-//!   topics: { joint_states: true, imu: true, tf: true, robot_description: true, diagnostics: true }
+//!   topics: { joint_states: true, imu: true, wrench: true, tf: true, robot_description: true, diagnostics: true }
 //! ```
 
 use schemars::JsonSchema;
@@ -59,6 +59,9 @@ pub struct RosTopics {
     /// `imu/data` (`sensor_msgs/Imu`), per IMU.
     #[serde(default = "on")]
     pub imu: bool,
+    /// `<sensor>_broadcaster/wrench` (`geometry_msgs/WrenchStamped`), per force/torque sensor.
+    #[serde(default = "on")]
+    pub wrench: bool,
     /// `tf` and `tf_static` (`tf2_msgs/TFMessage`).
     #[serde(default = "on")]
     pub tf: bool,
@@ -87,6 +90,7 @@ impl Default for RosTopics {
         RosTopics {
             joint_states: true,
             imu: true,
+            wrench: true,
             tf: true,
             robot_description: true,
             diagnostics: true,

@@ -21,6 +21,7 @@ use crate::frames::Frames;
 use crate::imu::ImuChannel;
 use crate::joint_states::JointStateLayout;
 use crate::snapshot::{GraphObserver, snapshots};
+use crate::wrench::WrenchChannel;
 
 /// joint_state_broadcaster's rate when the loop is faster: 500 Hz.
 pub const DEFAULT_RATE_CAP_HZ: f64 = 500.0;
@@ -35,6 +36,8 @@ pub struct Topics {
     pub joint_states: bool,
     /// `imu/data` (one per IMU of the definition; none without one).
     pub imu: bool,
+    /// `<sensor>_broadcaster/wrench`, one per force/torque sensor.
+    pub wrench: bool,
     /// `tf` and `tf_static`.
     pub tf: bool,
     /// `robot_description`.
@@ -48,6 +51,7 @@ impl Default for Topics {
         Topics {
             joint_states: true,
             imu: true,
+            wrench: true,
             tf: true,
             robot_description: true,
             diagnostics: true,
@@ -138,6 +142,8 @@ pub struct RosGraph {
 /// QoS as the ROS 2 publishers of each topic use it.
 const JOINT_STATES_QOS: QosProfile = QosProfile::reliable(10); // rclcpp::SystemDefaultsQoS
 const IMU_QOS: QosProfile = QosProfile::reliable(10); // imu_sensor_broadcaster: SystemDefaultsQoS
+// force_torque_sensor_broadcaster: SystemDefaultsQoS too.
+const WRENCH_QOS: QosProfile = QosProfile::reliable(10);
 const DIAGNOSTICS_QOS: QosProfile = QosProfile::reliable(10); // diagnostic_updater
 const TF_QOS: QosProfile = QosProfile::reliable(100); // tf2_ros::DynamicBroadcasterQoS
 const LATCHED: QosProfile = QosProfile {
@@ -217,6 +223,7 @@ impl RosGraph {
         let topics = options.topics;
         let joint_states = JointStateLayout::of(robot, &R::STATE_LAYOUT);
         let imus = ImuChannel::of(robot, &R::STATE_LAYOUT);
+        let wrenches = WrenchChannel::of(robot, &R::STATE_LAYOUT);
         let frames = Frames::of(robot, &R::STATE_LAYOUT);
 
         // A namespace that makes no topic name is refused before the domain is joined (the
@@ -242,6 +249,17 @@ impl RosGraph {
                 &imu.topic,
                 IMU_QOS,
                 imu.message(),
+            )?);
+        }
+        let mut wrench_out = Vec::new();
+        for wrench in &wrenches {
+            wrench_out.extend(publisher(
+                b,
+                o,
+                topics.wrench,
+                &wrench.topic,
+                WRENCH_QOS,
+                wrench.message(),
             )?);
         }
         let mut tf_out = publisher(b, o, topics.tf, "tf", TF_QOS, frames.tf_message())?;
@@ -327,6 +345,10 @@ impl RosGraph {
                             imu.fill(state, &stamp, out.message_mut());
                             out.publish();
                         }
+                        for (wrench, out) in wrenches.iter().zip(&mut wrench_out) {
+                            wrench.fill(state, &stamp, out.message_mut());
+                            out.publish();
+                        }
                         if let Some(out) = &mut tf_out {
                             frames.fill_tf(
                                 robot,
@@ -340,7 +362,8 @@ impl RosGraph {
                         }
                         report.published += 1;
                     }
-                    report.dropped = dropped(&joint_states_out, &imu_out, &tf_out);
+                    report.dropped =
+                        dropped(&joint_states_out, &imu_out, &tf_out) + overwritten(&wrench_out);
                     if let Some(out) = &mut diagnostics_out {
                         let names = incoming.names.clone();
                         if let Some(health) = incoming.take_health() {
@@ -389,6 +412,13 @@ impl RosGraph {
             .and_then(|thread| thread.join().ok())
             .unwrap_or_default()
     }
+}
+
+/// Messages the DDS thread dropped on `publishers`.
+fn overwritten<M: Message>(publishers: &[Publisher<M>]) -> u64 {
+    (publishers.iter())
+        .map(|p| p.counters().overwritten.load(Ordering::Relaxed))
+        .sum()
 }
 
 /// Messages the DDS thread dropped, over the per-cycle topics.

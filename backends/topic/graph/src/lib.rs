@@ -6,6 +6,8 @@
 //!   position, velocity and effort (NaN where it has no such state), stamped with the cycle's
 //!   time, at the loop's rate up to a cap;
 //! * `/imu/data` (`sensor_msgs/Imu`) per IMU, as imu_sensor_broadcaster publishes it;
+//! * `/<sensor>_broadcaster/wrench` (`geometry_msgs/WrenchStamped`) per force/torque sensor, as
+//!   force_torque_sensor_broadcaster publishes it;
 //! * `/robot_description` (`std_msgs/String`, reliable, transient-local, depth 1): the URDF;
 //! * `/tf_static` (transient-local) for fixed joints and `/tf` for movable ones
 //!   (`tf2_msgs/TFMessage`), parent link → child link, from the definition's own kinematics, so
@@ -27,6 +29,7 @@ mod graph;
 mod imu;
 mod joint_states;
 pub mod snapshot;
+mod wrench;
 
 pub use diagnostics::{LoopWatch, diagnostic_array};
 pub use frames::{BaseFrame, Frames, JointFrame, WORLD_FRAME, ros_transform};
@@ -37,3 +40,4 @@ pub use graph::{
 pub use imu::ImuChannel;
 pub use joint_states::JointStateLayout;
 pub use snapshot::{ComponentHealth, CycleTaker, GraphObserver, Health};
+pub use wrench::WrenchChannel;

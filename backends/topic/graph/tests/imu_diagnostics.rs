@@ -1,6 +1,7 @@
 //! What a legged robot adds to the graph, seen by Eclipse Cyclone DDS (`peer.py graph`) in a
 //! network namespace of the test's own, all under a ROS namespace: `/imu/data` as
-//! imu_sensor_broadcaster publishes it, `/diagnostics` with the loop's and each component's
+//! imu_sensor_broadcaster publishes it, a force/torque sensor's `/<sensor>_broadcaster/wrench` as
+//! force_torque_sensor_broadcaster publishes it, `/diagnostics` with the loop's and each component's
 //! standing, and the floating base on `/tf` (at its home pose: the mock does not know where it
 //! is).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
@@ -14,7 +15,7 @@ use robot_core::hardware::{Clock, Component, System};
 use robot_core::kinematics;
 use robot_core::model::MockParams;
 use robot_core::typed::RobotTypes;
-use robot_core::{ImuState, Quaternion, Vector3};
+use robot_core::{ForceTorqueState, ImuState, Quaternion, Vector3};
 use ros2_graph::{GraphOptions, RosGraph, Topics};
 use serde_json::Value;
 
@@ -36,6 +37,7 @@ robot_macros::robot! {
     }
     joint imu_mount: fixed { parent: body, child: imu_link, origin { xyz: [0, 0, 0.02] } }
     imu body_imu { link: imu_link, plugin: "some_vendor/Imu" }
+    force_torque hip_ft { link: leg, plugin: "some_vendor/Ft" }
 }
 
 /// Holds the hip at zero.
@@ -97,6 +99,19 @@ fn imu_diagnostics_and_the_floating_base_are_in_the_namespace() {
         });
         let input = mock.sensor_input().unwrap();
         input.set_imu(0, TILTED).unwrap();
+        let wrench = ForceTorqueState {
+            force: Vector3 {
+                x: 1.5,
+                y: 0.0,
+                z: -30.0,
+            },
+            torque: Vector3 {
+                x: 0.0,
+                y: 0.25,
+                z: 0.0,
+            },
+        };
+        input.set_force_torque(1, wrench).unwrap();
         let components: Vec<Box<dyn Component<Hopper>>> = vec![Box::new(mock)];
         let control_loop =
             ControlLoop::new(System::new(components).unwrap(), Hold, None).with_observer(observer);
@@ -112,9 +127,13 @@ fn imu_diagnostics_and_the_floating_base_are_in_the_namespace() {
             .unwrap();
         graph.loop_watch().watch(handle.shared_control());
         let mut peer = python
-            .start("graph", &["--max", "2", "--namespace", "/robot1"])
+            .start(
+                "graph",
+                &["--max", "2", "--namespace", "/robot1", "--wrench", "hip_ft"],
+            )
             .unwrap();
         let imu = first(&mut peer, "imu");
+        let wrench = first(&mut peer, "wrench");
         let tf = first(&mut peer, "tf");
         // The first diagnostics may come before the loop's control was handed over: wait for
         // one that has the cycles.
@@ -147,6 +166,12 @@ fn imu_diagnostics_and_the_floating_base_are_in_the_namespace() {
                 .iter()
                 .all(|c| c == 0.0)
         );
+
+        // /robot1/hip_ft_broadcaster/wrench: the sensor's link as the frame, its six values.
+        assert_eq!(wrench["sensor"], "hip_ft");
+        assert_eq!(wrench["frame_id"], "leg");
+        assert_eq!(wrench["force"], serde_json::json!([1.5, 0.0, -30.0]));
+        assert_eq!(wrench["torque"], serde_json::json!([0.0, 0.25, 0.0]));
 
         // /robot1/tf: the hip, then world → body at the home pose (standing on its leg).
         let base = tf["transforms"]

@@ -9,6 +9,7 @@
 //! * `/tf` (`tf2_msgs/TFMessage`) for movable joints, and the floating base when a backend
 //!   knows its pose;
 //! * `/imu/data` (`sensor_msgs/Imu`) of each IMU, as ros2-graph names it;
+//! * `/<sensor>_broadcaster/wrench` (`geometry_msgs/WrenchStamped`) of each force/torque sensor;
 //!
 //! once a second of loop time `/diagnostics` (`diagnostic_msgs/DiagnosticArray`, as ros2-graph
 //! builds it: each component's lifecycle and counters); and once, before the first cycle,

@@ -11,8 +11,8 @@
 use robot_core::typed::{Layout, RobotTypes};
 use robot_core::{InterfaceKind, Robot, Values};
 use ros2_graph::snapshot::Snapshot;
-use ros2_graph::{Frames, ImuChannel, JointStateLayout};
-use ros2_wire::msg::{Header, Imu, JointState, TFMessage};
+use ros2_graph::{Frames, ImuChannel, JointStateLayout, WrenchChannel};
+use ros2_wire::msg::{Header, Imu, JointState, TFMessage, WrenchStamped};
 use ros2_wire::{Message, QosProfile, ReliabilityKind, TypeDescription, ros_message};
 
 // The QoS each topic's ROS publisher offers (the same as ros2-graph's publishers).
@@ -20,6 +20,8 @@ use ros2_wire::{Message, QosProfile, ReliabilityKind, TypeDescription, ros_messa
 pub const JOINT_STATES_QOS: QosProfile = QosProfile::reliable(10);
 /// `/imu/data`: imu_sensor_broadcaster's SystemDefaultsQoS.
 pub const IMU_QOS: QosProfile = QosProfile::reliable(10);
+/// `/<sensor>_broadcaster/wrench`: force_torque_sensor_broadcaster's SystemDefaultsQoS.
+pub const WRENCH_QOS: QosProfile = QosProfile::reliable(10);
 /// `/diagnostics`: diagnostic_updater's publisher, reliable, keep-last 10.
 pub const DIAGNOSTICS_QOS: QosProfile = QosProfile::reliable(10);
 /// `/tf`: tf2_ros::DynamicBroadcasterQoS.
@@ -137,8 +139,8 @@ where
 }
 
 /// The topics of robot `R` recorded every cycle: `/joint_states`, `/joint_commands`, `/tf` (the
-/// floating base's pose too, when a backend knows it) and each IMU's `/imu/data` (as ros2-graph
-/// names them). Another topic is one more entry, a filler made once from the robot and called
+/// floating base's pose too, when a backend knows it), each IMU's `/imu/data` and each
+/// force/torque sensor's `/<sensor>_broadcaster/wrench` (as ros2-graph names them). Another topic is one more entry, a filler made once from the robot and called
 /// with each snapshot; `.every(n)` for a slower one.
 pub fn per_cycle<R: RobotTypes>() -> Vec<Box<dyn Topic<R>>> {
     let robot = R::DESCRIPTION;
@@ -180,6 +182,17 @@ pub fn per_cycle<R: RobotTypes>() -> Vec<Box<dyn Topic<R>>> {
             IMU_QOS,
             imu.message(),
             move |s: &Snapshot<R>, m: &mut Imu| imu.fill(s.state.as_slice(), &s.stamp(), m),
+        )));
+    }
+    for wrench in WrenchChannel::of(robot, &R::STATE_LAYOUT) {
+        let topic = format!("/{}", wrench.topic);
+        topics.push(Box::new(Filled::new(
+            &topic,
+            WRENCH_QOS,
+            wrench.message(),
+            move |s: &Snapshot<R>, m: &mut WrenchStamped| {
+                wrench.fill(s.state.as_slice(), &s.stamp(), m);
+            },
         )));
     }
     topics

@@ -108,6 +108,8 @@ fn every_cycle_is_read_back_with_the_loops_own_values() {
     assert_eq!(summary.info.title.as_deref(), Some("pendulum on mock"));
     let count = |topic: &str| summary.messages.get(topic).copied().unwrap_or(0);
     assert_eq!(count("/tf"), kept.len() as u64);
+    // The force/torque sensor's wrench, every cycle (NaN: the mock drives no sensor here).
+    assert_eq!(count("/tip_ft_broadcaster/wrench"), kept.len() as u64);
     assert_eq!((count("/tf_static"), count("/robot_description")), (1, 1));
     // Once a second of loop time from the first cycle: 0.7 s of loop, one.
     assert_eq!(count("/diagnostics"), 1);

@@ -177,7 +177,7 @@ fn bad_ros_settings_are_rejected_at_their_field() {
             "{FILE}: ros.namespace: \"robot 1\" does not match \"{NAMESPACE_PATTERN}\"\n\
              {FILE}: ros.rate_hz: 0 is less than or equal to the minimum of 0\n\
              {FILE}: ros.topics.joints: unknown field \"joints\"; known fields are diagnostics, \
-             imu, joint_states, robot_description, tf"
+             imu, joint_states, robot_description, tf, wrench"
         )
     );
 }

@@ -18,6 +18,7 @@ robot_macros::robot! {
         command: [position, velocity, effort, stiffness, damping], state: [position, velocity],
     }
     joint tip_mount: fixed { parent: arm, child: tip, origin { xyz: [0, 0, 0.3] } }
+    force_torque tip_ft { link: tip, plugin: "test_devices/Ft" }
 }
 
 /// Swings, stiffer as time goes on: every command interface changes every cycle.

@@ -108,6 +108,26 @@ ros_message! {
 }
 
 ros_message! {
+    /// `geometry_msgs/msg/Wrench`: a force and a torque.
+    pub struct Wrench in "geometry_msgs" {
+        /// N.
+        force: Vector3,
+        /// N·m.
+        torque: Vector3,
+    }
+}
+
+ros_message! {
+    /// `geometry_msgs/msg/WrenchStamped`: a wrench in the header's frame.
+    pub struct WrenchStamped in "geometry_msgs" {
+        /// Stamp and the sensor frame.
+        header: Header,
+        /// The wrench.
+        wrench: Wrench,
+    }
+}
+
+ros_message! {
     /// `std_msgs/msg/String`: one string (`/robot_description` carries the URDF in it).
     pub struct StringMessage as "String" in "std_msgs" {
         /// The text.
