@@ -179,6 +179,17 @@ impl App {
     /// Parses the process's arguments and runs the command; exit code 0 on success, 1 on error
     /// (the error on stderr), 2 for a bad command line (clap's).
     pub fn main(self) -> ExitCode {
+        self.main_from(std::env::args_os())
+    }
+
+    /// [`App::main`] on the command line `args`, the program's name first: for a program that
+    /// builds its command line itself, or a test that runs the tool in a child process of its
+    /// own.
+    pub fn main_from<I, T>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
         if !self.problems.is_empty() {
             for problem in &self.problems {
                 eprintln!("error: {}: {problem}", self.name);
@@ -196,7 +207,7 @@ impl App {
         }
         let cli = match command
             .clone()
-            .try_get_matches()
+            .try_get_matches_from(args)
             .and_then(|m| Cli::from_arg_matches(&m))
         {
             Ok(cli) => cli,

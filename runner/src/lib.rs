@@ -25,6 +25,7 @@ pub mod plot;
 pub mod record;
 pub mod ros;
 mod run;
+mod self_collision;
 pub mod trace;
 
 pub use cli::App;

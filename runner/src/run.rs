@@ -160,6 +160,10 @@ pub struct RunOutcome<R: RobotTypes> {
 /// Runs `controller` on robot `R` on the backend `request` selects, printing progress to
 /// `progress` about once a second.
 ///
+/// It starts by printing a warning for each pair of links whose collision shapes overlap at the
+/// home pose (`robot_collision`; on MuJoCo its own contact list reports them, with the
+/// statistics).
+///
 /// For the real backend the rate is first checked against every bus's load ceiling
 /// ([`check_bus_load`]); the others have no bus.
 pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
@@ -169,6 +173,10 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
 ) -> Result<RunOutcome<R>, RunError> {
     let rate = request.rate_hz.unwrap_or(R::DESCRIPTION.update_rate);
     check_bus_load(R::DESCRIPTION, request.backend, rate)?;
+    // Before anything moves: a simulation pushes overlapping links apart in its first steps.
+    for warning in crate::self_collision::warnings(R::DESCRIPTION, Some(request.backend)) {
+        let _ = writeln!(progress, "warning: {warning}");
+    }
     if let Some(path) = request.plot {
         plot::Format::of(path)?; // before the run, not after it
     }

@@ -1,6 +1,7 @@
 //! `emit`: a robot's descriptions into a folder, or its ROS 2 description package
 //! (`--ros-package`), with the launch args' defaults from a runtime configuration and a prefix.
 
+use robot_core::Robot;
 use robot_core::config;
 use robot_core::emit::ros_package::{self, PackageInfo};
 use robot_core::emit::{LaunchDefaults, write_all_with};
@@ -18,6 +19,7 @@ impl App {
             for path in regenerate().map_err(|e| e.to_string())? {
                 outln!("wrote {}", path.display());
             }
+            warn_self_collision(&self.robots);
             return Ok(());
         }
         // A configuration is for one robot: `--robot`, or the one its `robot:` names.
@@ -40,26 +42,28 @@ impl App {
         if let Some(parent) = &args.ros_package {
             // Checked before anything is written, so a bad flag leaves no half-written package.
             let info = self.package_info(&args)?;
-            for robot in selected {
+            for robot in &selected {
                 let written = ros_package::write(robot, parent, &defaults, &info)
                     .map_err(|e| e.to_string())?;
                 for path in written.paths {
                     outln!("wrote {}", path.display());
                 }
             }
+            warn_self_collision(&selected);
             return Ok(());
         }
         let out = args
             .out
             .or_else(|| descriptions::default_dir(self.descriptions_dir.as_deref()))
             .ok_or_else(|| "give the folder to write into with `--out`".to_string())?;
-        for robot in selected {
+        for robot in &selected {
             let dir = out.join(robot.name.as_ref());
             let written = write_all_with(robot, &dir, &defaults).map_err(|e| e.to_string())?;
             for path in written.paths {
                 outln!("wrote {}", path.display());
             }
         }
+        warn_self_collision(&selected);
         Ok(())
     }
 
@@ -87,5 +91,15 @@ impl App {
             None => info,
         };
         info.map_err(|e| e.to_string())
+    }
+}
+
+/// On stderr, each robot's overlaps at the home pose and the shapes that check leaves out: the
+/// descriptions hold the same collision shapes, whatever runs them.
+fn warn_self_collision(robots: &[&Robot]) {
+    for robot in robots {
+        for warning in crate::self_collision::warnings(robot, None) {
+            eprintln!("warning: {}: {warning}", robot.name);
+        }
     }
 }
