@@ -161,8 +161,9 @@
 //!   `ForceTorqueState`, `ContactState` of the state struct; see the repository's `docs/sensors.md`.
 //! * `limb label: side | side { links, joints, sensors }` — instantiated once per side; see below.
 //! * `allow_contact name { links: [a, b] }` — a contact the design means (two parts that touch at
-//!   the home pose): the MJCF excludes it (`<contact><exclude>`), and the MuJoCo backend's
-//!   self-collision check at the home pose (`backend_mujoco::overlap`) does not report it. Two
+//!   the home pose): the MJCF excludes it (`<contact><exclude>`), and neither self-collision
+//!   check at the home pose reports it (`robot_collision`, from the definition's primitives on
+//!   every backend; `backend_mujoco::overlap`, from MuJoCo's contacts). Two
 //!   different links of the robot; at top level (after a limb, with their side).
 //! * `controller name { joints: [a, b, ..] }` — a controller group of your choosing, at top level
 //!   (after a limb, name its joints with their side: `left_hip_pitch`). By default
