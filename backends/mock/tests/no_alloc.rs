@@ -8,7 +8,7 @@ use alloc_counter::allocations;
 use backend_mock::MockSystem;
 use robot_core::hardware::{Clock, Component, System};
 use robot_core::model::MockParams;
-use robot_core::{ImuState, RobotTypes};
+use robot_core::{ContactState, ForceTorqueState, ImuState, RobotTypes};
 use robots::{LiteBiped, SixAxisArm};
 
 #[global_allocator]
@@ -78,6 +78,39 @@ fn read_and_write_never_allocate() {
         setting += allocations() - before;
     });
     assert_eq!(total - setting, 0, "mock sensor commands");
+
+    // Force/torque and contact sensors the same way.
+    let mock = MockSystem::<Foot>::with_params(sensors);
+    let input = mock.sensor_input().unwrap();
+    let mut setting = 0;
+    let total = cycles(mock, 1000, |n| {
+        let before = allocations();
+        let mut wrench = ForceTorqueState::default();
+        wrench.force.z = -f64::from(n);
+        input.set_force_torque(0, wrench).unwrap();
+        let contact = ContactState {
+            contact: f64::from(n % 2),
+            normal_force: f64::from(n),
+        };
+        input.set_contact(1, contact).unwrap();
+        setting += allocations() - before;
+    });
+    assert_eq!(total - setting, 0, "force/torque and contact sensors");
+}
+
+robot_macros::robot! {
+    robot Foot { update_rate: 200 Hz }
+    bus b {}
+    link base {}
+    link sole { collision box { size: [0.1, 0.05, 0.01] } }
+    joint ankle: revolute {
+        parent: base, child: sole,
+        limits { lower: -1, upper: 1, velocity: 1, effort: 1 },
+        actuator { bus: b, can_id: 1, model: RS02 },
+        command: [position], state: [position],
+    }
+    force_torque ankle_ft { link: sole, plugin: "test/Ft" }
+    contact touch { link: sole, plugin: "test/Switch" }
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! The control path of the MuJoCo backend allocates nothing after activation: lite_biped in
+//! The control path of the MuJoCo backend allocates nothing after activation (force/torque and
+//! contact sensors too, on a robot of their own): lite_biped in
 //! MuJoCo, the squat, read → update → write (each read stepping the physics five times) for a
 //! thousand cycles, counted by a global allocator on this thread (its own test binary). MuJoCo's
 //! own memory is the arena its `mjData` was made with: `mj_step` takes no new memory from C
@@ -52,4 +53,49 @@ fn read_update_write_allocate_nothing_after_activation() {
     let v: Vec<u8> = Vec::with_capacity(16);
     drop(v);
     assert_eq!(allocations() - before, 1);
+}
+
+robot_macros::robot! {
+    /// A block on a foot with an ankle force/torque sensor and a sole of two touch sites.
+    robot Stilt { update_rate: 200 Hz, floating_base: true }
+    link body {
+        inertial { mass: 2.0, com: [0, 0, 0.1], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }
+    }
+    link foot {
+        inertial { mass: 0.5, com: [0, 0, 0], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
+        collision box { size: [0.2, 0.2, 0.02] }
+        collision sphere { radius: 0.02, origin { xyz: [0.1, 0, 0] } }
+    }
+    joint ankle: fixed { parent: body, child: foot }
+    force_torque ankle_ft { link: foot, plugin: "test/Ft" }
+    contact sole { link: foot, plugin: "test/Switch" }
+}
+
+#[test]
+fn reading_force_torque_and_contact_sensors_allocates_nothing() {
+    let component: Box<dyn Component<Stilt>> =
+        Box::new(MujocoSystem::<Stilt>::new(MujocoOptions::default()));
+    let mut system = System::new(vec![component]).unwrap();
+    let (mut state, mut command) = (StiltState::default(), StiltCommand::default());
+    let period = Duration::from_millis(5);
+    let clock = |cycle: u32| Clock {
+        time: period * cycle,
+        period,
+    };
+    system.configure().unwrap();
+    system.read(clock(0), &mut state).unwrap();
+    system.activate(clock(0), &mut state, &mut command).unwrap();
+    for cycle in 1..10 {
+        system.write(clock(cycle), &command).unwrap();
+        system.read(clock(cycle + 1), &mut state).unwrap();
+    }
+    let before = allocations();
+    for cycle in 10..1010 {
+        system.write(clock(cycle), &command).unwrap();
+        system.read(clock(cycle + 1), &mut state).unwrap();
+    }
+    assert_eq!(allocations() - before, 0);
+    // Standing on the floor: the sensors were read.
+    assert_eq!(state.sole.contact, 1.0);
+    assert!(state.ankle_ft.force.z < -15.0, "{:?}", state.ankle_ft);
 }
