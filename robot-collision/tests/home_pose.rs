@@ -8,41 +8,9 @@
 use robot_collision::{Overlap, SelfCollision, Unchecked, Unsupported, home_pose};
 use robot_macros::robot;
 
-/// A base, an upper arm and a forearm whose box reaches 4 mm into the base at the home pose
-/// (as backends/mujoco/tests/multi_turn_lift.rs's): the base is the forearm's grandparent.
-/// `$base` says whether the base floats; `$more` adds links, joints or an `allow_contact`.
-macro_rules! folded {
-    ($name:ident, $base:literal $($more:tt)*) => {
-        robot! {
-            robot $name { update_rate: 200 Hz, floating_base: $base }
-            bus b {}
-            link base {
-                inertial { mass: 1.0, com: [0, 0, 0], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }
-                collision box { size: [0.2, 0.2, 0.1], origin { xyz: [0, 0, -0.05] } }
-            }
-            link upper {
-                inertial { mass: 0.5, com: [0, 0, 0.1], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
-            }
-            link fore {
-                inertial { mass: 0.5, com: [0.1, 0, 0], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
-                collision box { size: [0.2, 0.04, 0.04], origin { xyz: [0.1, 0, 0.016] } }
-            }
-            joint shoulder: revolute {
-                parent: base, child: upper, axis: [0, 0, 1],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 1, model: RS02 },
-                command: [position], state: [position],
-            }
-            joint elbow: revolute {
-                parent: upper, child: fore, axis: [0, 1, 0],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 2, model: RS02 },
-                command: [position], state: [position],
-            }
-            $($more)*
-        }
-    };
-}
+#[macro_use]
+#[path = "support/folded_arm.rs"]
+mod folded_arm;
 
 folded!(Folded, false);
 folded!(FoldedAllowed, false allow_contact base_fore { links: [fore, base] });

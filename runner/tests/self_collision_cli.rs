@@ -10,40 +10,14 @@ use std::process::{Command, ExitCode, Output};
 use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::Clock;
 use robot_core::typed::RobotTypes;
-use robot_macros::robot;
 use robot_runner::App;
 
-macro_rules! folded {
-    ($name:ident $($allowed:tt)*) => {
-        robot! {
-            robot $name { update_rate: 100 Hz }
-            bus b {}
-            link base {
-                collision box { size: [0.2, 0.2, 0.1], origin { xyz: [0, 0, -0.05] } }
-            }
-            link upper {}
-            link fore {
-                collision box { size: [0.2, 0.04, 0.04], origin { xyz: [0.1, 0, 0.016] } }
-            }
-            joint shoulder: revolute {
-                parent: base, child: upper, axis: [0, 0, 1],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 1, model: RS02 },
-                command: [position], state: [position],
-            }
-            joint elbow: revolute {
-                parent: upper, child: fore, axis: [0, 1, 0],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 2, model: RS02 },
-                command: [position], state: [position],
-            }
-            $($allowed)*
-        }
-    };
-}
+#[macro_use]
+#[path = "../../robot-collision/tests/support/folded_arm.rs"]
+mod folded_arm;
 
-folded!(Folded);
-folded!(FoldedAllowed allow_contact base_fore { links: [base, fore] });
+folded!(Folded, false);
+folded!(FoldedAllowed, false allow_contact base_fore { links: [base, fore] });
 
 /// Does nothing: the run is only there to start.
 struct Still;

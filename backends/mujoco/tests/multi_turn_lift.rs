@@ -123,44 +123,12 @@ fn the_lift_runs_its_whole_300_mm_up_and_back() {
     );
 }
 
-/// A base, an upper arm and a forearm whose box reaches 4 mm into the base at the home pose:
-/// the base is the forearm's grandparent, so MuJoCo collides them; with `$allowed`, the
-/// definition says that contact is meant.
-macro_rules! folded {
-    ($name:ident $($allowed:tt)*) => {
-        robot! {
-            robot $name { update_rate: 200 Hz }
-            bus b {}
-            link base {
-                inertial { mass: 1.0, com: [0, 0, 0], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }
-                collision box { size: [0.2, 0.2, 0.1], origin { xyz: [0, 0, -0.05] } }
-            }
-            link upper {
-                inertial { mass: 0.5, com: [0, 0, 0.1], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
-            }
-            link fore {
-                inertial { mass: 0.5, com: [0.1, 0, 0], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
-                collision box { size: [0.2, 0.04, 0.04], origin { xyz: [0.1, 0, 0.016] } }
-            }
-            joint shoulder: revolute {
-                parent: base, child: upper, origin { xyz: [0, 0, 0] }, axis: [0, 0, 1],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 1, model: RS02 },
-                command: [position], state: [position],
-            }
-            joint elbow: revolute {
-                parent: upper, child: fore, origin { xyz: [0, 0, 0] }, axis: [0, 1, 0],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 2, model: RS02 },
-                command: [position], state: [position],
-            }
-            $($allowed)*
-        }
-    };
-}
+#[macro_use]
+#[path = "../../../robot-collision/tests/support/folded_arm.rs"]
+mod folded_arm;
 
-folded!(Folded);
-folded!(FoldedAllowed allow_contact base_fore { links: [base, fore] });
+folded!(Folded, false);
+folded!(FoldedAllowed, false allow_contact base_fore { links: [base, fore] });
 
 /// What a configured MuJoCo component of `R` reports about its home pose.
 fn home_events<R: robot_core::RobotTypes>() -> Vec<String> {

@@ -66,40 +66,9 @@ fn assert_agree<R: RobotTypes>(expected: &[(&str, &str, f64)]) {
 // The two checks draw the line between contact and overlap at the same depth.
 const _: () = assert!(TOLERANCE == robot_collision::TOLERANCE);
 
-/// An arm on a base, its forearm 4 mm into the base (the grandparent), as
-/// tests/multi_turn_lift.rs's; `$floating` for the base, `$more` for more of it.
-macro_rules! folded {
-    ($name:ident, $floating:literal $($more:tt)*) => {
-        robot! {
-            robot $name { update_rate: 200 Hz, floating_base: $floating }
-            bus b {}
-            link base {
-                inertial { mass: 1.0, com: [0, 0, 0], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }
-                collision box { size: [0.2, 0.2, 0.1], origin { xyz: [0, 0, -0.05] } }
-            }
-            link upper {
-                inertial { mass: 0.5, com: [0, 0, 0.1], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
-            }
-            link fore {
-                inertial { mass: 0.5, com: [0.1, 0, 0], inertia: [0.001, 0, 0, 0.001, 0, 0.001] }
-                collision box { size: [0.2, 0.04, 0.04], origin { xyz: [0.1, 0, 0.016] } }
-            }
-            joint shoulder: revolute {
-                parent: base, child: upper, axis: [0, 0, 1],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 1, model: RS02 },
-                command: [position], state: [position],
-            }
-            joint elbow: revolute {
-                parent: upper, child: fore, axis: [0, 1, 0],
-                limits { lower: -1, upper: 1, velocity: 1, effort: 10 },
-                actuator { bus: b, can_id: 2, model: RS02 },
-                command: [position], state: [position],
-            }
-            $($more)*
-        }
-    };
-}
+#[macro_use]
+#[path = "../../../robot-collision/tests/support/folded_arm.rs"]
+mod folded_arm;
 
 folded!(Folded, false);
 folded!(FoldedAllowed, false allow_contact base_fore { links: [base, fore] });
