@@ -32,9 +32,9 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
     }
 }
 
-/// Whether `config` gives `backend` every device it needs for `robot`: on the real backend,
-/// an interface for every bus and a serial port for every IMU. Checked before anything is
-/// emitted or run.
+/// Whether `config` gives `backend` every device it needs for `robot`: on the real backend, no
+/// sensor it has no driver for, an interface for every bus and a serial port for every IMU.
+/// Checked before anything is emitted or run.
 pub fn interfaces_given(
     robot: &Robot,
     backend: Backend,
@@ -67,7 +67,7 @@ pub fn interfaces_given(
 }
 
 fn imu_sensors(robot: &Robot) -> impl Iterator<Item = &Sensor> {
-    (robot.sensors.iter()).filter(|s| s.kind == SensorKind::Imu)
+    robot.sensors_of(SensorKind::Imu).map(|(_, s)| s)
 }
 
 /// The real backend drives RobStride buses and WitMotion IMUs; a force/torque or contact sensor

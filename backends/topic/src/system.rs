@@ -58,8 +58,8 @@ impl<R: RobotTypes> TopicSystem<R> {
     /// first IMU.
     pub fn new(options: TopicOptions) -> Self {
         let robot = R::DESCRIPTION;
-        let imu = (robot.sensors.iter())
-            .position(|s| s.kind == robot_core::model::SensorKind::Imu)
+        let imu = (robot.sensors_of(robot_core::model::SensorKind::Imu).next())
+            .map(|(index, _)| index)
             .filter(|_| options.imu_topic.is_some());
         TopicSystem {
             name: format!("{}Hardware", robot.type_name),

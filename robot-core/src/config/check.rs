@@ -309,7 +309,11 @@ fn zero_offsets_within_the_turn_counter(
 /// A misspelt IMU would leave the real one without a port: the run would refuse it, but the
 /// file is where the mistake is.
 fn imus_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
-    let imus = || (robot.sensors.iter()).filter(|s| s.kind == crate::model::SensorKind::Imu);
+    let imus = || {
+        robot
+            .sensors_of(crate::model::SensorKind::Imu)
+            .map(|(_, s)| s)
+    };
     for &(name, _) in &config.imus {
         if imus().any(|s| s.name == name) {
             continue;

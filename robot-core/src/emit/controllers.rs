@@ -37,11 +37,7 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
         "joint_state_broadcaster".into(),
         typed(JOINT_STATE_BROADCASTER),
     );
-    let imus: Vec<&Sensor> = robot
-        .sensors
-        .iter()
-        .filter(|s| s.kind == SensorKind::Imu)
-        .collect();
+    let imus: Vec<&Sensor> = robot.sensors_of(SensorKind::Imu).map(|(_, s)| s).collect();
     for imu in &imus {
         let name = imu_broadcaster_name(&imus, imu);
         manager.insert(name.as_str().into(), typed(IMU_SENSOR_BROADCASTER));
@@ -96,7 +92,7 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
 }
 
 fn force_torque_sensors(robot: &Robot) -> impl Iterator<Item = &Sensor> {
-    (robot.sensors.iter()).filter(|s| s.kind == SensorKind::ForceTorque)
+    robot.sensors_of(SensorKind::ForceTorque).map(|(_, s)| s)
 }
 
 /// `imu_sensor_broadcaster` for a robot's only IMU, `<sensor>_broadcaster` for each of several.
@@ -138,11 +134,7 @@ pub(crate) fn declared(robot: &Robot) -> Vec<Declared> {
         plugin: JOINT_STATE_BROADCASTER,
         role: Role::JointStates,
     }];
-    let imus: Vec<&Sensor> = robot
-        .sensors
-        .iter()
-        .filter(|s| s.kind == SensorKind::Imu)
-        .collect();
+    let imus: Vec<&Sensor> = robot.sensors_of(SensorKind::Imu).map(|(_, s)| s).collect();
     out.extend(imus.iter().map(|imu| Declared {
         name: imu_broadcaster_name(&imus, imu),
         plugin: IMU_SENSOR_BROADCASTER,

@@ -272,13 +272,6 @@ pub enum SensorKind {
 }
 
 impl SensorKind {
-    /// Every kind.
-    pub const ALL: [SensorKind; 3] = [
-        SensorKind::Imu,
-        SensorKind::ForceTorque,
-        SensorKind::Contact,
-    ];
-
     /// The state interfaces of a sensor of this kind, in slot order.
     pub const fn state_interfaces(self) -> &'static [&'static str] {
         match self {

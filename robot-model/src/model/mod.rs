@@ -424,20 +424,21 @@ impl Robot {
         )
     }
 
+    /// The sensors of one kind, each with its index into [`Robot::sensors`] (which its state
+    /// slots are found by), in declaration order.
+    pub fn sensors_of(&self, kind: SensorKind) -> impl Iterator<Item = (usize, &Sensor)> {
+        (self.sensors.iter().enumerate()).filter(move |(_, s)| s.kind == kind)
+    }
+
     /// The name of the real-hardware `type="sensor"` block (and so of the backend component) of
     /// `sensor`: `<Robot>IMU` for a robot's only IMU, the customary name; `<Robot><Sensor>` in
     /// upper camel case for each of several IMUs (`LiteBipedHeadImu`) and for every other sensor
     /// (`StriderLeftFootFt`).
     pub fn sensor_block_name(&self, sensor: &str) -> String {
-        let imus = self
-            .sensors
-            .iter()
-            .filter(|s| matches!(s.kind, SensorKind::Imu))
-            .count();
+        let imus = self.sensors_of(SensorKind::Imu).count();
         let is_imu = self
-            .sensors
-            .iter()
-            .any(|s| s.name == sensor && s.kind == SensorKind::Imu);
+            .sensors_of(SensorKind::Imu)
+            .any(|(_, s)| s.name == sensor);
         match imus {
             1 if is_imu => format!("{}IMU", self.type_name),
             _ => format!(

@@ -26,7 +26,7 @@ pub struct ImuChannel {
 impl ImuChannel {
     /// Every IMU of `robot` whose state is laid out as `state`.
     pub fn of(robot: &Robot, state: &Layout) -> Vec<ImuChannel> {
-        let imus = || (robot.sensors.iter().enumerate()).filter(|(_, s)| s.kind == SensorKind::Imu);
+        let imus = || robot.sensors_of(SensorKind::Imu);
         let several = imus().count() > 1;
         imus()
             .filter_map(|(index, sensor)| {

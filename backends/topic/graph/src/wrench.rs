@@ -24,8 +24,7 @@ pub struct WrenchChannel {
 impl WrenchChannel {
     /// Every force/torque sensor of `robot` whose state is laid out as `state`.
     pub fn of(robot: &Robot, state: &Layout) -> Vec<WrenchChannel> {
-        (robot.sensors.iter().enumerate())
-            .filter(|(_, s)| s.kind == SensorKind::ForceTorque)
+        (robot.sensors_of(SensorKind::ForceTorque))
             .filter_map(|(index, sensor)| {
                 Some(WrenchChannel {
                     topic: format!("{}_broadcaster/wrench", sensor.name),

@@ -100,11 +100,7 @@ pub(crate) fn port_arg(robot: &Robot, sensor: &Sensor) -> Option<LaunchArg> {
     if sensor.params.iter().any(|p| p.name == PORT_PARAM) {
         return None;
     }
-    let imus: Vec<&Sensor> = robot
-        .sensors
-        .iter()
-        .filter(|s| matches!(s.kind, SensorKind::Imu))
-        .collect();
+    let imus: Vec<&Sensor> = robot.sensors_of(SensorKind::Imu).map(|(_, s)| s).collect();
     let index = imus.iter().position(|s| s.name == sensor.name)?;
     let name = match imus.len() {
         1 => "imu_port".to_string(),
