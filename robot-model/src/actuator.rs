@@ -34,9 +34,10 @@
 //!   or an end stop the zero is set at), or zeroed there (`robot can set-zero`) before a run.
 //! * **continuous**: a joint without a range, counted from where it was first read.
 //!
-//! Counted, a target is sent relative to the last report and clamped to the window's edge, and
-//! near the edge, where the motor may loop while a command acts, the host applies the spring
-//! itself as feed-forward torque; counted or not, the joint's limits are enforced in joint space.
+//! Counted, a target is sent relative to the last report; where the frame cannot carry it (beyond
+//! the window) or the motor may loop while a command acts (near the edge), the host applies the
+//! spring itself as feed-forward torque; counted or not, the joint's limits are enforced in joint
+//! space.
 //!
 //! **The rule** ([`within_turn_counter`]): every motor angle a joint's range takes its motor to
 //! lies within ±[`TURN_COUNTER_SPAN`] = ±4096 rad (651.9 turns) of the motor's zero. The bound is

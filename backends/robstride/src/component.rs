@@ -37,7 +37,7 @@ use robot_core::typed::RobotTypes;
 use robot_core::{InterfaceKind, Mit, Values};
 use robstride_protocol::{Command, Feedback, Mode, Reply, RobstrideModel};
 
-use self::motor::{Motor, PushedPastEdge, Unsendable};
+use self::motor::{EdgeError, Motor, Unsendable};
 use crate::guard::CommandGuard;
 use crate::transport::{Transport, TransportError};
 
@@ -208,7 +208,8 @@ impl<R: RobotTypes> RobstrideBus<R> {
         Some(motor.turns())
     }
 
-    fn take_reply(&mut self, feedback: &Feedback) -> Result<(), HardwareError> {
+    /// Takes a motor's reply to a cycle's command, in a loop of `period` s.
+    fn take_reply(&mut self, feedback: &Feedback, period: f64) -> Result<(), HardwareError> {
         let Some(index) = self.motors.iter().position(|m| m.id == feedback.motor) else {
             return Ok(()); // another bus's id, or a motor this definition does not have
         };
@@ -239,21 +240,36 @@ impl<R: RobotTypes> RobstrideBus<R> {
                 ),
             ));
         }
+        // Its last reply answered the cycle before the replies it missed.
+        let since_last = period * f64::from(motor.missed_in_a_row.saturating_add(1));
         motor.awaiting = false;
         motor.missed_in_a_row = 0;
         // A motor the enable left running must stay so: its own reports are the record.
         let was_running = motor.running();
-        if let Err(PushedPastEdge { from, to }) = motor.record(feedback) {
+        if let Err(edge) = motor.record(feedback, since_last) {
             let (name, id) = (motor.name.clone(), motor.id);
-            return Err(self.error(
-                ErrorKind::OutOfLimits,
-                format!(
-                    "joint {name} (bus {}, id {id}) was pushed past the ±4π window's edge: its \
-                     motor reported {from:.3} rad, then {to:.3}; the firmware's law now works 8π \
-                     away from the joint",
-                    self.bus
+            let joint = format!("joint {name} (bus {}, id {id})", self.bus);
+            return Err(match edge {
+                EdgeError::PushedPast { from, to } => self.error(
+                    ErrorKind::OutOfLimits,
+                    format!(
+                        "{joint} was pushed past the ±4π window's edge: its motor reported \
+                         {from:.3} rad, then {to:.3}; the firmware's law now works 8π away from \
+                         the joint"
+                    ),
                 ),
-            ));
+                EdgeError::Saturated(stuck) => self.error(
+                    ErrorKind::DeviceFault,
+                    format!(
+                        "{joint} reports its motor's angle held at the ±4π window's edge \
+                         ({:.3} rad) while its velocity took it {:.3} rad further: firmware that \
+                         saturates its angle report instead of looping it, which cannot drive a \
+                         continuous or multi-turn joint past the edge (docs/robstride-protocol.md \
+                         §6, \"Angle wrap\")",
+                        stuck.edge, stuck.travel
+                    ),
+                ),
+            });
         }
         if was_running && feedback.mode != Mode::Run {
             let motor = &self.motors[index];
@@ -428,7 +444,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         self.ask_all(Command::Stop, "a stop")
     }
 
-    fn read(&mut self, _clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
+    fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
         let values = state.as_mut_slice();
         loop {
             let received = self.transport()?.try_recv();
@@ -442,7 +458,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                         .iter()
                         .find(|m| m.id == raw.motor)
                         .map_or(RobstrideModel::RS00, |m| m.model);
-                    self.take_reply(&raw.to_physical(model))?;
+                    self.take_reply(&raw.to_physical(model), clock.period.as_secs_f64())?;
                 }
                 Ok(Reply::Fault(fault)) => {
                     let joint = self

@@ -10,7 +10,8 @@ mod common;
 use backend_robstride::component::RobstrideBus;
 use common::{CLOCK, last_mit, rig, rs02};
 use robot_core::actuator::POSITION_SPAN;
-use robot_core::hardware::Component;
+use robot_core::control_loop::{ControlLoop, Controller, ControllerError, Fault};
+use robot_core::hardware::{Clock, Component, ErrorKind, System};
 use robot_macros::robot;
 use robstride_sim::SimBus;
 use robstride_sim::bus::NodeId;
@@ -154,21 +155,75 @@ fn a_position_target_turns_on_is_reached_with_the_torque_of_its_error() {
 }
 
 #[test]
-fn firmware_that_saturates_holds_the_joint_at_the_windows_edge() {
-    let mut rig = Rig::new(AngleReport::Saturating);
-    for k in 0..=800 {
-        rig.ramp_cycle(k);
+fn firmware_that_saturates_ends_the_run_at_the_windows_edge_switched_off() {
+    // The same ramp on firmware that holds its report at −4π while the motor turns on: the
+    // host cannot see it move, so the first cycles that show it are the run's last.
+    let (sim, nodes, bus) = rig::<Spindle>(
+        "base",
+        None,
+        [rs02(5, 0.5).with_angle_report(AngleReport::Saturating)],
+    );
+    let components: Vec<Box<dyn Component<Spindle>>> = vec![Box::new(bus)];
+    let mut control_loop = ControlLoop::new(System::new(components).unwrap(), Ramp, None);
+    control_loop.configure().unwrap();
+    control_loop.activate(CLOCK).unwrap();
+    let motor = || {
+        sim.with_node(nodes[0], |m: &mut SimActuator| m.position())
+            .unwrap()
+    };
+    let mut ended = None;
+    for cycle in 1..=800 {
+        sim.advance(CLOCK.period);
+        if let Err(fault) = control_loop.cycle(Clock {
+            time: CLOCK.period * cycle,
+            ..CLOCK
+        }) {
+            ended = Some((cycle, fault));
+            break;
+        }
     }
-    // The joint is −(motor − 0.5): the motor's −4π edge is the joint's 4π + 0.5.
-    let edge = POSITION_SPAN + 0.5;
+    let Some((cycle, Fault::Hardware(error))) = ended else {
+        panic!("the run goes on, the motor at {:.3} rad", motor())
+    };
+    assert_eq!(error.kind(), ErrorKind::DeviceFault);
     assert!(
-        (rig.state.spin.position - edge).abs() < 0.01,
-        "{}",
-        rig.state.spin.position
+        error.message().starts_with(
+            "joint spin (bus base, id 5) reports its motor's angle held at the ±4π window's edge \
+             (-12.566 rad) while its velocity took it"
+        ) && error
+            .message()
+            .contains("firmware that saturates its angle report"),
+        "{error}"
+    );
+    // Ended as the motor passed the edge at 10 rad/s, in a cycle or two: 0.05 rad a cycle.
+    let past = -POSITION_SPAN - motor();
+    assert!(
+        (0.0..0.15).contains(&past),
+        "{past} rad past the edge at cycle {cycle}"
     );
     assert!(
-        (rig.joint_angle() - edge).abs() < 0.01,
-        "{}",
-        rig.joint_angle()
+        !sim.with_node(nodes[0], |m: &mut SimActuator| m.enabled())
+            .unwrap(),
+        "switched off"
     );
+}
+
+/// The ramp of [`Rig::ramp_cycle`] as a controller.
+struct Ramp;
+
+impl Controller<Spindle> for Ramp {
+    fn update(
+        &mut self,
+        clock: Clock,
+        _state: &SpindleState,
+        command: &mut SpindleCommand,
+    ) -> Result<(), ControllerError> {
+        let k = (clock.time.as_secs_f64() / CLOCK.period.as_secs_f64()).round();
+        command.spin.position = (k / 600.0).min(1.0) * 30.0;
+        command.spin.velocity = if k < 600.0 { 10.0 } else { 0.0 };
+        command.spin.effort = 0.0;
+        command.spin.stiffness = 20.0;
+        command.spin.damping = 1.0;
+        Ok(())
+    }
 }

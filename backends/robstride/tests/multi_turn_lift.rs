@@ -358,6 +358,39 @@ fn the_guard_holds_a_target_past_the_top_at_the_top() {
     );
 }
 
+#[test]
+fn on_firmware_that_saturates_the_lift_stops_at_the_windows_edge() {
+    // From the bottom, inside the window, report and count agree: nothing tells this firmware
+    // apart until the motor reaches 4π (80 mm) and its report stays there while it turns on.
+    let mut rig = Rig::configured(motor_at(BOTTOM).with_angle_report(AngleReport::Saturating));
+    rig.activate().unwrap();
+    let period = CLOCK.period.as_secs_f64();
+    let error = (1..=2000)
+        .find_map(|k| {
+            // Up at 0.1 m/s, the velocity fed forward.
+            rig.command.lift.position = (f64::from(k) * period * 0.1).min(TOP);
+            rig.command.lift.velocity = 0.1;
+            rig.bus.write(CLOCK, &rig.command).unwrap();
+            rig.sim.advance(CLOCK.period);
+            rig.bus.read(CLOCK, &mut rig.state).err()
+        })
+        .expect("the run ends");
+    assert_eq!(error.kind(), ErrorKind::DeviceFault);
+    assert!(
+        error.message().starts_with(
+            "joint lift (bus base, id 1) reports its motor's angle held at the ±4π window's edge \
+             (12.566 rad)"
+        ),
+        "{error}"
+    );
+    // Seen within a cycle or two of passing the edge at 0.1 m/s (0.5 mm a cycle).
+    let past = rig.height() - 0.08;
+    assert!((0.0..1.5e-3).contains(&past), "{past} m past the edge");
+    // The loop then switches the bus off.
+    rig.bus.on_deactivate().unwrap();
+    assert!(!rig.with_motor(|m| m.enabled()));
+}
+
 /// Configures the lift on `motor`, which must fail before anything is switched on; returns the
 /// error.
 fn refused_at_configure(motor: SimActuator) -> robot_core::hardware::HardwareError {

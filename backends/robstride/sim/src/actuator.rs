@@ -19,7 +19,7 @@ use robstride_protocol::{
 };
 
 use crate::bus::{Node, Outbox};
-use crate::motor::{MotorModel, Shaft};
+use crate::motor::{Applied, MotorModel, Shaft};
 use backend_robstride::turns::wrap;
 
 /// A way the simulated motor fails, as real ones do.
@@ -97,6 +97,8 @@ pub struct SimActuator {
     watchdog: Option<Duration>,
     /// RAM values of the writable parameters, by index into [`Param::ALL`].
     params: [Option<ParamValue>; 32],
+    /// The torque applied since [`SimActuator::take_applied`] last took it.
+    applied: Applied,
     /// Requests answered, by kind: what a test asserts on.
     pub log: SimLog,
 }
@@ -150,6 +152,7 @@ impl SimActuator {
             last_heard: Duration::ZERO,
             watchdog: None,
             params: [None; 32],
+            applied: Applied::default(),
             log: SimLog::default(),
         }
     }
@@ -206,13 +209,14 @@ impl SimActuator {
         self.shaft.position - self.zero
     }
 
-    /// The angle the firmware works with and reports: [`Self::position`] looped into the
-    /// window, or as it is (the frame's encoding then clamps it).
+    /// The angle the firmware works with and reports ([`firmware_angle`]).
     fn firmware_angle(&self) -> f64 {
-        match self.angle_report {
-            AngleReport::Looping => wrap(self.position()),
-            AngleReport::Saturating => self.position(),
-        }
+        firmware_angle(self.angle_report, self.position())
+    }
+
+    /// The torque its load exerts on the shaft, N·m ([`MotorModel::load`]).
+    pub fn load(&self) -> f64 {
+        self.mechanics.load
     }
 
     /// The shaft's state.
@@ -263,13 +267,27 @@ impl SimActuator {
             return;
         }
         let driving = self.enabled && self.run_mode == RunMode::Operation;
-        // The law's error is the target less the firmware's angle, in shaft angles.
-        let target = Mit {
-            position: self.shaft.position + (self.target.position - self.firmware_angle()),
-            ..self.target
-        };
-        self.mechanics
-            .step(&mut self.shaft, driving.then_some(&target), dt);
+        let (command, zero, report) = (self.target, self.zero, self.angle_report);
+        // The law's error is the target less the firmware's angle at each of its steps, in shaft
+        // angles: a motor that loops while a command acts sees its error jump by 8π, as a real
+        // one would.
+        let applied = self.mechanics.run(&mut self.shaft, dt, |shaft| {
+            driving.then(|| Mit {
+                position: shaft.position
+                    + (command.position - firmware_angle(report, shaft.position - zero)),
+                ..command
+            })
+        });
+        self.applied.impulse += applied.impulse;
+        self.applied.duration += applied.duration;
+        self.applied.peak = self.applied.peak.max(applied.peak);
+    }
+
+    /// The torque the motor applied since the last call (or since it was made): its mean, its
+    /// largest magnitude; the firmware's law at every step of its own, where the shaft's torque
+    /// is only the last step's.
+    pub fn take_applied(&mut self) -> Applied {
+        std::mem::take(&mut self.applied)
     }
 
     fn feedback(&self, host: u8) -> RawFeedback {
@@ -447,6 +465,15 @@ impl SimActuator {
             _ => reply,
         };
         out.send(frame);
+    }
+}
+
+/// The angle firmware that reports as `report` says works with at `position` rad from its zero:
+/// looped into the window, or as it is (the frame's encoding then clamps it).
+fn firmware_angle(report: AngleReport, position: f64) -> f64 {
+    match report {
+        AngleReport::Looping => wrap(position),
+        AngleReport::Saturating => position,
     }
 }
 

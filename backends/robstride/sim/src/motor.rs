@@ -3,7 +3,10 @@
 //! clamped to the model's torque range.
 //!
 //! Everything here is in motor space (the actuator's own angle, rad), as the firmware sees it.
-//! Integration is implicit (backward Euler) in the law's linear part, so a stiff gain on a light
+//! The firmware runs its law far faster than any host loop, so [`MotorModel::run`] applies it
+//! every [`FIRMWARE_PERIOD`] with the target taken afresh each time: a host period of the law is
+//! then the continuous law a real motor applies, not one torque held for the period. Integration
+//! of each step is implicit (backward Euler) in the law's linear part, so a stiff gain on a light
 //! rotor stays stable at any step: `Kp = 500 N·m/rad` on `1e-3 kg·m²` has a natural frequency of
 //! 700 rad/s, far beyond what explicit Euler takes at a 5 ms step. Where the law saturates, the
 //! clamped torque is applied explicitly.
@@ -23,6 +26,39 @@ pub struct Shaft {
     pub torque: f64,
 }
 
+/// How often the simulated firmware applies its law, and so the step the shaft is integrated in:
+/// 10 kHz, ten steps or more in any host loop's period (1 kHz and slower), so that a period's
+/// torque is the continuous law's to well under a percent.
+pub const FIRMWARE_PERIOD: f64 = 1e-4;
+
+/// The torque the motor applied over a stretch of time.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Applied {
+    /// Its integral over the stretch, N·m·s.
+    pub impulse: f64,
+    /// The stretch's length, s.
+    pub duration: f64,
+    /// The largest magnitude it took, N·m.
+    pub peak: f64,
+}
+
+impl Applied {
+    /// The mean torque over the stretch, N·m (0 over none).
+    pub fn mean(&self) -> f64 {
+        if self.duration > 0.0 {
+            self.impulse / self.duration
+        } else {
+            0.0
+        }
+    }
+
+    fn add(&mut self, torque: f64, dt: f64) {
+        self.impulse += torque * dt;
+        self.duration += dt;
+        self.peak = self.peak.max(torque.abs());
+    }
+}
+
 /// The mechanical parameters of one simulated actuator.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MotorModel {
@@ -34,6 +70,9 @@ pub struct MotorModel {
     pub coulomb: f64,
     /// The largest torque the motor applies, N·m (the model's range).
     pub torque_limit: f64,
+    /// A torque the load exerts on the shaft whatever it does, N·m: the weight on a vertical
+    /// lift through its lead (`−m·g·lead/2π` lifting upwards), a hanging winch.
+    pub load: f64,
 }
 
 /// The load a simulated joint carries when the definition gives no armature: a light link,
@@ -50,31 +89,60 @@ impl MotorModel {
             viscous: dynamics.damping.max(0.0),
             coulomb: dynamics.friction.max(0.0),
             torque_limit: model.spec().torque,
+            load: 0.0,
         }
     }
 
-    /// Advances `shaft` by `dt` seconds under `target` (`None`: the motor is not enabled and
-    /// applies no torque; only friction acts).
+    /// This model with a constant `load` torque on the shaft, N·m ([`MotorModel::load`]).
+    pub fn with_load(self, load: f64) -> MotorModel {
+        MotorModel { load, ..self }
+    }
+
+    /// Advances `shaft` by `dt` seconds in steps of at most [`FIRMWARE_PERIOD`], each under the
+    /// target `law` gives for the shaft as it then is (`None`: the motor is not enabled and
+    /// applies no torque). Returns the torque applied meanwhile.
+    pub fn run(
+        &self,
+        shaft: &mut Shaft,
+        dt: f64,
+        mut law: impl FnMut(&Shaft) -> Option<Mit>,
+    ) -> Applied {
+        let mut applied = Applied::default();
+        if !dt.is_finite() || dt <= 0.0 {
+            return applied;
+        }
+        let steps = (dt / FIRMWARE_PERIOD).ceil().max(1.0);
+        let h = dt / steps;
+        for _ in 0..steps as u64 {
+            let target = law(shaft);
+            self.step(shaft, target.as_ref(), h);
+            applied.add(shaft.torque, h);
+        }
+        applied
+    }
+
+    /// Advances `shaft` by `dt` seconds under `target` in one step (`None`: the motor is not
+    /// enabled and applies no torque; only friction and the load act).
     pub fn step(&self, shaft: &mut Shaft, target: Option<&Mit>, dt: f64) {
         if !dt.is_finite() || dt <= 0.0 {
             return;
         }
         let (j, b) = (self.inertia.max(1e-9), self.viscous);
         let (p, v) = (shaft.position, shaft.velocity);
-        // Dry friction opposes motion; a shaft at rest feels none (no stiction modelled).
-        let friction = if v == 0.0 {
-            0.0
+        // The torque from outside the motor: the load, and dry friction, which opposes motion; a
+        // shaft at rest feels no friction (no stiction modelled).
+        let outside = if v == 0.0 {
+            self.load
         } else {
-            self.coulomb * v.signum()
+            self.load - self.coulomb * v.signum()
         };
         let applied = match target {
             None => 0.0,
             Some(t) => {
                 // Backward Euler on the unsaturated law: with p' = p + dt·v',
-                // J(v' − v)/dt = Kp(p* − p − dt·v') + Kd(v* − v') + τ_ff − b·v' − friction.
+                // J(v' − v)/dt = Kp(p* − p − dt·v') + Kd(v* − v') + τ_ff − b·v' + outside.
                 let (kp, kd) = (t.stiffness.max(0.0), t.damping.max(0.0));
-                let rhs =
-                    j * v / dt + kp * (t.position - p) + kd * t.velocity + t.effort - friction;
+                let rhs = j * v / dt + kp * (t.position - p) + kd * t.velocity + t.effort + outside;
                 let v_next = rhs / (j / dt + kp * dt + kd + b);
                 let p_next = p + dt * v_next;
                 let law = kp * (t.position - p_next) + kd * (t.velocity - v_next) + t.effort;
@@ -88,9 +156,9 @@ impl MotorModel {
             }
         };
         // Saturated or off: the torque is fixed over the step; viscous friction stays implicit.
-        let mut v_next = (j * v / dt + applied - friction) / (j / dt + b);
-        // Dry friction stops the shaft rather than reversing it.
-        if target.is_none() && v_next * v < 0.0 {
+        let mut v_next = (j * v / dt + applied + outside) / (j / dt + b);
+        // Dry friction stops the shaft rather than reversing it (a load may still turn it).
+        if target.is_none() && v_next * v < 0.0 && self.load == 0.0 {
             v_next = 0.0;
         }
         shaft.position = p + dt * v_next;

@@ -12,7 +12,7 @@ use robstride_protocol::{Feedback, MitCommand, Mode};
 
 use super::BusOptions;
 use crate::guard::CommandGuard;
-use crate::turns::{SeedError, Turns};
+use crate::turns::{Report, Saturated, SeedError, Turns};
 
 /// The slot of each interface a motor serves, in the state or the command struct.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,14 +36,19 @@ impl Slots {
     }
 }
 
-/// A motor whose turns are not counted reported an angle more than 4π from its last: it was
-/// pushed past the ±4π window's edge, and its firmware's law now works 8π away.
+/// What a report says went wrong at the ±4π window's edge.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct PushedPastEdge {
-    /// The last angle reported, rad.
-    pub from: f64,
-    /// This one, rad.
-    pub to: f64,
+pub(super) enum EdgeError {
+    /// A motor whose turns are not counted reported an angle more than 4π from its last: it was
+    /// pushed past the window's edge, and its firmware's law now works 8π away.
+    PushedPast {
+        /// The last angle reported, rad.
+        from: f64,
+        /// This one, rad.
+        to: f64,
+    },
+    /// A counted motor's report stays on the edge while it turns on ([`Saturated`]).
+    Saturated(Saturated),
 }
 
 /// Why a command could not be sent: a cycle's error, so no text is made until it is reported.
@@ -128,7 +133,7 @@ impl Motor {
             id: u16::from(actuator.can_id) as u8,
             model: actuator.model,
             transmission,
-            turns: Turns::new(MotorTravel::of(joint, &transmission), spec.velocity),
+            turns: Turns::new(MotorTravel::of(joint, &transmission), &spec),
             guard: CommandGuard::new(joint, actuator.model, Mit::default()),
             state: Slots::of(state, index),
             command: Slots::of(command, index),
@@ -151,27 +156,42 @@ impl Motor {
     /// Records a feedback as the joint's last state: the angle unwrapped (a counted joint's),
     /// then through the transmission. A pose the linkage cannot take (a four-bar past its
     /// toggle) keeps the last state and is remembered: the motor is then not switched on.
+    /// `since_last` is the time since the report before, s (0 where unknown).
     ///
     /// Fails when the angle jumped by more than half the ±4π window on a motor whose turns are
     /// not counted: no joint with limits moves that far in a cycle, so the firmware looped its
     /// report at the window's edge, and its MIT law now works a whole 8π away from where the
-    /// joint is.
-    pub fn record(&mut self, feedback: &Feedback) -> Result<(), PushedPastEdge> {
+    /// joint is. Fails too when a counted motor's report stays on the edge while it turns on
+    /// (firmware that saturates). The state is recorded either way.
+    pub fn record(&mut self, feedback: &Feedback, since_last: f64) -> Result<(), EdgeError> {
         let reported = f64::from(feedback.position);
+        let velocity = f64::from(feedback.velocity);
         let looped = self
             .reported
             .map(|last| last.position)
             .filter(|last| !self.turns.counting() && (reported - last).abs() > POSITION_SPAN)
-            .map(|from| PushedPastEdge { from, to: reported });
-        let position = self.turns.unwrap(reported);
+            .map(|from| EdgeError::PushedPast { from, to: reported });
+        let unwrapped = self.turns.unwrap(Report {
+            angle: reported,
+            velocity,
+            since_last,
+        });
+        let (position, saturated) = match unwrapped {
+            Ok(position) => (position, None),
+            Err(saturated) => (saturated.angle, Some(saturated)),
+        };
         self.mode = Some(feedback.mode);
         self.map(Mit {
             position,
-            velocity: f64::from(feedback.velocity),
+            velocity,
             effort: f64::from(feedback.torque),
             ..Mit::default()
         });
-        looped.map_or(Ok(()), Err)
+        match (looped, saturated) {
+            (Some(error), _) => Err(error),
+            (None, Some(saturated)) => Err(EdgeError::Saturated(saturated)),
+            (None, None) => Ok(()),
+        }
     }
 
     /// Seeds a multi-turn joint's count from its motor's own multi-turn angle `count` (`mechPos`,

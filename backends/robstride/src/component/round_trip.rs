@@ -72,8 +72,9 @@ impl<R: RobotTypes> RobstrideBus<R> {
                         if let Reply::Feedback(raw) = reply
                             && let Some(motor) = self.motors.iter_mut().find(|m| m.id == id)
                         {
-                            // A loop past the window's edge is the start check's to judge.
-                            let _ = motor.record(&raw.to_physical(motor.model));
+                            // A loop past the window's edge is the start check's to judge; a
+                            // round trip's time since the last report is not known.
+                            let _ = motor.record(&raw.to_physical(motor.model), 0.0);
                         }
                         replies.push((id, reply));
                     }

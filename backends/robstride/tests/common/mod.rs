@@ -3,6 +3,8 @@
 #![allow(dead_code)] // each test binary uses its own part
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
+pub mod plot;
+
 use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
