@@ -401,6 +401,15 @@ fn describe_shows_joints_buses_and_their_load() {
     );
     let arm = text(&robot(&["describe", "--robot", "six_axis_arm"]).stdout);
     assert!(arm.contains("(mimics gripper ×-1 +0)"), "{arm}");
+    // A prismatic joint in its own units; the wrist roll's motor turns counted.
+    assert!(
+        arm.contains("+0.000 .. +0.040 m  0.100 m/s     5.0 N"),
+        "{arm}"
+    );
+    assert!(
+        arm.contains("position | position,velocity  (continuous: motor turns counted)"),
+        "{arm}"
+    );
 }
 
 #[test]

@@ -1,11 +1,15 @@
-//! A plain-text summary of a robot: its joints with their bus, CAN id, model, limits and
-//! interfaces, its buses with their worst-case load at the update rate, and its sensors.
+//! A plain-text summary of a robot: its joints with their bus, CAN id, model, limits (in the
+//! joint's own units: rad or m) and interfaces, and how the RobStride backend follows a motor that
+//! leaves the MIT frame's ±4π window; its buses with their worst-case load at the update rate,
+//! and its sensors.
 
 use std::fmt::Write;
 
 use robot_core::Robot;
+use robot_core::actuator::{MotorTravel, limit_angles};
 use robot_core::bus_load;
-use robot_core::model::SensorKind;
+use robot_core::model::{Joint, JointKind, SensorKind};
+use robot_core::transmission::Transmission;
 
 /// ` (body `pelvis`, turned 0.000 0.000 0.000 rad)`: where the IMU's readings are reported,
 /// and how its link (the sensor frame) is turned in that body (roll, pitch, yaw).
@@ -20,6 +24,55 @@ fn mounted(robot: &Robot, link: &str) -> String {
         " (reported for body `{}`, the link turned {roll:.3} {pitch:.3} {yaw:.3} rad in it)",
         mounting.body
     )
+}
+
+/// The units of a joint's position, velocity and effort, and the decimals its velocity is
+/// shown with.
+struct Units {
+    position: &'static str,
+    velocity: &'static str,
+    effort: &'static str,
+    decimals: usize,
+}
+
+impl Units {
+    fn of(joint: &Joint) -> Units {
+        if joint.kind == JointKind::Prismatic {
+            Units {
+                position: "m",
+                velocity: "m/s",
+                effort: "N",
+                decimals: 3,
+            }
+        } else {
+            Units {
+                position: "rad",
+                velocity: "rad/s",
+                effort: "N·m",
+                decimals: 1,
+            }
+        }
+    }
+}
+
+/// How the RobStride backend follows an actuated joint's motor beyond the ±4π window, where it
+/// does: `multi-turn, 15.0 motor turns` (its count seeded from the motor's own) or `continuous`
+/// (counted from where it is first read). `None` for a joint inside the window.
+fn counted_travel(joint: &Joint) -> Option<String> {
+    let transmission = Transmission::of(joint.actuator.as_ref()?);
+    match MotorTravel::of(joint, &transmission) {
+        MotorTravel::Window => None,
+        MotorTravel::Continuous => Some("continuous: motor turns counted".to_string()),
+        MotorTravel::MultiTurn => {
+            let angles: Vec<f64> = limit_angles(joint, &transmission)
+                .map(|end| end.motor)
+                .collect();
+            let low = angles.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = angles.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let turns = (high - low) / std::f64::consts::TAU;
+            Some(format!("multi-turn: {turns:.1} motor turns, counted"))
+        }
+    }
 }
 
 /// The summary table.
@@ -38,8 +91,8 @@ pub fn table(robot: &Robot) -> String {
     let _ = writeln!(out, "\njoints");
     let _ = writeln!(
         out,
-        "  {:<20} {:<10} {:<10} {:>3} {:<5} {:>4} {:>18} {:>7} {:>7} {:>5}  interfaces (command | state)",
-        "name", "type", "bus", "id", "model", "dir", "range [rad]", "vel", "effort", "amps"
+        "  {:<20} {:<10} {:<10} {:>3} {:<5} {:>4} {:>21} {:>10} {:>9} {:>5}  interfaces (command | state)",
+        "name", "type", "bus", "id", "model", "dir", "range", "velocity", "effort", "amps"
     );
     for joint in robot.joints.iter() {
         let (bus, id, model, dir) = match &joint.actuator {
@@ -52,12 +105,15 @@ pub fn table(robot: &Robot) -> String {
             None => ("-".into(), "-".into(), "-".into(), "-".into()),
         };
         let limits = joint.limits.as_ref();
+        let units = Units::of(joint);
         let range = match limits.and_then(|l| l.lower.zip(l.upper)) {
-            Some((lower, upper)) => format!("{lower:+.3} .. {upper:+.3}"),
+            Some((lower, upper)) => format!("{lower:+.3} .. {upper:+.3} {}", units.position),
             None => "-".into(),
         };
-        let velocity = limits.map_or("-".into(), |l| format!("{:.1}", l.velocity));
-        let effort = limits.map_or("-".into(), |l| format!("{:.1}", l.effort));
+        let velocity = limits.map_or("-".into(), |l| {
+            format!("{:.*} {}", units.decimals, l.velocity, units.velocity)
+        });
+        let effort = limits.map_or("-".into(), |l| format!("{:.1} {}", l.effort, units.effort));
         let current = limits
             .and_then(|l| l.current)
             .map_or("-".into(), |c| format!("{c:.0}"));
@@ -79,6 +135,9 @@ pub fn table(robot: &Robot) -> String {
         {
             interfaces.push_str("  (four-bar)");
         }
+        if let Some(travel) = counted_travel(joint) {
+            interfaces.push_str(&format!("  ({travel})"));
+        }
         if let Some(m) = &joint.mimic {
             interfaces.push_str(&format!(
                 "  (mimics {} ×{} {:+})",
@@ -87,7 +146,7 @@ pub fn table(robot: &Robot) -> String {
         }
         let _ = writeln!(
             out,
-            "  {:<20} {:<10} {:<10} {:>3} {:<5} {:>4} {:>18} {:>7} {:>7} {:>5}  {}",
+            "  {:<20} {:<10} {:<10} {:>3} {:<5} {:>4} {:>21} {:>10} {:>9} {:>5}  {}",
             joint.name,
             joint.kind.urdf_name(),
             bus,
@@ -164,4 +223,62 @@ pub fn table(robot: &Robot) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use robot_macros::robot;
+
+    robot! {
+        robot Tower { update_rate: 200 Hz }
+        bus base {}
+        link base {}
+        link carriage {}
+        link head {}
+        /// 300 mm on a 20 mm lead: 15 motor turns.
+        joint lift: prismatic {
+            parent: base,
+            child: carriage,
+            axis: [0, 0, 1],
+            limits { lower: 0, upper: 300 mm, velocity: 0.15, effort: 1500 },
+            actuator { bus: base, can_id: 1, model: RS06, lead: 20 mm },
+            command: [position],
+            state: [position],
+        }
+        joint pan: revolute {
+            parent: carriage,
+            child: head,
+            axis: [0, 0, 1],
+            limits { lower: -1.5, upper: 1.5, velocity: 4, effort: 10 },
+            actuator { bus: base, can_id: 2, model: RS02 },
+            command: [position],
+            state: [position],
+        }
+    }
+
+    fn row<'a>(table: &'a str, joint: &str) -> &'a str {
+        table
+            .lines()
+            .find(|l| l.trim_start().starts_with(joint))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_lift_is_shown_in_metres_and_marked_multi_turn_and_a_joint_in_the_window_is_not() {
+        let table = super::table(Tower::DESCRIPTION);
+        let lift = row(&table, "lift ");
+        for shown in [
+            "+0.000 .. +0.300 m",
+            "0.150 m/s",
+            "1500.0 N ",
+            "(multi-turn: 15.0 motor turns, counted)",
+        ] {
+            assert!(lift.contains(shown), "{shown} in\n{table}");
+        }
+        let pan = row(&table, "pan ");
+        for shown in ["-1.500 .. +1.500 rad", "4.0 rad/s", "10.0 N·m"] {
+            assert!(pan.contains(shown), "{shown} in\n{table}");
+        }
+        assert!(!pan.contains("turns"), "{table}");
+    }
 }
