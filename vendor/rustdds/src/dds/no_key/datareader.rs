@@ -437,6 +437,353 @@ where
   }
 }
 
-// The rest of this module, split into files of under 600 lines (text unchanged: PATCHED.md).
-include!("datareader/events.rs");
-include!("datareader/streams.rs");
+/// WARNING! UNTESTED
+//  TODO: test
+// This is  not part of DDS spec. We implement mio mio_06::Evented so that the
+// application can asynchronously poll DataReader(s).
+#[cfg(feature = "mio_06")]
+impl<D, DA> mio_06::Evented for DataReader<D, DA>
+where
+  DA: DeserializerAdapter<D>,
+{
+  // We just delegate all the operations to notification_receiver, since it
+  // already implements mio_06::Evented
+  fn register(
+    &self,
+    poll: &mio_06::Poll,
+    token: mio_06::Token,
+    interest: mio_06::Ready,
+    opts: mio_06::PollOpt,
+  ) -> io::Result<()> {
+    self.keyed_datareader.register(poll, token, interest, opts)
+  }
+
+  fn reregister(
+    &self,
+    poll: &mio_06::Poll,
+    token: mio_06::Token,
+    interest: mio_06::Ready,
+    opts: mio_06::PollOpt,
+  ) -> io::Result<()> {
+    self
+      .keyed_datareader
+      .reregister(poll, token, interest, opts)
+  }
+
+  fn deregister(&self, poll: &mio_06::Poll) -> io::Result<()> {
+    self.keyed_datareader.deregister(poll)
+  }
+}
+
+/// WARNING! UNTESTED
+//  TODO: test
+#[cfg(feature = "mio_08")]
+impl<D, DA> mio_08::event::Source for DataReader<D, DA>
+where
+  DA: DeserializerAdapter<D>,
+{
+  fn register(
+    &mut self,
+    registry: &mio_08::Registry,
+    token: mio_08::Token,
+    interests: mio_08::Interest,
+  ) -> io::Result<()> {
+    // with_key::DataReader implements .register() for two traits, so need to
+    // use disambiguation syntax to call .register() here.
+    <WithKeyDataReader<NoKeyWrapper<D>, DAWrapper<DA>> as mio_08::event::Source>::register(
+      &mut self.keyed_datareader,
+      registry,
+      token,
+      interests,
+    )
+  }
+
+  fn reregister(
+    &mut self,
+    registry: &mio_08::Registry,
+    token: mio_08::Token,
+    interests: mio_08::Interest,
+  ) -> io::Result<()> {
+    <WithKeyDataReader<NoKeyWrapper<D>, DAWrapper<DA>> as mio_08::event::Source>::reregister(
+      &mut self.keyed_datareader,
+      registry,
+      token,
+      interests,
+    )
+  }
+
+  fn deregister(&mut self, registry: &mio_08::Registry) -> io::Result<()> {
+    <WithKeyDataReader<NoKeyWrapper<D>, DAWrapper<DA>> as mio_08::event::Source>::deregister(
+      &mut self.keyed_datareader,
+      registry,
+    )
+  }
+}
+
+impl<D, DA> mio1::event::Source for DataReader<D, DA>
+where
+  DA: DeserializerAdapter<D>,
+{
+  fn register(
+    &mut self,
+    registry: &mio1::Registry,
+    token: mio1::Token,
+    interests: mio1::Interest,
+  ) -> io::Result<()> {
+    <WithKeyDataReader<NoKeyWrapper<D>, DAWrapper<DA>> as mio1::event::Source>::register(
+      &mut self.keyed_datareader,
+      registry,
+      token,
+      interests,
+    )
+  }
+
+  fn reregister(
+    &mut self,
+    registry: &mio1::Registry,
+    token: mio1::Token,
+    interests: mio1::Interest,
+  ) -> io::Result<()> {
+    <WithKeyDataReader<NoKeyWrapper<D>, DAWrapper<DA>> as mio1::event::Source>::reregister(
+      &mut self.keyed_datareader,
+      registry,
+      token,
+      interests,
+    )
+  }
+
+  fn deregister(&mut self, registry: &mio1::Registry) -> io::Result<()> {
+    <WithKeyDataReader<NoKeyWrapper<D>, DAWrapper<DA>> as mio1::event::Source>::deregister(
+      &mut self.keyed_datareader,
+      registry,
+    )
+  }
+}
+
+/// WARNING! UNTESTED
+//  TODO: test
+use crate::no_key::SimpleDataReaderEventStream;
+
+impl<'a, D, DA> StatusEvented<'a, DataReaderStatus, SimpleDataReaderEventStream<'a, D, DA>>
+  for DataReader<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  #[cfg(feature = "mio_06")]
+  fn as_status_evented(&mut self) -> &dyn mio_06::Evented {
+    self.keyed_datareader.as_status_evented()
+  }
+
+  #[cfg(feature = "mio_08")]
+  fn as_status_source(&mut self) -> &mut dyn mio_08::event::Source {
+    self.keyed_datareader.as_status_source()
+  }
+
+  fn as_status_source_mio1(&mut self) -> &mut dyn mio1::event::Source {
+    self.keyed_datareader.as_status_source_mio1()
+  }
+
+  fn as_async_status_stream(&'a self) -> SimpleDataReaderEventStream<'a, D, DA> {
+    SimpleDataReaderEventStream::from_keyed(self.keyed_datareader.as_async_status_stream())
+  }
+
+  fn try_recv_status(&self) -> Option<DataReaderStatus> {
+    self.keyed_datareader.try_recv_status()
+  }
+}
+
+impl<D, DA> HasQoSPolicy for DataReader<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  fn qos(&self) -> QosPolicies {
+    self.keyed_datareader.qos()
+  }
+}
+
+impl<D, DA> RTPSEntity for DataReader<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  fn guid(&self) -> GUID {
+    self.keyed_datareader.guid()
+  }
+}
+
+// ----------------------------------------------
+// ----------------------------------------------
+
+// Async interface for the (bare) DataReader
+
+/// Wraps [`with_key::BareDataReaderStream`](crate::with_key::BareDataReaderStream) and
+/// unwraps [`Sample`](crate::with_key::Sample) and `NoKeyWrapper` on
+/// `poll_next`.
+pub struct BareDataReaderStream<
+  D: 'static,
+  DA: DeserializerAdapter<D> + 'static = CDRDeserializerAdapter<D>,
+> {
+  keyed_stream: WithKeyBareDataReaderStream<NoKeyWrapper<D>, DAWrapper<DA>>,
+}
+
+impl<D, DA> BareDataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  pub fn async_event_stream(&self) -> DataReaderEventStream<D, DA> {
+    DataReaderEventStream {
+      keyed_stream: self.keyed_stream.async_event_stream(),
+    }
+  }
+}
+
+// https://users.rust-lang.org/t/take-in-impl-future-cannot-borrow-data-in-a-dereference-of-pin/52042
+impl<D, DA> Unpin for BareDataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+}
+
+impl<D, DA> Stream for BareDataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DefaultDecoder<D>,
+{
+  type Item = ReadResult<D>;
+
+  fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+    let mut keyed_stream = Pin::new(&mut Pin::into_inner(self).keyed_stream);
+    loop {
+      match keyed_stream.as_mut().poll_next(cx) {
+        Poll::Ready(Some(Err(e))) => break Poll::Ready(Some(Err(e))),
+        Poll::Ready(Some(Ok(Sample::Value(d)))) => break Poll::Ready(Some(Ok(d.d))), /* Unwraps Sample and NoKeyWrapper */
+        // Disposed data is ignored. However, we just received a `Poll::Ready(..)`,
+        // which means we cannot return `Poll::Pending`, because the Ready result
+        // has not left a waker behind to wake us up. Therefore, we need to loop
+        // and try again until we get a returnable result or Pending.
+        Poll::Ready(Some(Ok(Sample::Dispose(_)))) => (), // continue looping
+        Poll::Ready(None) => break Poll::Ready(None),    // This should never happen
+        Poll::Pending => break Poll::Pending,
+      }
+    } // loop
+  }
+}
+
+impl<D, DA> FusedStream for BareDataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DefaultDecoder<D>,
+{
+  fn is_terminated(&self) -> bool {
+    false // Never terminate. This means it is always valid to call poll_next().
+  }
+}
+
+// Async interface for the (non-bare) DataReader
+
+/// Wraps [`with_key::DataReaderStream`](crate::with_key::DataReaderStream) and
+/// unwraps [`Sample`](crate::with_key::Sample) and `NoKeyWrapper` on
+/// `poll_next`.
+pub struct DataReaderStream<
+  D: 'static,
+  DA: DeserializerAdapter<D> + 'static = CDRDeserializerAdapter<D>,
+> {
+  keyed_stream: WithKeyDataReaderStream<NoKeyWrapper<D>, DAWrapper<DA>>,
+}
+
+impl<D, DA> DataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  pub fn async_event_stream(&self) -> DataReaderEventStream<D, DA> {
+    DataReaderEventStream {
+      keyed_stream: self.keyed_stream.async_event_stream(),
+    }
+  }
+}
+
+// https://users.rust-lang.org/t/take-in-impl-future-cannot-borrow-data-in-a-dereference-of-pin/52042
+impl<D, DA> Unpin for DataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+}
+
+impl<D, DA> Stream for DataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DefaultDecoder<D>,
+{
+  type Item = ReadResult<DataSample<D>>;
+
+  fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+    let mut keyed_stream = Pin::new(&mut Pin::into_inner(self).keyed_stream);
+    loop {
+      match keyed_stream.as_mut().poll_next(cx) {
+        Poll::Ready(Some(Err(e))) => break Poll::Ready(Some(Err(e))),
+        Poll::Ready(Some(Ok(d))) => match d.value() {
+          Sample::Value(_) => match DataSample::<D>::from_with_key(d) {
+            Some(d) => break Poll::Ready(Some(Ok(d))),
+            None => break Poll::Ready(None), // This should never happen
+          },
+          // Disposed data is ignored. However, we just received a `Poll::Ready(..)`,
+          // which means we cannot return `Poll::Pending`, because the Ready result
+          // has not left a waker behind to wake us up. Therefore, we need to loop
+          // and try again until we get a returnable result or Pending.
+          Sample::Dispose(_) => (),
+        },
+        Poll::Ready(None) => break Poll::Ready(None), // This should never happen
+        Poll::Pending => break Poll::Pending,
+      }
+    } // loop
+  }
+}
+
+impl<D, DA> FusedStream for DataReaderStream<D, DA>
+where
+  D: 'static,
+  DA: DefaultDecoder<D>,
+{
+  fn is_terminated(&self) -> bool {
+    false // Never terminate. This means it is always valid to call poll_next().
+  }
+}
+
+// ----------------------------------------------------------------------------------------------------
+// ----------------------------------------------------------------------------------------------------
+
+/// Wraps [`with_key::DataReaderEventStream`](crate::with_key::DataReaderEventStream).
+pub struct DataReaderEventStream<
+  D: 'static,
+  DA: DeserializerAdapter<D> + 'static = CDRDeserializerAdapter<D>,
+> {
+  keyed_stream: WithKeyDataReaderEventStream<NoKeyWrapper<D>, DAWrapper<DA>>,
+}
+
+impl<D, DA> Stream for DataReaderEventStream<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  type Item = DataReaderStatus;
+
+  fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+    Pin::new(&mut Pin::into_inner(self).keyed_stream).poll_next(cx)
+  }
+}
+
+impl<D, DA> FusedStream for DataReaderEventStream<D, DA>
+where
+  D: 'static,
+  DA: DeserializerAdapter<D>,
+{
+  fn is_terminated(&self) -> bool {
+    false // Never terminate. This means it is always valid to call poll_next().
+  }
+}
