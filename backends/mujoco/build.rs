@@ -1,6 +1,6 @@
 //! The run-time path to MuJoCo's library for this crate's tests and benches, or an error naming
-//! the script that installs it (`robot_core::build::link_mujoco`).
+//! the script that installs it (`robot_emit::build::link_mujoco`).
 
 fn main() {
-    robot_core::build::link_mujoco();
+    robot_emit::build::link_mujoco();
 }

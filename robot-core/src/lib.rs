@@ -1,27 +1,26 @@
-//! `robot-core`: the vocabulary of the workspace.
+//! `robot-core`: the vocabulary of the workspace, one dependency for a robot crate.
 //!
 //! A robot is defined once, with `robot!` (crate `robot-macros`), which expands to typed state and
 //! command structs plus one `static` [`model::Robot`]. Everything else works from that model:
 //!
-//! * from `robot-model`, re-exported here: [`model`], [`validate`] (the rules), [`fourbar`],
-//!   [`kinematics`] (link poses, the lowest collision point), [`bus_load`], [`actuator`],
-//!   [`controller_plan`], [`typed`] (the contract between generated types and generic backends);
-//! * [`emit`]: URDF, xacro, ros2_control, `controllers.yaml`, MJCF and its scenes, JSON Schema;
-//! * [`build`]: for build scripts, so `cargo build` writes a robot crate's descriptions;
-//! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
-//! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
-//! * [`control_loop`]: read → update → write at a fixed rate, with timing statistics.
+//! * from `robot-model`: [`model`], [`validate`] (the rules), [`fourbar`], [`kinematics`] (link
+//!   poses, the lowest collision point), [`bus_load`], [`actuator`], [`controller_plan`],
+//!   [`typed`] (the contract between generated types and generic backends);
+//! * from `robot-runtime`: [`hardware`] (the hardware-component contract and its lifecycle, after
+//!   ros2_control), [`control_loop`] (read → update → write at a fixed rate, with timing
+//!   statistics), [`config`] (the runtime configuration: backend, bus → OS interface,
+//!   calibration), [`backend`];
+//! * from `robot-emit`: [`emit`] (URDF, xacro, ros2_control, `controllers.yaml`, MJCF and its
+//!   scenes, the ROS 2 package) and [`build`], so `cargo build` writes a robot crate's
+//!   descriptions.
 //!
-//! Feature `config` (on by default) adds the runtime-configuration loader and its JSON Schema
-//! validation.
+//! This crate only re-exports those three: a backend depends on `robot-runtime` alone and never
+//! compiles the emitters. Feature `config` (on by default) adds the runtime-configuration loader
+//! and its JSON Schema validation (`robot-runtime`'s feature `load`).
 #![warn(missing_docs)]
 
-pub mod backend;
-pub mod build;
-pub mod config;
-pub mod control_loop;
-pub mod emit;
-pub mod hardware;
+pub use robot_emit::{self as emit, build, package_info};
+pub use robot_runtime::{backend, config, control_loop, hardware};
 
 pub use robot_model::{
     actuator, bus_load, controller_plan, fourbar, interface, kinematics, model, number, schema,

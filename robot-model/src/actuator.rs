@@ -56,7 +56,7 @@
 //! RS02 27 A), so they are no ceiling a limit must stay under. A joint's `current` limit is only
 //! checked to be positive and is emitted as its `current_limit` param.
 
-pub use robstride_protocol::{Mit, ModelSpec, POSITION_SPAN, RobstrideModel};
+pub use robot_actuator::{LOOP, Mit, MitSlots, ModelSpec, POSITION_SPAN, RobstrideModel, wrap};
 
 use crate::model::{Joint, JointKind};
 use crate::transmission::Transmission;

@@ -26,7 +26,7 @@
 
 use crate::fourbar::{FourBar, FourBarError};
 use crate::model::Actuator;
-pub use robstride_protocol::Mit;
+pub use robot_actuator::Mit;
 
 /// How one joint's quantities become its actuator's and back.
 #[derive(Debug, Clone, Copy, PartialEq)]

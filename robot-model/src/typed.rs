@@ -9,6 +9,7 @@
 //! The slot order is fixed here, in [`state_slots`] and [`command_slots`], and the macro lays the
 //! generated struct fields out by calling the same functions, so the two cannot disagree.
 
+use crate::actuator::MitSlots;
 use crate::interface::InterfaceKind;
 use crate::model::Robot;
 
@@ -100,6 +101,18 @@ impl Layout {
         self.slots
             .iter()
             .position(|s| matches!(*s, Slot::Joint { joint: j, kind: k } if usize::from(j) == joint && k == kind))
+    }
+
+    /// The slots of joint `joint`'s five MIT interfaces (`position` … `damping`), where it
+    /// declares them.
+    pub fn mit_slots(&self, joint: usize) -> MitSlots {
+        MitSlots {
+            position: self.joint_slot(joint, InterfaceKind::Position),
+            velocity: self.joint_slot(joint, InterfaceKind::Velocity),
+            effort: self.joint_slot(joint, InterfaceKind::Effort),
+            stiffness: self.joint_slot(joint, InterfaceKind::Stiffness),
+            damping: self.joint_slot(joint, InterfaceKind::Damping),
+        }
     }
 
     /// The first of the slots of sensor `sensor` (an index into [`Robot::sensors`]); the others

@@ -1,6 +1,8 @@
-//! The layers, as the manifests and imports show them: the model and its rules (`robot-model`)
-//! depend on nothing above them, and `robot!` needs only the model — so expanding a robot builds
-//! no XML writer, YAML parser, JSON Schema validator or libc bindings.
+//! The layers, as the manifests and imports show them: the actuators' vocabulary
+//! (`robot-actuator`) is a leaf; the model and its rules (`robot-model`) depend on nothing above
+//! them and on no backend's crate, and `robot!` needs only the model — so expanding a robot builds
+//! no XML writer, YAML parser, JSON Schema validator or libc bindings; the runtime
+//! (`robot-runtime`) and the backends build no emitter.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
@@ -53,6 +55,8 @@ fn the_model_depends_on_nothing_above_it() {
     let deps = dependencies("robot-model/Cargo.toml");
     for above in [
         "robot-core",
+        "robot-runtime",
+        "robot-emit",
         "quick-xml",
         "serde_yaml_ng",
         "jsonschema",
@@ -75,6 +79,8 @@ fn the_model_depends_on_nothing_above_it() {
             .collect();
         for above in [
             "robot_core",
+            "robot_runtime",
+            "robot_emit",
             "crate::emit",
             "crate::config",
             "crate::hardware",
@@ -85,28 +91,94 @@ fn the_model_depends_on_nothing_above_it() {
 }
 
 #[test]
-fn emit_and_config_do_not_import_each_other() {
+fn the_model_depends_on_no_backend_crate() {
+    let deps = dependencies("robot-model/Cargo.toml");
+    for backend in ["robstride-protocol", "embedded-can"] {
+        assert!(
+            !deps.iter().any(|d| d == backend),
+            "robot-model depends on {backend}"
+        );
+    }
+}
+
+/// The actuators' vocabulary is a leaf: the model, the RobStride codec, the backends and the
+/// trajectory controller all use it, and it uses none of them.
+#[test]
+fn the_actuator_vocabulary_is_a_leaf() {
+    let mut deps = dependencies("robot-actuator/Cargo.toml");
+    deps.sort();
+    assert_eq!(deps, ["schemars", "serde"]);
+}
+
+/// What runs a robot never builds the emitters: the runtime imports nothing of them, and the
+/// configuration's loader (jsonschema) is a feature a backend leaves off.
+#[test]
+fn the_runtime_builds_no_emitter() {
+    let deps = dependencies("robot-runtime/Cargo.toml");
+    for emission in ["robot-emit", "robot-core", "quick-xml"] {
+        assert!(
+            !deps.iter().any(|d| d == emission),
+            "robot-runtime depends on {emission}"
+        );
+    }
     let mut files = Vec::new();
-    rust_files(&root().join("robot-core/src/emit"), &mut files);
-    files.push(root().join("robot-core/src/emit/mod.rs"));
+    rust_files(&root().join("robot-runtime/src"), &mut files);
+    assert!(files.len() > 10);
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         assert!(
-            !text.contains("crate::config"),
-            "{} imports config",
+            !text.contains("robot_emit"),
+            "{} imports robot_emit",
             file.display()
         );
     }
-    let mut files = vec![root().join("robot-core/src/config.rs")];
-    rust_files(&root().join("robot-core/src/config"), &mut files);
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        assert!(
-            !text.contains("crate::emit"),
-            "{} imports emit",
-            file.display()
-        );
+}
+
+/// A backend's crates depend on the runtime, not on `robot-core`, whose emitters (the XML
+/// writer) and configuration loader (the JSON Schema validator) a backend has no use for; only
+/// MuJoCo's simulates the emitted model, so it alone depends on `robot-emit`.
+#[test]
+fn a_backend_builds_no_emitter_but_mujoco_its_model() {
+    let mut manifests = Vec::new();
+    let mut folders = vec![root().join("backends")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if path.is_dir() && name != "target" && name != "compare" && name != "fuzz" {
+                folders.push(path);
+            } else if name == "Cargo.toml" {
+                manifests.push(path);
+            }
+        }
     }
+    assert!(manifests.len() >= 10, "{manifests:?}");
+    for manifest in manifests {
+        let relative = manifest
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let deps = dependencies(&relative);
+        let mut refused = vec!["robot-core", "quick-xml", "jsonschema"];
+        if !relative.starts_with("backends/mujoco/") {
+            refused.push("robot-emit");
+        }
+        for dep in refused {
+            assert!(
+                !deps.iter().any(|d| d == dep),
+                "{relative} depends on {dep}"
+            );
+        }
+    }
+}
+
+/// The simulated actuators and the component meet only at the transport trait, below both.
+#[test]
+fn the_simulated_bus_does_not_depend_on_the_component() {
+    let deps = dependencies("backends/robstride/sim/Cargo.toml");
+    assert!(deps.iter().any(|d| d == "robstride-transport"), "{deps:?}");
+    assert!(!deps.iter().any(|d| d == "backend-robstride"), "{deps:?}");
 }
 
 /// The fixture robot the model's and the emitters' tests share is test support: compiled into
@@ -118,7 +190,10 @@ fn the_fixture_robot_is_test_support_only() {
     assert!(lib.contains("#[cfg(any(test, feature = \"fixture\"))]\npub mod fixture;"));
     let mut manifests = Vec::new();
     for dir in [
+        "robot-actuator",
         "robot-model",
+        "robot-runtime",
+        "robot-emit",
         "robot-core",
         "robot-macros",
         "robots",

@@ -1,4 +1,4 @@
-//! `backend-mock`: the mock backend, a [`robot_core::hardware::Component`] with the semantics of
+//! `backend-mock`: the mock backend, a [`robot_runtime::hardware::Component`] with the semantics of
 //! ros2_control's `mock_components/GenericSystem`, over the typed state and command structs that
 //! `robot!` generates.
 //!
@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use backend_mock::MockSystem;
-//! use robot_core::hardware::{Clock, Component, System};
+//! use robot_runtime::hardware::{Clock, Component, System};
 //! use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 //!
 //! let mock: Box<dyn Component<LiteBiped>> = Box::new(MockSystem::<LiteBiped>::new());
@@ -22,7 +22,7 @@
 //! system.write(clock, &command)?;
 //! system.read(clock, &mut state)?;
 //! assert_eq!(state.left_knee_pitch.position, 0.3); // mirrored on the next read
-//! # Ok::<(), robot_core::hardware::HardwareError>(())
+//! # Ok::<(), robot_runtime::hardware::HardwareError>(())
 //! ```
 //!
 //! # What it does, after `generic_system.cpp`
@@ -109,11 +109,11 @@
 //! | offset under `calculate_dynamics` | velocity and acceleration modes add the offset on every read while the velocity is not finite (an operator-precedence slip) | added through `on_configure` only | d `the_following_offset_reaches_integrated_positions_only_through_on_configure` |
 //! | infinite command | `read` fails for the looped-back interfaces only; an infinite position is skipped silently | `write` fails for any command of a driven joint, naming it, and stores none of the set | g `infinite_command_is_an_error` |
 //! | commands at activation | stay at `initial_value` or NaN until a controller writes | the System seeds commands holding the measured position with zero gains, which the first `write` stores | g `seeded_safe_commands_hold_the_joints_still` |
-//! | interface types | `double` and `bool` interfaces are mirrored | `f64` only: our vocabulary has no other type | by construction ([`robot_core::Values`]) |
+//! | interface types | `double` and `bool` interfaces are mirrored | `f64` only: our vocabulary has no other type | by construction ([`robot_runtime::Values`]) |
 //! | disabled joints | none | [`MockSystem::with_disabled_joints`], from the runtime configuration: reported at their initial state, never driven | g `disabled_joint_is_never_driven` |
 //!
-//! [`ErrorKind::Unsupported`]: robot_core::hardware::ErrorKind::Unsupported
-//! [`ErrorKind::InvalidCommand`]: robot_core::hardware::ErrorKind::InvalidCommand
+//! [`ErrorKind::Unsupported`]: robot_runtime::hardware::ErrorKind::Unsupported
+//! [`ErrorKind::InvalidCommand`]: robot_runtime::hardware::ErrorKind::InvalidCommand
 #![warn(missing_docs)]
 
 mod dynamics;

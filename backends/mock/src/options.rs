@@ -1,8 +1,8 @@
 //! What a [`crate::MockSystem`] is told at construction: GenericSystem's parameters plus the few
 //! settings our typed model has no place for.
 
-use robot_core::InterfaceKind;
-use robot_core::model::MockParams;
+use robot_runtime::InterfaceKind;
+use robot_runtime::model::MockParams;
 
 /// Which command of a joint drives its states when `calculate_dynamics` is on.
 ///

@@ -3,11 +3,11 @@
 
 use std::ops::Range;
 
-use robot_core::hardware::mimic::Mimics;
-use robot_core::hardware::{ErrorKind, HardwareError};
-use robot_core::model::Joint;
-use robot_core::typed::Layout;
-use robot_core::{InterfaceKind, Robot};
+use robot_runtime::hardware::mimic::Mimics;
+use robot_runtime::hardware::{ErrorKind, HardwareError};
+use robot_runtime::model::Joint;
+use robot_runtime::typed::Layout;
+use robot_runtime::{InterfaceKind, Robot};
 
 use crate::options::{CommandMode, MockOptions};
 

@@ -9,8 +9,8 @@
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use robot_core::model::SensorKind;
-use robot_core::{ContactState, ForceTorqueState, ImuState};
+use robot_runtime::model::SensorKind;
+use robot_runtime::{ContactState, ForceTorqueState, ImuState};
 
 /// A wrong value for a mocked sensor.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -249,7 +249,7 @@ fn article(kind: SensorKind) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use robot_core::{Quaternion, Vector3};
+    use robot_runtime::{Quaternion, Vector3};
 
     fn tilted() -> ImuState {
         ImuState {

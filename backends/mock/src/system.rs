@@ -1,9 +1,9 @@
 //! [`MockSystem`]: the component.
 
-use robot_core::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
-use robot_core::model::MockParams;
-use robot_core::typed::Slot;
-use robot_core::{InterfaceKind, RobotTypes, Values};
+use robot_runtime::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
+use robot_runtime::model::MockParams;
+use robot_runtime::typed::Slot;
+use robot_runtime::{InterfaceKind, RobotTypes, Values};
 
 use crate::dynamics;
 use crate::options::{CommandMode, MockOptions};

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use mujoco_rs::prelude::{MjData, MjModel};
-use robot_core::hardware::Counters;
+use robot_runtime::hardware::Counters;
 
 use crate::render::{self, RenderError, View};
 

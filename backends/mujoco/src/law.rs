@@ -1,7 +1,7 @@
 //! The MIT law, `τ = stiffness·(q* − q) + damping·(v* − v) + τ_ff` ([`Mit`], the one type of its
 //! five values), clamped to the effort limit, and the targets it works from.
 
-use robot_core::Mit;
+use robot_runtime::Mit;
 
 use crate::plan::Drive;
 
@@ -12,18 +12,20 @@ use crate::plan::Drive;
 /// A position-commanded joint without a velocity command is damped towards rest (v* = 0);
 /// gains the definition does not declare are the drive's defaults.
 pub(crate) fn targets(command: &[f64], drive: &Drive) -> Mit {
-    let get = |slot: Option<usize>| slot.map(|s| command[s]);
-    let velocity = get(drive.velocity).unwrap_or(if drive.position.is_some() {
+    let slots = &drive.slots;
+    let get = |slot: Option<usize>, otherwise: f64| slot.map_or(otherwise, |s| command[s]);
+    // Damped towards rest where a position is commanded without a velocity.
+    let rest = if slots.position.is_some() {
         0.0
     } else {
         f64::NAN
-    });
+    };
     Mit {
-        position: get(drive.position).unwrap_or(f64::NAN),
-        velocity,
-        effort: get(drive.effort).unwrap_or(0.0),
-        stiffness: get(drive.stiffness).unwrap_or(drive.default_stiffness),
-        damping: get(drive.damping).unwrap_or(drive.default_damping),
+        position: get(slots.position, f64::NAN),
+        velocity: get(slots.velocity, rest),
+        effort: get(slots.effort, 0.0),
+        stiffness: get(slots.stiffness, drive.default_stiffness),
+        damping: get(slots.damping, drive.default_damping),
     }
 }
 
@@ -36,14 +38,17 @@ pub(crate) fn torque(target: &Mit, q: f64, v: f64, limit: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use robot_runtime::actuator::MitSlots;
 
     fn drive() -> Drive {
         Drive {
-            position: Some(0),
-            velocity: Some(1),
-            effort: Some(2),
-            stiffness: Some(3),
-            damping: Some(4),
+            slots: MitSlots {
+                position: Some(0),
+                velocity: Some(1),
+                effort: Some(2),
+                stiffness: Some(3),
+                damping: Some(4),
+            },
             default_stiffness: 0.0,
             default_damping: 0.0,
             limit: 10.0,
@@ -73,10 +78,10 @@ mod tests {
     #[test]
     fn undeclared_gains_take_the_defaults() {
         let position_only = Drive {
-            velocity: None,
-            effort: None,
-            stiffness: None,
-            damping: None,
+            slots: MitSlots {
+                position: Some(0),
+                ..MitSlots::default()
+            },
             default_stiffness: 20.0,
             default_damping: 1.0,
             ..drive()

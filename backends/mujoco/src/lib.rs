@@ -1,4 +1,4 @@
-//! `backend-mujoco`: the MuJoCo backend, a [`robot_core::hardware::Component`] that simulates a
+//! `backend-mujoco`: the MuJoCo backend, a [`robot_runtime::hardware::Component`] that simulates a
 //! robot's emitted MJCF in lock-step with the control loop and drives it with the MIT law, as
 //! `mujoco_ros2_control/MujocoSystem` does for ROS, over the typed state and command structs.
 //!
@@ -47,7 +47,7 @@
 //! # Time
 //! The loop's clock is the simulation's: with `Pacing::Simulated` (paced to wall-clock time,
 //! for watching) or `Pacing::SimulatedFast` (as fast as the physics runs) from
-//! `robot_core::control_loop`, the clock advances one period per cycle and the physics exactly
+//! `robot_runtime::control_loop`, the clock advances one period per cycle and the physics exactly
 //! as far. Under a wall clock it follows wall time instead, up to ten periods per read.
 #![warn(missing_docs)]
 

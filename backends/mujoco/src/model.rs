@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use mujoco_rs::prelude::MjModel;
 use mujoco_rs::wrappers::mj_auxiliary::MjVfs;
-use robot_core::{Robot, emit};
+use robot_runtime::Robot;
 
 use crate::options::ModelSource;
 
@@ -45,19 +45,21 @@ pub(crate) fn load(
 /// The floor scene, or the stand scene when `on_stand` and the robot has one.
 fn emitted(robot: &Robot, on_stand: bool) -> Result<(MjModel, String), LoadError> {
     let stand = match on_stand {
-        true => emit::stand_scene(robot).map_err(|e| format!("the emitted stand scene: {e}"))?,
+        true => {
+            robot_emit::stand_scene(robot).map_err(|e| format!("the emitted stand scene: {e}"))?
+        }
         false => None,
     };
     let (file, scene) = match stand {
         Some(text) => (format!("{}.stand.scene.xml", robot.name), text),
         None => (
             format!("{}.scene.xml", robot.name),
-            emit::scene(robot).map_err(|e| format!("the emitted scene: {e}"))?,
+            robot_emit::scene(robot).map_err(|e| format!("the emitted scene: {e}"))?,
         ),
     };
     let origin = format!("the emitted {file}");
     let mjcf_file = format!("{}.mjcf.xml", robot.name);
-    let mjcf = emit::mjcf(robot).map_err(|e| format!("the emitted {mjcf_file}: {e}"))?;
+    let mjcf = robot_emit::mjcf(robot).map_err(|e| format!("the emitted {mjcf_file}: {e}"))?;
     let mut vfs = MjVfs::new();
     for (name, text) in [(&mjcf_file, &mjcf), (&file, &scene)] {
         vfs.add_from_buffer(name, text.as_bytes())

@@ -7,13 +7,13 @@ use std::time::Duration;
 /// What is simulated.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ModelSource {
-    /// The robot on the floor: its emitted `<robot>.scene.xml` (`robot_core::emit::scene`) with
+    /// The robot on the floor: its emitted `<robot>.scene.xml` (`robot_emit::scene`) with
     /// the `<robot>.mjcf.xml` it includes, both rendered from the definition, so no file has to
     /// be found. A floating base is free and starts at key `home`, its feet on the floor.
     #[default]
     Scene,
     /// Hanging on a test stand: the emitted `<robot>.stand.scene.xml`, the root held by a weld
-    /// 5 cm above where it would stand (`robot_core::emit::STAND_CLEARANCE`), the feet in the
+    /// 5 cm above where it would stand (`robot_emit::STAND_CLEARANCE`), the feet in the
     /// air. A fixed-base robot has no stand scene (it stands on its base): the floor scene.
     Stand,
     /// A user's MJCF file (a scene including the robot, a tuned model), simulated as it is,
@@ -21,7 +21,7 @@ pub enum ModelSource {
     File(PathBuf),
 }
 
-pub use robot_core::hardware::ServoGains;
+pub use robot_runtime::hardware::ServoGains;
 
 /// Everything a [`crate::MujocoSystem`] is configured with.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,9 +6,10 @@
 //! sensor at once.
 
 use mujoco_rs::prelude::{MjModel, MjtBias, MjtGain, MjtJoint, MjtObjBase, MjtSensor, MjtTrn};
-use robot_core::InterfaceKind;
-use robot_core::model::{JointKind, Robot, SensorKind};
-use robot_core::typed::Layout;
+use robot_runtime::InterfaceKind;
+use robot_runtime::actuator::MitSlots;
+use robot_runtime::model::{JointKind, Robot, SensorKind};
+use robot_runtime::typed::Layout;
 
 use crate::options::ServoGains;
 
@@ -44,11 +45,8 @@ pub(crate) struct Motor {
 /// The command slots of a driven joint, and the gains that stand in for undeclared ones.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Drive {
-    pub position: Option<usize>,
-    pub velocity: Option<usize>,
-    pub effort: Option<usize>,
-    pub stiffness: Option<usize>,
-    pub damping: Option<usize>,
+    /// Where its five MIT commands are, where it declares them.
+    pub slots: MitSlots,
     /// Stiffness and damping when the definition declares no `stiffness` / `damping` command.
     pub default_stiffness: f64,
     pub default_damping: f64,
@@ -177,7 +175,6 @@ pub(crate) fn resolve(
         } else {
             None
         };
-        let cmd = |kind| command.joint_slot(j, kind);
         let limit = joint
             .limits
             .map(|l| l.effort)
@@ -186,11 +183,7 @@ pub(crate) fn resolve(
         let drive = (commanded && !disabled.contains(&j)).then(|| {
             let defaults = servo.for_joint(joint);
             Drive {
-                position: cmd(InterfaceKind::Position),
-                velocity: cmd(InterfaceKind::Velocity),
-                effort: cmd(InterfaceKind::Effort),
-                stiffness: cmd(InterfaceKind::Stiffness),
-                damping: cmd(InterfaceKind::Damping),
+                slots: command.mit_slots(j),
                 default_stiffness: defaults.stiffness,
                 default_damping: defaults.damping,
                 limit,
@@ -275,10 +268,10 @@ pub(crate) fn resolve(
             SensorKind::Contact => {
                 let shapes = robot
                     .link(&sensor.link)
-                    .map_or(0, |l| robot_core::emit::contact_shapes(l).count());
+                    .map_or(0, |l| robot_emit::contact_shapes(l).count());
                 let touches: Vec<Option<usize>> = (0..shapes)
                     .map(|i| {
-                        let name = robot_core::emit::touch_sensor_name(&sensor.name, i);
+                        let name = robot_emit::touch_sensor_name(&sensor.name, i);
                         find(name, MjtSensor::mjSENS_TOUCH, "touch")
                     })
                     .collect();

@@ -4,10 +4,10 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase, MjtState};
-use robot_core::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
-use robot_core::kinematics::{self, Transform};
-use robot_core::typed::Slot;
-use robot_core::{InterfaceKind, Mit, RobotTypes, Values};
+use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_runtime::kinematics::{self, Transform};
+use robot_runtime::typed::Slot;
+use robot_runtime::{InterfaceKind, Mit, RobotTypes, Values};
 
 use crate::fall::FallWatch;
 use crate::law;
@@ -487,12 +487,13 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             let Some(drive) = joint.drive else {
                 continue;
             };
+            let slots = drive.slots;
             for slot in [
-                drive.position,
-                drive.velocity,
-                drive.effort,
-                drive.stiffness,
-                drive.damping,
+                slots.position,
+                slots.velocity,
+                slots.effort,
+                slots.stiffness,
+                slots.damping,
             ]
             .into_iter()
             .flatten()

@@ -16,7 +16,7 @@
 //!   multi-turn joint's count is seeded from the motor's own (`mechPos`) at configure and at
 //!   every activation, and the motor is not switched on when it cannot be ([`crate::turns`]);
 //! * the mimic joints that follow the bus's joints are in its block, so `read` fills their
-//!   states too ([`robot_core::hardware::mimic`]).
+//!   states too ([`robot_runtime::hardware::mimic`]).
 //!
 //! A fault bit, more replies missed in a row than [`BusOptions::tolerated_missed_in_a_row`], a frame
 //! that is not the protocol's, or a bus error make `read` or `write` fail naming the joint, the
@@ -27,14 +27,14 @@ mod round_trip;
 
 use std::time::Duration;
 
-use robot_core::config::RuntimeConfig;
-use robot_core::hardware::mimic::Mimics;
-use robot_core::hardware::{
+use robot_runtime::config::RuntimeConfig;
+use robot_runtime::hardware::mimic::Mimics;
+use robot_runtime::hardware::{
     Claims, Clock, Component, Counters, ErrorKind, HardwareError, Recovery, ServoGains,
 };
-use robot_core::model::JointKind;
-use robot_core::typed::RobotTypes;
-use robot_core::{InterfaceKind, Mit, Values};
+use robot_runtime::model::JointKind;
+use robot_runtime::typed::RobotTypes;
+use robot_runtime::{InterfaceKind, Mit, Values};
 use robstride_protocol::{Command, Feedback, Mode, Reply, RobstrideModel};
 
 use self::motor::{EdgeError, Motor, Unsendable};

@@ -6,8 +6,8 @@
 //! The peer `robstride` crate encodes a NaN field as `0x0000`, the bottom of the range: on the
 //! torque field that is a full negative torque command. Here a NaN never reaches the encoder.
 
-use robot_core::model::Joint;
-use robot_core::{Mit, RobstrideModel};
+use robot_runtime::model::Joint;
+use robot_runtime::{Mit, RobstrideModel};
 
 /// The command guard of one joint.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,5 +10,7 @@
 
 pub mod component;
 pub mod guard;
-pub mod transport;
 pub mod turns;
+
+/// How frames reach a bus (crate `robstride-transport`, which the simulated bus implements too).
+pub use robstride_transport as transport;

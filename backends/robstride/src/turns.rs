@@ -61,11 +61,8 @@
 //! Joints inside the window are not counted: a jump there means the motor was pushed past the
 //! window's edge, and the component fails naming it.
 
-use robot_core::Mit;
-use robot_core::actuator::{ModelSpec, MotorTravel, POSITION_SPAN};
-
-/// One whole loop of the reported angle, rad: the window's width, 8π.
-pub const LOOP: f64 = 2.0 * POSITION_SPAN;
+use robot_runtime::Mit;
+use robot_runtime::actuator::{LOOP, ModelSpec, MotorTravel, POSITION_SPAN, wrap};
 
 /// How far a report taken on its nearest loop may lie from the motor's own count, rad. Far below
 /// half a loop (4π), which would make the loop ambiguous; far above what separates two readings
@@ -292,16 +289,10 @@ impl Turns {
     }
 }
 
-/// `angle` brought into the window `[-4π, 4π)` by whole loops: what looping firmware reports for
-/// an angle of `angle` from its zero.
-pub fn wrap(angle: f64) -> f64 {
-    (angle + POSITION_SPAN).rem_euclid(LOOP) - POSITION_SPAN
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use robot_core::RobstrideModel;
+    use robot_runtime::RobstrideModel;
     use std::f64::consts::PI;
 
     /// An RS02's counter: 44 rad/s, 17 N·m.
@@ -559,13 +550,5 @@ mod tests {
         // Within the tolerance: a motor that moved a little between the two readings.
         turns.unwrap(at(1.0)).unwrap();
         assert!((turns.seed(1.0 + LOOP + 0.4).unwrap() - (1.0 + LOOP)).abs() < 1e-12);
-    }
-
-    #[test]
-    fn wrap_brings_an_angle_into_the_window() {
-        assert_eq!(wrap(0.0), 0.0);
-        assert!((wrap(5.0 * PI) - (-3.0 * PI)).abs() < 1e-12);
-        assert!((wrap(-5.0 * PI) - 3.0 * PI).abs() < 1e-12);
-        assert_eq!(wrap(-POSITION_SPAN), -POSITION_SPAN);
     }
 }

@@ -27,7 +27,7 @@ use robot_macros::robot;
 use robstride_protocol::{Command, Request, RobstrideModel};
 use robstride_sim::motor::{MotorModel, Shaft};
 
-use backend_robstride::turns::wrap;
+use robot_core::actuator::wrap;
 use robstride_sim::SimActuator;
 use robstride_sim::bus::NodeId;
 

@@ -21,7 +21,7 @@
 //!   definition (position = offset + multiplier × the followed joint's, velocity ×
 //!   multiplier); a message with an array neither empty nor as long as `name`, or a joint named
 //!   twice, is refused whole and counted; states older than the stale age fail `read` with
-//!   [`ErrorKind::Timeout`](robot_core::hardware::ErrorKind::Timeout), and the loop switches
+//!   [`ErrorKind::Timeout`](robot_runtime::hardware::ErrorKind::Timeout), and the loop switches
 //!   everything off;
 //! * **write**: published when the summed |state − command| over the position, velocity and
 //!   effort commands exceeds the threshold; every non-empty array lines up with `name`; a NaN

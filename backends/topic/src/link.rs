@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use robot_core::hardware::{ErrorKind, HardwareError};
+use robot_runtime::hardware::{ErrorKind, HardwareError};
 use ros2_wire::msg::{Imu, JointState};
 use ros2_wire::{Participant, Publisher, QosProfile, Subscription};
 

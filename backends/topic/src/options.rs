@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use robot_core::backend::topic_defaults;
+use robot_runtime::backend::topic_defaults;
 use ros2_wire::{MAX_DOMAIN_ID, TopicName, TopicNameError};
 
 /// The default of `joint_commands_topic`, as upstream.

@@ -1,10 +1,10 @@
 //! Which slots each joint's position, velocity and effort live in, resolved once from the
 //! description, so `read` and `write` only index.
 
-use robot_core::hardware::mimic::Mimics;
-use robot_core::hardware::{ErrorKind, HardwareError};
-use robot_core::typed::Layout;
-use robot_core::{InterfaceKind, Robot};
+use robot_runtime::hardware::mimic::Mimics;
+use robot_runtime::hardware::{ErrorKind, HardwareError};
+use robot_runtime::typed::Layout;
+use robot_runtime::{InterfaceKind, Robot};
 
 /// The interfaces a `sensor_msgs/JointState` carries, in its array order.
 pub(crate) const CARRIED: [InterfaceKind; 3] = [
@@ -129,7 +129,7 @@ impl Plan {
             })?;
             plan.imu = Some(first);
             plan.state_slots
-                .extend(first..first + robot_core::interface::IMU_STATE_INTERFACES.len());
+                .extend(first..first + robot_runtime::interface::IMU_STATE_INTERFACES.len());
         }
         Ok(plan)
     }
@@ -139,7 +139,7 @@ impl Plan {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use robot_core::RobotTypes;
+    use robot_runtime::RobotTypes;
 
     robot_macros::robot! {
         /// A position joint, a velocity joint and a mimic.

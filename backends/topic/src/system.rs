@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use robot_core::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
-use robot_core::{RobotTypes, Values};
+use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_runtime::{RobotTypes, Values};
 use ros2_wire::msg::{Imu, JointState, Time};
 
 use crate::intake::{Intake, Refusal};
@@ -58,9 +58,11 @@ impl<R: RobotTypes> TopicSystem<R> {
     /// first IMU.
     pub fn new(options: TopicOptions) -> Self {
         let robot = R::DESCRIPTION;
-        let imu = (robot.sensors_of(robot_core::model::SensorKind::Imu).next())
-            .map(|(index, _)| index)
-            .filter(|_| options.imu_topic.is_some());
+        let imu = (robot
+            .sensors_of(robot_runtime::model::SensorKind::Imu)
+            .next())
+        .map(|(index, _)| index)
+        .filter(|_| options.imu_topic.is_some());
         TopicSystem {
             name: format!("{}Hardware", robot.type_name),
             claims: Claims {

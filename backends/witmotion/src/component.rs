@@ -19,11 +19,11 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use robot_core::Values;
-use robot_core::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
-use robot_core::interface::IMU_STATE_INTERFACES;
-use robot_core::model::SensorKind;
-use robot_core::typed::RobotTypes;
+use robot_runtime::Values;
+use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_runtime::interface::IMU_STATE_INTERFACES;
+use robot_runtime::model::SensorKind;
+use robot_runtime::typed::RobotTypes;
 use witmotion_protocol::{Command, FrameKind, OutputContent};
 
 use crate::confirm;
@@ -371,7 +371,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
 
     fn on_shutdown(
         &mut self,
-        _previous: robot_core::hardware::Lifecycle,
+        _previous: robot_runtime::hardware::Lifecycle,
     ) -> Result<(), HardwareError> {
         self.close();
         Ok(())
@@ -379,7 +379,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
 
     fn on_error(
         &mut self,
-        _previous: robot_core::hardware::Lifecycle,
+        _previous: robot_runtime::hardware::Lifecycle,
     ) -> Result<(), HardwareError> {
         self.close();
         Ok(())

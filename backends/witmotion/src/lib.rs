@@ -36,8 +36,8 @@
 //!   [`ErrorKind::Bus`]: end of file, `EIO` or a hang-up (unplugged), more than 5 % of frames
 //!   corrupt ([`reader::Corruption`]), a panic.
 //!
-//! [`ErrorKind::Timeout`]: robot_core::hardware::ErrorKind::Timeout
-//! [`ErrorKind::Bus`]: robot_core::hardware::ErrorKind::Bus
+//! [`ErrorKind::Timeout`]: robot_runtime::hardware::ErrorKind::Timeout
+//! [`ErrorKind::Bus`]: robot_runtime::hardware::ErrorKind::Bus
 #![warn(missing_docs)]
 
 pub mod component;

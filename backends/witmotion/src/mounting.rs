@@ -13,8 +13,8 @@
 //! frame is `m · v · m*` in the body's: the component reports in the body's axes, REP-103's x
 //! forward, y left, z up, whatever way the device is turned.
 
-use robot_core::Robot;
-use robot_core::kinematics::{self, Matrix};
+use robot_runtime::Robot;
+use robot_runtime::kinematics::{self, Matrix};
 
 /// A rotation as a unit quaternion, `x, y, z, w`, in `f64`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,7 +69,7 @@ impl Rotation {
 
     /// The quaternion of a rotation matrix, `w ≥ 0`.
     pub fn of_matrix(m: &Matrix) -> Rotation {
-        let [w, x, y, z] = robot_core::kinematics::matrix_to_quaternion(m);
+        let [w, x, y, z] = robot_runtime::kinematics::matrix_to_quaternion(m);
         Rotation { x, y, z, w }
     }
 }
@@ -134,10 +134,10 @@ mod tests {
             [0.0, std::f64::consts::FRAC_PI_2, 0.0],
             [-3.0, 0.1, -0.2],
         ] {
-            let m = robot_core::kinematics::rpy_to_matrix(rpy);
+            let m = robot_runtime::kinematics::rpy_to_matrix(rpy);
             let q = Rotation::of_matrix(&m);
             for v in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.2, -0.5, 0.7]] {
-                let by_matrix = robot_core::kinematics::Transform {
+                let by_matrix = robot_runtime::kinematics::Transform {
                     rotation: m,
                     translation: [0.0; 3],
                 }

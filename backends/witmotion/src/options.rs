@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use robot_core::config::ImuConfig;
+use robot_runtime::config::ImuConfig;
 use witmotion_protocol::OutputRate;
 
 use crate::reader::Corruption;

@@ -7,9 +7,10 @@
 use crate::error::{EncodeError, Field};
 use crate::frame::Frame;
 use crate::id::{CommType, pack};
-use crate::mit::Mit;
-use crate::model::RobstrideModel;
 use crate::param::ParamWrite;
+use crate::scaling::Code16;
+use robot_actuator::Mit;
+use robot_actuator::RobstrideModel;
 
 /// An operation-control (type 1) setpoint: a [`Mit`] whose values are all finite.
 ///

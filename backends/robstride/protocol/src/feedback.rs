@@ -7,7 +7,7 @@
 //! ```
 
 use crate::id::IdFields;
-use crate::model::RobstrideModel;
+use robot_actuator::RobstrideModel;
 
 /// The motor's state, ID bits 23–22.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -186,6 +186,7 @@ impl RawFeedback {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scaling::Code16;
 
     #[test]
     fn to_physical_is_bit_exact_with_range_decode_for_every_code() {

@@ -14,9 +14,9 @@
 //! * [`Command`]: every host→motor request of §4, encoded with [`Command::encode`];
 //! * [`Reply`]: every motor→host frame, decoded with [`Reply::decode`], which never panics and
 //!   rejects what is malformed with a [`DecodeError`];
-//! * [`Mit`]: the MIT law's five values, which a type-1 [`MitCommand`] carries;
-//! * [`RobstrideModel`] and [`Scaling`]: the per-model ranges of §9 (manual family) and the manual's
-//!   formulas;
+//! * [`Mit`]: the MIT law's five values, which a type-1 [`MitCommand`] carries, and
+//!   [`RobstrideModel`] with its [`Scaling`]: the per-model ranges of §9 (manual family), from the
+//!   actuators' vocabulary (`robot-actuator`, re-exported); [`Code16`]: the manual's formulas;
 //! * [`Param`]: the parameter table of §8 with each parameter's type;
 //! * the motor's side, for simulated actuators and traffic tools: [`Request::decode`] and
 //!   [`Reply::encode`].
@@ -68,8 +68,6 @@ mod fault;
 mod feedback;
 mod frame;
 pub mod id;
-mod mit;
-mod model;
 mod param;
 mod reply;
 mod request;
@@ -81,9 +79,8 @@ pub use fault::{Fault, FaultFrame, FaultWord, WarningWord};
 pub use feedback::{Feedback, FeedbackFault, FeedbackFaults, Mode, RawFeedback};
 pub use frame::Frame;
 pub use id::CommType;
-pub use mit::Mit;
-pub use model::{ModelSpec, POSITION_SPAN, RobstrideModel};
 pub use param::{CAN_TIMEOUT_TICKS_PER_SECOND, Param, ParamType, ParamValue, ParamWrite, RunMode};
 pub use reply::{ParamOutcome, ParamReply, Reply};
 pub use request::Request;
-pub use scaling::{Range, Scaling};
+pub use robot_actuator::{Mit, ModelSpec, POSITION_SPAN, Range, RobstrideModel, Scaling};
+pub use scaling::Code16;

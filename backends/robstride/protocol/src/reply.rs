@@ -10,8 +10,8 @@ use crate::fault::FaultFrame;
 use crate::feedback::{Feedback, RawFeedback};
 use crate::frame::Frame;
 use crate::id::{CommType, IdFields};
-use crate::model::RobstrideModel;
 use crate::param::{Param, ParamValue};
+use robot_actuator::RobstrideModel;
 
 /// The outcome of a parameter read.
 #[derive(Debug, Clone, Copy, PartialEq)]

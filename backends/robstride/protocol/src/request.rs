@@ -7,10 +7,11 @@ use crate::error::DecodeError;
 use crate::feedback::RawFeedback;
 use crate::frame::Frame;
 use crate::id::{CommType, IdFields, pack};
-use crate::mit::Mit;
-use crate::model::RobstrideModel;
 use crate::param::{Param, ParamValue, ParamWrite};
 use crate::reply::{ParamOutcome, Reply, parts};
+use crate::scaling::Code16;
+use robot_actuator::Mit;
+use robot_actuator::RobstrideModel;
 
 /// A host→motor frame, as the motor receives it.
 #[derive(Debug, Clone, Copy, PartialEq)]

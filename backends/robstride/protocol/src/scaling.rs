@@ -10,60 +10,28 @@
 //! encodes to 0x7FFF on a symmetric range, and 0x7FFF decodes to −LSB/2, not to 0 (the
 //! `(x/max + 1)·0x7FFF` formula of some SDKs differs by up to 1 LSB; §13).
 //!
-//! The table is the one statement of what each model can do: the definition's rules
-//! (`robot-model`) read the same rows as f64 through [`RobstrideModel::spec`](crate::RobstrideModel::spec).
+//! The ranges are the actuators' vocabulary's (`robot_actuator::Scaling`, one row per model, the
+//! one statement of what each model can do); the formulas are the codec's, [`Code16`].
 
 use crate::error::{EncodeError, Field};
-use crate::model::POSITION_SPAN;
+use robot_actuator::Range;
 
-/// A closed interval that 16 bits span, 0x0000 at `min` and 0xFFFF at `max`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Range {
-    min: f32,
-    max: f32,
+/// A [`Range`]'s 16-bit codes: the manual's formulas.
+pub trait Code16 {
+    /// The code of `x`, clamped to the range; an error for NaN or ±∞.
+    fn encode(self, x: f32) -> Result<u16, EncodeError>;
+
+    /// The code of a finite `x` (the manual's formula). Callers have rejected NaN; were one to
+    /// get here it would saturate to 0, which is why every public path checks first.
+    fn encode_finite(self, x: f32) -> u16;
+
+    /// The value of code `u` (the manual's formula).
+    fn decode(self, u: u16) -> f32;
 }
 
-impl Range {
-    /// `[-max, max]`.
-    pub const fn symmetric(max: f32) -> Range {
-        Range { min: -max, max }
-    }
-
-    /// `[0, max]`, as for the gains.
-    pub const fn from_zero(max: f32) -> Range {
-        Range { min: 0.0, max }
-    }
-
-    /// The lower end.
-    pub const fn min(self) -> f32 {
-        self.min
-    }
-
-    /// The upper end.
-    pub const fn max(self) -> f32 {
-        self.max
-    }
-
-    /// One code step, `(max − min) / 65535`.
-    pub fn lsb(self) -> f32 {
-        (self.max - self.min) / 65535.0
-    }
-
-    /// `x` clamped to the range. NaN stays NaN; callers reject it first.
+impl Code16 for Range {
     #[inline]
-    pub fn clamp(self, x: f32) -> f32 {
-        if x < self.min {
-            self.min
-        } else if x > self.max {
-            self.max
-        } else {
-            x
-        }
-    }
-
-    /// The code of `x`, clamped to the range; an error for NaN or ±∞.
-    #[inline]
-    pub fn encode(self, x: f32) -> Result<u16, EncodeError> {
+    fn encode(self, x: f32) -> Result<u16, EncodeError> {
         if x.is_finite() {
             Ok(self.encode_finite(x))
         } else {
@@ -73,115 +41,24 @@ impl Range {
         }
     }
 
-    /// The code of a finite `x` (the manual's formula). Callers have rejected NaN; were one to
-    /// get here it would saturate to 0, which is why every public path checks first.
     #[inline]
-    pub(crate) fn encode_finite(self, x: f32) -> u16 {
+    fn encode_finite(self, x: f32) -> u16 {
+        let (min, max) = (self.min(), self.max());
         // `max`/`min` clamp as `clamp` does for every number (and compile to branch-free
         // instructions); `as` truncates toward zero and saturates.
-        ((x.max(self.min).min(self.max) - self.min) * 65535.0 / (self.max - self.min)) as u16
+        ((x.max(min).min(max) - min) * 65535.0 / (max - min)) as u16
     }
 
-    /// The value of code `u` (the manual's formula).
     #[inline]
-    pub fn decode(self, u: u16) -> f32 {
-        f32::from(u) * (self.max - self.min) / 65535.0 + self.min
+    fn decode(self, u: u16) -> f32 {
+        f32::from(u) * (self.max() - self.min()) / 65535.0 + self.min()
     }
 }
-
-/// The ranges of one model for the type-1 command and the type-2/24 feedback.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scaling {
-    /// Position, rad: ±4π on every model.
-    pub position: Range,
-    /// Velocity, rad/s.
-    pub velocity: Range,
-    /// Torque, N·m.
-    pub torque: Range,
-    /// Stiffness Kp, N·m/rad, from 0.
-    pub kp: Range,
-    /// Damping Kd, N·m·s/rad, from 0.
-    pub kd: Range,
-    /// Where the row comes from.
-    pub source: &'static str,
-}
-
-const fn row(velocity: f32, torque: f32, kp: f32, kd: f32, source: &'static str) -> Scaling {
-    Scaling {
-        position: Range::symmetric(POSITION_SPAN as f32),
-        velocity: Range::symmetric(velocity),
-        torque: Range::symmetric(torque),
-        kp: Range::from_zero(kp),
-        kd: Range::from_zero(kd),
-        source,
-    }
-}
-
-/// One row per model, in [`RobstrideModel::ALL`](crate::RobstrideModel::ALL) order: the one table of what each model can
-/// do ([`RobstrideModel::scaling`](crate::RobstrideModel::scaling), [`RobstrideModel::spec`](crate::RobstrideModel::spec)).
-pub(crate) const TABLE: [Scaling; 8] = [
-    row(
-        33.0,
-        14.0,
-        500.0,
-        5.0,
-        "M-RS00 §4.1.2 text + §4.4 #defines (V_MIN lacks its minus sign); KA, KR, EL agree",
-    ),
-    row(
-        44.0,
-        17.0,
-        500.0,
-        5.0,
-        "M-RS01 §4.1.2 text + §4.4 #defines; every source agrees",
-    ),
-    row(
-        44.0,
-        17.0,
-        500.0,
-        5.0,
-        "M-RS02 §4.1.2 text + §4.4 #defines (its parameter table's 33/14 looks copied from RS00); KA, KR agree",
-    ),
-    row(
-        20.0,
-        60.0,
-        5000.0,
-        100.0,
-        "M-RS03 §4.1.2 text + §4.4 #defines; KA, KR agree",
-    ),
-    row(
-        15.0,
-        120.0,
-        5000.0,
-        100.0,
-        "M-RS04 §4.1.2 text + §4.4 #defines; every source agrees",
-    ),
-    row(
-        50.0,
-        5.5,
-        500.0,
-        5.0,
-        "M-RS05 §4.1.2 text + §4.4 #defines; EL, LR and motorbridge PR #11 agree",
-    ),
-    row(
-        50.0,
-        36.0,
-        5000.0,
-        100.0,
-        "M-RS06 §4.1.2 text + §4.4 #defines; LR agrees",
-    ),
-    row(
-        50.0,
-        6.0,
-        500.0,
-        5.0,
-        "M-EL05 §4.1.2 text (its #define says T 5.5); EL driver, LR and the limit_torque range agree on 6",
-    ),
-];
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::RobstrideModel;
+    use robot_actuator::RobstrideModel;
 
     #[test]
     fn zero_encodes_to_0x7fff_and_the_ends_to_the_ends() {

@@ -4,6 +4,7 @@
 
 use embedded_can::{ExtendedId, Frame as _, Id, StandardId};
 use proptest::prelude::*;
+use robstride_protocol::Code16;
 use robstride_protocol::{Feedback, Frame, Mit, MitCommand, Range, Reply, RobstrideModel};
 
 fn model() -> impl Strategy<Value = RobstrideModel> {

@@ -2,6 +2,7 @@
 //! that §13 points at), each shown not to be reproduced here.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
+use robstride_protocol::Code16;
 use robstride_protocol::{
     Command, Fault, Feedback, FeedbackFault, Frame, Mit, MitCommand, Mode, Param, ParamOutcome,
     ParamValue, ParamWrite, Reply, RobstrideModel,

@@ -11,6 +11,7 @@
 //! law compares the target with that looping angle ([`AngleReport`]); older firmware that
 //! saturates at the window's edge is [`AngleReport::Saturating`].
 
+use robstride_protocol::Code16;
 use std::time::Duration;
 
 use robstride_protocol::{
@@ -20,7 +21,7 @@ use robstride_protocol::{
 
 use crate::bus::{Node, Outbox};
 use crate::motor::{Applied, MotorModel, Shaft};
-use backend_robstride::turns::wrap;
+use robot_runtime::actuator::wrap;
 
 /// A way the simulated motor fails, as real ones do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

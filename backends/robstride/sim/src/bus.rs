@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use robstride_protocol::Frame;
 
-use backend_robstride::transport::{Transport, TransportError};
+use robstride_transport::{Transport, TransportError};
 
 /// A simulated device on a [`SimBus`]: a RobStride actuator, a foreign device, a test probe.
 pub trait Node: Any + Send {

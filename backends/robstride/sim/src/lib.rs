@@ -3,7 +3,7 @@
 //! component (`backend-robstride`) never does.
 //!
 //! * [`bus`]: the in-process bus, [`SimBus`], whose host end ([`SimHost`]) is a
-//!   [`backend_robstride::transport::Transport`], with the faults a real bus has (lost, late and
+//!   [`robstride_transport::Transport`], with the faults a real bus has (lost, late and
 //!   foreign frames, send failures, silence);
 //! * [`actuator`]: [`SimActuator`], the firmware's answers to the private protocol (operation
 //!   control, enable and stop, zero, parameters, the CAN watchdog, faults) over

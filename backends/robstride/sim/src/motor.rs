@@ -11,8 +11,8 @@
 //! 700 rad/s, far beyond what explicit Euler takes at a 5 ms step. Where the law saturates, the
 //! clamped torque is applied explicitly.
 
-use robot_core::RobstrideModel;
-use robot_core::model::Dynamics;
+use robot_runtime::RobstrideModel;
+use robot_runtime::model::Dynamics;
 use robstride_protocol::Mit;
 
 /// The shaft's state.

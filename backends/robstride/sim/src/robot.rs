@@ -8,12 +8,12 @@
 //! on the pose and is not simulated: a revolute joint's motor turns as if its links were
 //! weightless (MuJoCo simulates them).
 
-use robot_core::Robot;
-use robot_core::config::RuntimeConfig;
-use robot_core::kinematics::{Transform, rigid_body_of};
-use robot_core::model::Dynamics;
-use robot_core::model::{Joint, JointKind};
-use robot_core::transmission::{Transmission, motor_gain};
+use robot_runtime::Robot;
+use robot_runtime::config::RuntimeConfig;
+use robot_runtime::kinematics::{Transform, rigid_body_of};
+use robot_runtime::model::Dynamics;
+use robot_runtime::model::{Joint, JointKind};
+use robot_runtime::transmission::{Transmission, motor_gain};
 
 use crate::actuator::SimActuator;
 use crate::bus::{NodeId, SimBus};

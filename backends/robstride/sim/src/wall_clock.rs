@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use robstride_protocol::Frame;
 
-use backend_robstride::transport::{Transport, TransportError};
+use robstride_transport::{Transport, TransportError};
 
 use crate::bus::{SimBus, SimHost};
 

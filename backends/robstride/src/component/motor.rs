@@ -2,39 +2,18 @@
 //! how its quantities become the motor's (transmission, turn count, servo gains, the guard), and
 //! what it last reported.
 
-use robot_core::actuator::{MotorTravel, POSITION_SPAN};
-use robot_core::config::RuntimeConfig;
-use robot_core::model::{Actuator, Joint, JointKind};
-use robot_core::transmission::{Transmission, motor_gain};
-use robot_core::typed::Layout;
-use robot_core::{InterfaceKind, Mit, RobstrideModel};
+use robot_runtime::actuator::MitSlots;
+use robot_runtime::actuator::{MotorTravel, POSITION_SPAN};
+use robot_runtime::config::RuntimeConfig;
+use robot_runtime::model::{Actuator, Joint, JointKind};
+use robot_runtime::transmission::{Transmission, motor_gain};
+use robot_runtime::typed::Layout;
+use robot_runtime::{Mit, RobstrideModel};
 use robstride_protocol::{Feedback, MitCommand, Mode};
 
 use super::BusOptions;
 use crate::guard::CommandGuard;
 use crate::turns::{Report, Saturated, SeedError, Turns};
-
-/// The slot of each interface a motor serves, in the state or the command struct.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Slots {
-    pub position: Option<usize>,
-    pub velocity: Option<usize>,
-    pub effort: Option<usize>,
-    pub stiffness: Option<usize>,
-    pub damping: Option<usize>,
-}
-
-impl Slots {
-    fn of(layout: &Layout, joint: usize) -> Slots {
-        Slots {
-            position: layout.joint_slot(joint, InterfaceKind::Position),
-            velocity: layout.joint_slot(joint, InterfaceKind::Velocity),
-            effort: layout.joint_slot(joint, InterfaceKind::Effort),
-            stiffness: layout.joint_slot(joint, InterfaceKind::Stiffness),
-            damping: layout.joint_slot(joint, InterfaceKind::Damping),
-        }
-    }
-}
 
 /// What a report says went wrong at the ±4π window's edge.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,8 +49,8 @@ pub(super) struct Motor {
     /// The turns a continuous or multi-turn joint's motor has looped through the ±4π window.
     turns: Turns,
     pub guard: CommandGuard,
-    pub state: Slots,
-    command: Slots,
+    pub state: MitSlots,
+    command: MitSlots,
     /// Motor-space stiffness and damping sent where the joint declares no such command.
     servo: Mit,
     pub enabled: bool,
@@ -135,8 +114,13 @@ impl Motor {
             transmission,
             turns: Turns::new(MotorTravel::of(joint, &transmission), &spec),
             guard: CommandGuard::new(joint, actuator.model, Mit::default()),
-            state: Slots::of(state, index),
-            command: Slots::of(command, index),
+            // A motor reports position, velocity and torque; nothing else is its to fill.
+            state: MitSlots {
+                stiffness: None,
+                damping: None,
+                ..state.mit_slots(index)
+            },
+            command: command.mit_slots(index),
             servo: Mit {
                 stiffness: motor_gain(gains.stiffness, j).min(spec.stiffness),
                 damping: motor_gain(gains.damping, j).min(spec.damping),
@@ -293,15 +277,7 @@ impl Motor {
 
     /// Writes the last state into its slots of the robot's state.
     pub fn report(&self, state: &mut [f64]) {
-        for (slot, value) in [
-            (self.state.position, self.last.position),
-            (self.state.velocity, self.last.velocity),
-            (self.state.effort, self.last.effort),
-        ] {
-            if let Some(value_slot) = slot.and_then(|s| state.get_mut(s)) {
-                *value_slot = value;
-            }
-        }
+        self.state.write(&self.last, state);
     }
 
     /// The operation-control command for the robot's `command`, in a loop of `period` s:
@@ -310,19 +286,7 @@ impl Motor {
     /// host's near the window's edge: [`Turns::command`]), guarded again in motor space.
     /// Allocates nothing.
     pub fn command(&mut self, command: &[f64], period: f64) -> Result<MitCommand, Unsendable> {
-        let get = |slot: Option<usize>| {
-            slot.and_then(|s| command.get(s))
-                .copied()
-                .unwrap_or(f64::NAN)
-        };
-        let wanted = Mit {
-            position: get(self.command.position),
-            velocity: get(self.command.velocity),
-            effort: get(self.command.effort),
-            stiffness: get(self.command.stiffness),
-            damping: get(self.command.damping),
-        };
-        let joint = self.guard.joint_command(&wanted);
+        let joint = self.guard.joint_command(&self.command.read(command));
         let mut at_motor = self
             .transmission
             .command_to_motor(&joint, self.last.position)

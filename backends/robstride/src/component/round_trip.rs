@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use robot_core::hardware::{ErrorKind, HardwareError};
-use robot_core::typed::RobotTypes;
+use robot_runtime::hardware::{ErrorKind, HardwareError};
+use robot_runtime::typed::RobotTypes;
 use robstride_protocol::{
     CAN_TIMEOUT_TICKS_PER_SECOND, Command, Mode, Param, ParamOutcome, ParamValue, ParamWrite, Reply,
 };

@@ -14,7 +14,7 @@
 use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
-use robot_core::model::CanId;
+use robot_runtime::model::CanId;
 use robstride_protocol::{
     Command, Frame, Param, ParamOutcome, ParamValue, ParamWrite, Reply, RobstrideModel,
 };

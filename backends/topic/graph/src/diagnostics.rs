@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use robot_core::control_loop::LoopControl;
-use robot_core::hardware::Lifecycle;
+use robot_runtime::control_loop::LoopControl;
+use robot_runtime::hardware::Lifecycle;
 use ros2_wire::msg::{DiagnosticArray, DiagnosticStatus, Header, KeyValue, Time};
 
 use crate::GraphReport;

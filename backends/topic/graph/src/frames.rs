@@ -3,10 +3,10 @@
 //! joint's origin then its motion. Fixed joints go once to `/tf_static`; movable ones to `/tf`
 //! every time a state is published.
 
-use robot_core::InterfaceKind;
-use robot_core::Robot;
-use robot_core::kinematics::{self, Transform};
-use robot_core::typed::Layout;
+use robot_runtime::InterfaceKind;
+use robot_runtime::Robot;
+use robot_runtime::kinematics::{self, Transform};
+use robot_runtime::typed::Layout;
 use ros2_wire::msg::{self, Header, TFMessage, TransformStamped};
 
 /// One joint's transform: parent link frame → child link frame.

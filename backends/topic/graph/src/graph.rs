@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use robot_core::typed::{RobotTypes, Values};
+use robot_runtime::typed::{RobotTypes, Values};
 use ros2_wire::msg::{DiagnosticArray, StringMessage, TFMessage};
 use ros2_wire::{
     Message, Participant, ParticipantBuilder, Publisher, QosProfile, ReliabilityKind, TopicName,

@@ -3,9 +3,9 @@
 //! broadcaster publishes unless configured (its `static_covariance_*` parameters: all zero,
 //! "unknown" in REP-145's terms, not −1 "no estimate": the estimates are there).
 
-use robot_core::Robot;
-use robot_core::model::SensorKind;
-use robot_core::typed::Layout;
+use robot_runtime::Robot;
+use robot_runtime::model::SensorKind;
+use robot_runtime::typed::Layout;
 use ros2_wire::msg::{Header, Imu, Time};
 
 /// One IMU of the robot, and where its values are in the state.
@@ -19,7 +19,7 @@ pub struct ImuChannel {
     /// The link it is fixed to: the message's `frame_id`.
     pub frame_id: String,
     /// The first of its ten slots: orientation x y z w, angular velocity x y z, linear
-    /// acceleration x y z ([`robot_core::interface::IMU_STATE_INTERFACES`]'s order).
+    /// acceleration x y z ([`robot_runtime::interface::IMU_STATE_INTERFACES`]'s order).
     first_slot: usize,
 }
 

@@ -2,9 +2,9 @@
 //! movable ones), in definition order, position, velocity and effort, NaN where a joint has no
 //! such state interface.
 
-use robot_core::InterfaceKind;
-use robot_core::Robot;
-use robot_core::typed::Layout;
+use robot_runtime::InterfaceKind;
+use robot_runtime::Robot;
+use robot_runtime::typed::Layout;
 use ros2_wire::msg::{JointState, Time};
 
 /// Where each published joint's values are in the state.

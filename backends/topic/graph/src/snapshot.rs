@@ -6,10 +6,10 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use robot_core::control_loop::CycleObserver;
-use robot_core::hardware::{Clock, Counters, Lifecycle, System};
-use robot_core::kinematics::Transform;
-use robot_core::typed::RobotTypes;
+use robot_runtime::control_loop::CycleObserver;
+use robot_runtime::hardware::{Clock, Counters, Lifecycle, System};
+use robot_runtime::kinematics::Transform;
+use robot_runtime::typed::RobotTypes;
 
 /// One cycle as the loop saw it.
 #[derive(Debug, Clone, Copy)]
@@ -242,7 +242,7 @@ impl<R: RobotTypes> CycleTaker<R> {
 }
 
 /// The control thread's end: attach it to the loop with
-/// [`ControlLoop::with_observer`](robot_core::control_loop::ControlLoop::with_observer).
+/// [`ControlLoop::with_observer`](robot_runtime::control_loop::ControlLoop::with_observer).
 pub struct GraphObserver<R: RobotTypes> {
     input: triple_buffer::Input<Snapshot<R>>,
     health: triple_buffer::Input<Health>,

@@ -3,9 +3,9 @@
 //! link. The topic is the broadcaster's `~/wrench`, under the node name `controllers.yaml` gives
 //! the broadcaster.
 
-use robot_core::Robot;
-use robot_core::model::SensorKind;
-use robot_core::typed::Layout;
+use robot_runtime::Robot;
+use robot_runtime::model::SensorKind;
+use robot_runtime::typed::Layout;
 use ros2_wire::msg::{Header, Time, WrenchStamped};
 
 /// One force/torque sensor of the robot, and where its values are in the state.

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use robot_core::control_loop::CycleObserver;
-use robot_core::hardware::{Clock, System};
-use robot_core::typed::RobotTypes;
+use robot_runtime::control_loop::CycleObserver;
+use robot_runtime::hardware::{Clock, System};
+use robot_runtime::typed::RobotTypes;
 use ros2_graph::snapshot::{Names, Snapshot};
 use ros2_graph::{CycleTaker, Health};
 
@@ -24,7 +24,7 @@ const HEALTH_PERIOD: Duration = Duration::from_secs(1);
 const HEALTH_RING: usize = 32;
 
 /// Attach it to the loop with
-/// [`ControlLoop::with_observer`](robot_core::control_loop::ControlLoop::with_observer).
+/// [`ControlLoop::with_observer`](robot_runtime::control_loop::ControlLoop::with_observer).
 pub struct RecordObserver<R: RobotTypes> {
     producer: rtrb::Producer<Snapshot<R>>,
     health: rtrb::Producer<Health>,

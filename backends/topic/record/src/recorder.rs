@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use robot_core::typed::RobotTypes;
+use robot_runtime::typed::RobotTypes;
 
 use crate::observer::{Incoming, RecordObserver, ring};
 use crate::writer::{DEFAULT_FLUSH_PERIOD, McapRecording, RecordError};

@@ -8,8 +8,8 @@
 //! ros2_control name (`position`, `stiffness`, …), since `sensor_msgs/JointState` has no room
 //! for an MIT command's gains.
 
-use robot_core::typed::{Layout, RobotTypes};
-use robot_core::{InterfaceKind, Robot, Values};
+use robot_runtime::typed::{Layout, RobotTypes};
+use robot_runtime::{InterfaceKind, Robot, Values};
 use ros2_graph::snapshot::Snapshot;
 use ros2_graph::{Frames, ImuChannel, JointStateLayout, WrenchChannel};
 use ros2_wire::msg::{Header, Imu, JointState, TFMessage, WrenchStamped};

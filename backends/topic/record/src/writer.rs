@@ -26,7 +26,7 @@ use std::time::Duration;
 use mcap::records::{MessageHeader, Metadata};
 use mcap::write::NoSeek;
 use mcap::{Compression, McapError, WriteOptions, Writer};
-use robot_core::typed::RobotTypes;
+use robot_runtime::typed::RobotTypes;
 use ros2_graph::Health;
 use ros2_graph::snapshot::Snapshot;
 use ros2_wire::msg::{DiagnosticArray, KeyValue, StringMessage, Time};

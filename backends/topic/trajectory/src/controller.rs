@@ -6,15 +6,16 @@
 //! come replaces what was left of the one before, starting from where the group was then meant
 //! to be; an empty one stops and holds there. Positions are written within the joint's limits,
 //! velocities where the joint takes them, zero effort, and on MIT joints the stiffness and
-//! damping of the servo the backends stand in with ([`robot_core::hardware::ServoGains`]).
+//! damping of the servo the backends stand in with ([`robot_runtime::hardware::ServoGains`]).
 
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use robot_core::control_loop::{Controller, ControllerError};
-use robot_core::hardware::Clock;
-use robot_core::typed::{RobotTypes, Values};
+use robot_runtime::Mit;
+use robot_runtime::control_loop::{Controller, ControllerError};
+use robot_runtime::hardware::Clock;
+use robot_runtime::typed::{RobotTypes, Values};
 
 use crate::group::{Group, groups};
 use crate::intake::{self, Handoff, IntakeThread, TrajectoryStats};
@@ -231,12 +232,7 @@ impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
 
 /// Each group's desired state into the command struct. Allocates nothing.
 fn write<R: RobotTypes>(groups: &[Group], following: &[Following], command: &mut R::Command) {
-    let slots = command.as_mut_slice();
-    let mut set = |slot: Option<usize>, value: f64| {
-        if let Some(v) = slot.and_then(|s| slots.get_mut(s)) {
-            *v = value;
-        }
-    };
+    let values = command.as_mut_slice();
     for (group, following) in groups.iter().zip(following) {
         for ((joint, position), velocity) in group
             .joints
@@ -244,11 +240,14 @@ fn write<R: RobotTypes>(groups: &[Group], following: &[Following], command: &mut
             .zip(&following.position)
             .zip(&following.velocity)
         {
-            set(joint.position, joint.clamp(*position));
-            set(joint.velocity, *velocity);
-            set(joint.effort, 0.0);
-            set(joint.stiffness, joint.gains.0);
-            set(joint.damping, joint.gains.1);
+            let desired = Mit {
+                position: joint.clamp(*position),
+                velocity: *velocity,
+                effort: 0.0,
+                stiffness: joint.gains.0,
+                damping: joint.gains.1,
+            };
+            joint.command.write(&desired, values);
         }
     }
 }

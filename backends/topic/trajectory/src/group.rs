@@ -1,11 +1,12 @@
 //! The trajectory controllers of a robot, as its emitted `controllers.yaml` names them
-//! (`robot_core::controller_plan`: one `<group>_trajectory_controller` per group), and for each
+//! (`robot_runtime::controller_plan`: one `<group>_trajectory_controller` per group), and for each
 //! of its joints where the state and the command struct hold its values.
 
-use robot_core::controller_plan::{self, ControllerKind};
-use robot_core::hardware::ServoGains;
-use robot_core::typed::Layout;
-use robot_core::{InterfaceKind, Robot};
+use robot_runtime::actuator::MitSlots;
+use robot_runtime::controller_plan::{self, ControllerKind};
+use robot_runtime::hardware::ServoGains;
+use robot_runtime::typed::Layout;
+use robot_runtime::{InterfaceKind, Robot};
 
 /// One joint of a group.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,15 +17,10 @@ pub struct GroupJoint {
     pub lower: Option<f64>,
     /// Its position limits (none for a continuous joint).
     pub upper: Option<f64>,
-    /// Its measured position and velocity in the state.
+    /// Where its measured position is in the state.
     pub(crate) state_position: Option<usize>,
-    pub(crate) state_velocity: Option<usize>,
-    /// Its command slots.
-    pub(crate) position: Option<usize>,
-    pub(crate) velocity: Option<usize>,
-    pub(crate) effort: Option<usize>,
-    pub(crate) stiffness: Option<usize>,
-    pub(crate) damping: Option<usize>,
+    /// Where its five MIT commands are, where it declares them.
+    pub(crate) command: MitSlots,
     /// The stiffness and damping written where the joint takes them (an MIT joint): the servo
     /// the backends stand in with for a joint that does not ([`ServoGains`]).
     pub(crate) gains: (f64, f64),
@@ -84,12 +80,7 @@ pub fn groups(robot: &Robot, state: &Layout, command: &Layout, namespace: &str) 
                         lower: joint.limits.and_then(|l| l.lower),
                         upper: joint.limits.and_then(|l| l.upper),
                         state_position: state.joint_slot(index, InterfaceKind::Position),
-                        state_velocity: state.joint_slot(index, InterfaceKind::Velocity),
-                        position: command.joint_slot(index, InterfaceKind::Position),
-                        velocity: command.joint_slot(index, InterfaceKind::Velocity),
-                        effort: command.joint_slot(index, InterfaceKind::Effort),
-                        stiffness: command.joint_slot(index, InterfaceKind::Stiffness),
-                        damping: command.joint_slot(index, InterfaceKind::Damping),
+                        command: command.mit_slots(index),
                         gains: (gains.stiffness, gains.damping),
                     }
                 })

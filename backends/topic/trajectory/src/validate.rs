@@ -183,12 +183,7 @@ mod tests {
             lower: Some(lower),
             upper: Some(upper),
             state_position: None,
-            state_velocity: None,
-            position: None,
-            velocity: None,
-            effort: None,
-            stiffness: None,
-            damping: None,
+            command: Default::default(),
             gains: (0.0, 0.0),
         };
         Group {
