@@ -8,7 +8,7 @@
 #                       readers not ours, for `robot run --record`        }
 #   cyclonedds          PyPI cyclonedds: Eclipse Cyclone DDS with its     }
 #                       C library, the independent DDS peer of the topic  }
-#                       backend's tests (backends/topic/peer/)            }
+#                       backend's tests (ros2/peer/)            }
 #   catkin_pkg          PyPI catkin_pkg: ROS's own package.xml parser    }
 #                       and validator (the description package's test) }
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/

@@ -27,7 +27,7 @@ rates=("${@:-200 1000}")
 read -r -a rates <<<"${rates[*]}"
 for rate in "${rates[@]}"; do
   log=$(mktemp)
-  "$python" -u backends/topic/peer/peer.py graph --max 0 --depth "${DEPTH:-10}" >"$log" 2>&1 &
+  "$python" -u ros2/peer/peer.py graph --max 0 --depth "${DEPTH:-10}" >"$log" 2>&1 &
   peer=$!
   sleep 1
   out=$("$robot" run --ros --rate "$rate" --ros-rate "$rate" --seconds "$seconds" \

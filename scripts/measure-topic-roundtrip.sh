@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Command -> state round trips across two hosts, simulated by two network namespaces joined by a
 # veth pair (addresses inside those namespaces only; nothing reaches a real interface):
-#   host a: the commanding side, host b: backends/topic/peer/peer.py echo (Cyclone DDS), which
+#   host a: the commanding side, host b: ros2/peer/peer.py echo (Cyclone DDS), which
 #   answers each command at once with a state carrying the command's stamp;
-#   ours: ros2-wire's publisher and subscription (the topic backend's path), example `roundtrip`;
+#   ours: ros2-dds's publisher and subscription (the topic backend's path), example `roundtrip`;
 #   baseline: the same measurement by a Cyclone DDS peer (peer.py ping) in host a.
 # At 200 Hz and 1 kHz, SECONDS_PER_RUN (10) each. The echo reads commands with upstream's QoS,
 # reliable keep-last ECHO_DEPTH (1): a command it has not taken is replaced by the next, so a
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${SECONDS_PER_RUN:-10}
 echo_depth=${ECHO_DEPTH:-1}
 python=${ROBOT_TOOLS_VENV:-$PWD/.venv}/bin/python
-peer=backends/topic/peer/peer.py
+peer=ros2/peer/peer.py
 a=topic-rt-a-$$
 b=topic-rt-b-$$
 
@@ -22,7 +22,7 @@ die() { echo "measure-topic-roundtrip: $*" >&2; exit 1; }
 ((EUID == 0)) || die "needs root to make network namespaces (ip netns)"
 "$python" -c 'import cyclonedds.domain' 2>/dev/null || die "cyclonedds not found; run scripts/install-tools.sh"
 
-cargo build -q --release -p ros2-wire --example roundtrip
+cargo build -q --release -p ros2-dds --example roundtrip
 roundtrip=$PWD/target/release/examples/roundtrip
 
 cleanup() { ip netns del "$a" 2>/dev/null || true; ip netns del "$b" 2>/dev/null || true; }
@@ -82,9 +82,9 @@ import json, sys
 runs = [json.loads(l) for l in sys.stdin]
 for rate in (200.0, 1000.0):
     c = next(r for r in runs if r["side"] == "cyclone" and r["rate_hz"] == rate)
-    o = next(r for r in runs if r["side"] == "ros2-wire" and r["rate_hz"] == rate)
+    o = next(r for r in runs if r["side"] == "ros2-dds" and r["rate_hz"] == rate)
     ratios = ", ".join("%s %.2fx" % (k[:-3], o[k] / c[k]) for k in ("p50_us", "p99_us", "max_us"))
     lost = lambda r: max(0, r["sent"] - r["echo_received"])
-    print("%d Hz: ros2-wire / cyclone: %s; commands lost: ros2-wire %d (of which %d overwritten before the DDS thread took them), cyclone %d"
+    print("%d Hz: ros2-dds / cyclone: %s; commands lost: ros2-dds %d (of which %d overwritten before the DDS thread took them), cyclone %d"
           % (rate, ratios, lost(o), o["commands_overwritten"], lost(c)))
 '

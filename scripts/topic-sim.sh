@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `robot run --backend topic` against a simulator that is not ours, in one command:
 #   scripts/topic-sim.sh [robot run options]        e.g. --seconds 10, --robot six_axis_arm
-# The simulator is backends/topic/peer/peer.py (Eclipse Cyclone DDS, PyPI `cyclonedds` in
+# The simulator is ros2/peer/peer.py (Eclipse Cyclone DDS, PyPI `cyclonedds` in
 # .venv/): it takes the joints of the robot's emitted topic URDF, follows the commands on
 # /robot_joint_commands and publishes /robot_joint_states at 1 kHz (and /imu/data). Both run in
 # a network namespace made here (root: `unshare --net`; otherwise a user namespace mapping you
@@ -46,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 "$robot" emit --robot "$name" --out "$descriptions" >/dev/null
 
-"$python" -u backends/topic/peer/peer.py sim --urdf "$descriptions/$name/$name.topic.urdf" \
+"$python" -u ros2/peer/peer.py sim --urdf "$descriptions/$name/$name.topic.urdf" \
   --imu /imu/data >"$peer_log" 2>&1 &
 peer_pid=$!
 for _ in $(seq 100); do

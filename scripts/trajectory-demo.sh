@@ -2,7 +2,7 @@
 # The trajectory controller driven as a ROS user's tools would drive it, in one command:
 #   scripts/trajectory-demo.sh [robot run options]     e.g. --backend mujoco --model stand
 # Runs `robot run --controller trajectory --ros` (lite_biped, the mock by default) and the
-# project's Cyclone DDS peer (backends/topic/peer/peer.py, PyPI `cyclonedds` in .venv/), which
+# project's Cyclone DDS peer (ros2/peer/peer.py, PyPI `cyclonedds` in .venv/), which
 # publishes a squat of both legs as trajectory_msgs/JointTrajectory on
 # /left_leg_trajectory_controller/joint_trajectory and /right_leg_trajectory_controller/... and
 # prints where /joint_states says the knees were at each point's time. Both run in a network
@@ -52,7 +52,7 @@ PY
 )
 peer_log=$(mktemp)
 trap 'rm -f "$peer_log"' EXIT
-"$python" -u backends/topic/peer/peer.py trajectory --seconds 8 <<<"$goals" >"$peer_log" 2>&1 &
+"$python" -u ros2/peer/peer.py trajectory --seconds 8 <<<"$goals" >"$peer_log" 2>&1 &
 peer_pid=$!
 "$robot" run --controller trajectory --ros --seconds 7 "$@"
 wait "$peer_pid" || true

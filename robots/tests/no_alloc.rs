@@ -74,12 +74,18 @@ fn knee_goal(after: f64, knee: f64, t: f64, velocities: bool) -> serde_json::Val
 
 #[test]
 fn with_the_ros_graph_and_trajectories_arriving_cycles_allocate_nothing() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
+        // One participant for the process, as the runner makes it.
+        let participant = ros2_dds::Participant::join(0).unwrap();
         let (graph, observer) = ros2_graph::RosGraph::start::<LiteBiped>(
             ros2_graph::GraphOptions::new("<robot name=\"lite_biped\"/>".into()),
+            &participant,
         )
         .unwrap();
-        let trajectory = ros2_trajectory::TrajectoryController::<LiteBiped>::default();
+        let trajectory = ros2_trajectory::TrajectoryController::<LiteBiped>::new(
+            ros2_trajectory::TrajectoryOptions::default(),
+            participant.clone(),
+        );
         let stats = trajectory.stats();
         let components: Vec<Box<dyn Component<LiteBiped>>> =
             vec![Box::new(MockSystem::<LiteBiped>::new())];

@@ -35,7 +35,7 @@ fn robot_run(args: &[&str]) -> (bool, String) {
 
 #[test]
 fn robot_run_backend_topic_squats_on_the_peer_with_the_defaults() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _peer = python
             .start("sim", &["--joints", &joints(), "--imu", "/imu/data"])
             .unwrap();
@@ -51,7 +51,7 @@ fn robot_run_backend_topic_squats_on_the_peer_with_the_defaults() {
 
 #[test]
 fn the_peer_stopping_ends_robot_run_with_the_stale_state_error_and_the_statistics() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _peer = python
             .start(
                 "sim",
@@ -93,7 +93,7 @@ fn a_bad_topic_name_in_the_configuration_names_the_field() {
 }
 
 /// The first `event` the peer printed.
-fn first(peer: &mut topic_peer::Peer, event: &str) -> serde_json::Value {
+fn first(peer: &mut ros2_peer::Peer, event: &str) -> serde_json::Value {
     if let Some(seen) = peer.seen().iter().find(|v| v["event"] == event) {
         return seen.clone();
     }
@@ -103,7 +103,7 @@ fn first(peer: &mut topic_peer::Peer, event: &str) -> serde_json::Value {
 
 #[test]
 fn a_ros_section_puts_the_mock_run_into_the_graph_in_its_namespace() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("ros.yaml");
         std::fs::write(
@@ -158,7 +158,7 @@ fn a_ros_section_puts_the_mock_run_into_the_graph_in_its_namespace() {
 
 #[test]
 fn on_the_topic_backend_the_graph_does_not_echo_the_imu_it_reads() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _peer = python
             .start("sim", &["--joints", &joints(), "--imu", "/imu/data"])
             .unwrap();
@@ -243,7 +243,7 @@ fn goal(
 /// `bound` rad, plus the fastest segment's speed (0.8 rad/s) times how far the nearest
 /// /joint_states sample is from that time (a loaded machine skips deadlines).
 fn follow_goals(backend: &'static [&'static str], bound: f64) {
-    topic_peer::isolated(move |python| {
+    ros2_peer::isolated(move |python| {
         let left = "/left_leg_trajectory_controller/joint_trajectory";
         let right = "/right_leg_trajectory_controller/joint_trajectory";
         let with = |knee: f64| -> Vec<(&'static str, f64)> {
@@ -355,4 +355,62 @@ fn the_trajectory_controller_follows_goals_from_the_peer_on_mujoco() {
     // saturating at 0.1 rad of error) with the trajectory's velocity as the MIT velocity target:
     // 7 mrad at most measured.
     follow_goals(&["--backend", "mujoco", "--model", "stand"], 0.02);
+}
+
+/// A ROS 2 process is one DDS participant, whatever speaks ROS 2 in it: the topic backend, the
+/// graph and the trajectory controller of one `robot run` are one participant on the wire.
+#[test]
+fn the_topic_backend_the_graph_and_the_trajectory_controller_are_one_participant() {
+    ros2_peer::isolated(|python| {
+        let _sim = python
+            .start("sim", &["--joints", &joints(), "--imu", "/imu/data"])
+            .unwrap();
+        let watcher = python.start("participants", &["--seconds", "6"]).unwrap();
+        let (ok, text) = robot_run(&[
+            "--backend",
+            "topic",
+            "--controller",
+            "trajectory",
+            "--ros",
+            "--seconds",
+            "3",
+        ]);
+        assert!(ok, "{text}");
+        let summary = watcher.summary(std::time::Duration::from_secs(15)).unwrap();
+        let participants = summary["participants"].as_array().unwrap();
+        let topics = |p: &serde_json::Value, kind: &str| -> Vec<String> {
+            p[kind]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap().to_string())
+                .collect()
+        };
+        // The robot's: the one that publishes /joint_states (the simulator publishes
+        // /robot_joint_states).
+        let robot: Vec<&serde_json::Value> = participants
+            .iter()
+            .filter(|p| topics(p, "writers").contains(&"rt/joint_states".to_string()))
+            .collect();
+        assert_eq!(robot.len(), 1, "{summary}");
+        let (writers, readers) = (topics(robot[0], "writers"), topics(robot[0], "readers"));
+        // The topic backend's commands and states, the graph's, the trajectory controller's.
+        for writer in [
+            "rt/robot_joint_commands",
+            "rt/joint_states",
+            "rt/tf",
+            "rt/diagnostics",
+        ] {
+            assert!(writers.contains(&writer.to_string()), "{writer}: {summary}");
+        }
+        for reader in [
+            "rt/robot_joint_states",
+            "rt/left_leg_trajectory_controller/joint_trajectory",
+            "rt/right_leg_trajectory_controller/joint_trajectory",
+        ] {
+            assert!(readers.contains(&reader.to_string()), "{reader}: {summary}");
+        }
+        // Besides it, only the simulator.
+        assert_eq!(participants.len(), 2, "{summary}");
+    });
 }

@@ -18,6 +18,7 @@ use robot_core::{Backend, Robot};
 use robstride_sim::SimBus;
 use robstride_sim::robot::attach_actuators;
 use robstride_sim::wall_clock::WallClock;
+use ros2_dds::Participant;
 use witmotion_protocol::BaudRate;
 use witmotion_sim::{Settings, SimImu, SimOptions};
 
@@ -204,12 +205,13 @@ pub fn pacing(backend: Backend, fast: bool) -> Result<Pacing, RunError> {
 
 /// The components that drive robot `R` on `backend` in a loop at `rate_hz`, honouring the
 /// configuration's disabled joints and, on MuJoCo, its `mujoco.model`, taking `frame` when one
-/// is asked for ([`check_frame`]).
+/// is asked for ([`check_frame`]); the topic backend's endpoints on `participant`, the run's.
 pub fn components<R: RobotTypes>(
     backend: Backend,
     config: Option<&RuntimeConfig>,
     rate_hz: u32,
     frame: Option<&FrameRequest>,
+    participant: Option<&Participant>,
 ) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
     if frame.is_some() {
         check_frame(backend)?;
@@ -223,7 +225,7 @@ pub fn components<R: RobotTypes>(
             components.extend(imus::<R>(config)?);
             Ok(components)
         }
-        Backend::Topic => Ok(vec![topic::<R>(config)?]),
+        Backend::Topic => Ok(vec![topic::<R>(config, participant)?]),
         #[cfg(feature = "mujoco")]
         Backend::Mujoco => Ok(vec![mujoco::<R>(config, rate_hz, frame)]),
         #[cfg(not(feature = "mujoco"))]
@@ -275,7 +277,16 @@ fn mujoco<R: RobotTypes>(
 
 /// The whole robot over two topics (and the IMU's), with the configuration's `topic:` settings
 /// (upstream's defaults without a file).
-fn topic<R: RobotTypes>(config: Option<&RuntimeConfig>) -> Result<Box<dyn Component<R>>, RunError> {
+fn topic<R: RobotTypes>(
+    config: Option<&RuntimeConfig>,
+    participant: Option<&Participant>,
+) -> Result<Box<dyn Component<R>>, RunError> {
+    let Some(participant) = participant else {
+        return Err(RunError::Backend {
+            backend: Backend::Topic,
+            reason: "it needs the run's DDS participant".to_string(),
+        });
+    };
     let settings = config.map(|c| c.topic.clone()).unwrap_or_default();
     let options = TopicOptions::from_settings(&TopicSettings {
         commands_topic: &settings.joint_commands_topic,
@@ -284,7 +295,6 @@ fn topic<R: RobotTypes>(config: Option<&RuntimeConfig>) -> Result<Box<dyn Compon
         sum_wrapped: settings.sum_wrapped_joint_states,
         stale_after_ms: settings.stale_after_ms,
         imu_topic: settings.imu_topic.as_deref(),
-        domain_id: settings.domain_id,
     })
     .map_err(|e| RunError::Backend {
         backend: Backend::Topic,
@@ -294,7 +304,10 @@ fn topic<R: RobotTypes>(config: Option<&RuntimeConfig>) -> Result<Box<dyn Compon
         disabled_joints: disabled_joints::<R>(config),
         ..options
     };
-    Ok(Box::new(TopicSystem::<R>::new(options)))
+    Ok(Box::new(TopicSystem::<R>::new(
+        options,
+        participant.clone(),
+    )))
 }
 
 /// One RobStride component per bus, on the OS interface the configuration gives the bus: a

@@ -507,6 +507,8 @@ impl App {
             frame: frame.as_ref(),
             ros: ros.as_ref(),
             record: args.record.as_deref(),
+            // Joined by the run (or the controller) that speaks ROS 2, once.
+            participant: None,
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;

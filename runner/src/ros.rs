@@ -6,9 +6,10 @@
 use robot_core::Backend;
 use robot_core::config::{RosConfig, RuntimeConfig};
 use robot_core::typed::RobotTypes;
+use ros2_dds::Participant;
 use ros2_graph::{GraphObserver, GraphOptions, RosGraph, Topics};
 
-use crate::run::RunError;
+use crate::run::{RunError, RunRequest};
 
 pub use ros2_graph::{DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ};
 
@@ -85,8 +86,8 @@ pub fn request(
     }))
 }
 
-/// Joins the graph as robot `R` on `backend`. No DDS participant (no network, a port taken,
-/// a domain out of range) is [`RunError::Ros`], before the loop starts.
+/// Publishes robot `R` on `backend` into the graph, on the run's `participant`. An endpoint
+/// that cannot be made is [`RunError::Ros`], before the loop starts.
 ///
 /// The topic backend reads its IMU from a topic (`/imu/data` by default): when that is the
 /// topic the graph would publish the IMU on, the graph leaves the IMU out, rather than echo the
@@ -95,6 +96,7 @@ pub fn start<R: RobotTypes>(
     request: &RosRequest,
     backend: Backend,
     config: Option<&RuntimeConfig>,
+    participant: &Participant,
     progress: &mut dyn std::io::Write,
 ) -> Result<(RosGraph, GraphObserver<R>), RunError> {
     // The same text `emit` writes as `<robot>.<backend>.urdf`.
@@ -104,7 +106,6 @@ pub fn start<R: RobotTypes>(
             reason: format!("cannot emit its URDF for /robot_description: {e}"),
         })?;
     let mut options = GraphOptions {
-        domain_id: request.domain_id,
         namespace: request.namespace.clone(),
         topics: request.topics,
         rate_cap_hz: request.rate_cap_hz,
@@ -116,7 +117,7 @@ pub fn start<R: RobotTypes>(
             || Some(robot_core::backend::topic_defaults::IMU_TOPIC.to_string()),
             |c| c.topic.imu_topic.clone(),
         );
-        let echoes = ros2_graph::ImuChannel::of(R::DESCRIPTION, &R::STATE_LAYOUT)
+        let echoes = ros2_state::ImuChannel::of(R::DESCRIPTION, &R::STATE_LAYOUT)
             .iter()
             .any(|imu| {
                 options.resolve(&imu.topic).ok().map(|t| t.to_string())
@@ -133,8 +134,40 @@ pub fn start<R: RobotTypes>(
             );
         }
     }
-    Ok(RosGraph::start::<R>(options)?)
+    Ok(RosGraph::start::<R>(options, participant)?)
+}
+
+/// Whether the run `request` asks for speaks ROS 2: into the graph, or over the topic backend.
+pub fn speaks_ros2(request: &RunRequest<'_>) -> bool {
+    request.ros.is_some() || request.backend == Backend::Topic
+}
+
+/// The DDS domain of the run `request` asks for: the graph's (the `ros:` section's, else
+/// `ROS_DOMAIN_ID`'s), else the topic backend's `topic.domain_id`, else `ROS_DOMAIN_ID`, else
+/// 0. A run is one participant, in one domain: two that differ are refused.
+pub fn domain(request: &RunRequest<'_>) -> Result<u16, RunError> {
+    let topic = request
+        .config
+        .and_then(|c| c.topic.domain_id)
+        .filter(|_| request.backend == Backend::Topic);
+    match (request.ros.map(|ros| ros.domain_id), topic) {
+        (Some(graph), Some(topic)) if graph != topic => Err(RunError::Domain(format!(
+            "the topic backend's domain is {topic} (topic.domain_id) and the ROS 2 graph's {graph}: \
+             a run is one DDS participant, in one domain"
+        ))),
+        (Some(domain), _) | (None, Some(domain)) => Ok(domain),
+        (None, None) => domain_from_env().map_err(RunError::Domain),
+    }
+}
+
+/// The process's participant for the run `request` asks for: the one it was given, else one
+/// joined in its [`domain`].
+pub fn participant(request: &RunRequest<'_>) -> Result<Participant, RunError> {
+    match request.participant {
+        Some(participant) => Ok(participant.clone()),
+        None => Ok(Participant::join(domain(request)?)?),
+    }
 }
 
 /// The domain ROS 2 tools use here: `ROS_DOMAIN_ID`, 0 when unset or empty.
-pub use ros2_wire::domain_from_env;
+pub use ros2_dds::domain_from_env;

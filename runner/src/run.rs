@@ -62,9 +62,17 @@ pub enum RunError {
     /// The run went as asked, but its plot could not be written.
     #[error(transparent)]
     Plot(#[from] PlotError),
-    /// `--ros`, but the robot cannot join the ROS 2 graph (no DDS participant can be made).
+    /// `--ros`, but the robot cannot publish into the ROS 2 graph.
     #[error(transparent)]
     Ros(#[from] ros2_graph::GraphError),
+    /// The run speaks ROS 2, but no DDS participant can be made (no network, a port taken, a
+    /// domain out of range).
+    #[error(transparent)]
+    Participant(#[from] ros2_dds::WireError),
+    /// The run's DDS domain cannot be told (a `ROS_DOMAIN_ID` that is no number, two that
+    /// differ).
+    #[error("{0}")]
+    Domain(String),
     /// `--record` to a path that cannot be written (refused before the hardware is
     /// configured), or the recording thread could not start.
     #[error(transparent)]
@@ -127,6 +135,11 @@ pub struct RunRequest<'a> {
     /// Record every cycle into this rosbag2 MCAP file ([`crate::record`]); a path that cannot
     /// be written is refused before the hardware is configured.
     pub record: Option<&'a Path>,
+    /// The process's DDS participant, for a run that speaks ROS 2 (the graph, the topic
+    /// backend) and a controller that does (the trajectory controller): one per process, made
+    /// once and handed to each. A run that needs one and is given none joins one
+    /// ([`crate::ros::participant`]).
+    pub participant: Option<&'a ros2_dds::Participant>,
 }
 
 impl RunRequest<'_> {
@@ -144,6 +157,7 @@ impl RunRequest<'_> {
             frame: None,
             ros: None,
             record: None,
+            participant: None,
         }
     }
 }
@@ -190,17 +204,28 @@ pub fn run_controller<R: RobotTypes, C: Controller<R> + 'static>(
         R::DESCRIPTION.name,
         crate::backends::label(R::DESCRIPTION, request.backend, request.config)
     );
-    let components =
-        backends::components::<R>(request.backend, request.config, rate, request.frame)?;
-    // Joined before the run, so that a graph that cannot be joined stops nothing mid-run.
-    let graph = match request.ros {
-        Some(ros) => Some(ros::start::<R>(
+    // One participant for the run: whatever speaks ROS 2 in it makes its endpoints on it.
+    let participant = match ros::speaks_ros2(request) {
+        true => Some(ros::participant(request)?),
+        false => None,
+    };
+    let components = backends::components::<R>(
+        request.backend,
+        request.config,
+        rate,
+        request.frame,
+        participant.as_ref(),
+    )?;
+    // Published before the run, so that a graph that cannot be made stops nothing mid-run.
+    let graph = match (request.ros, &participant) {
+        (Some(ros), Some(participant)) => Some(ros::start::<R>(
             ros,
             request.backend,
             request.config,
+            participant,
             progress,
         )?),
-        None => None,
+        _ => None,
     };
     let (graph, graph_observer) = graph.unzip();
     let recorder = match record_file {

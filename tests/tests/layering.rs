@@ -259,9 +259,9 @@ fn files_ending(dir: &Path, ends: &[&str], out: &mut Vec<PathBuf>) {
 }
 
 #[test]
-fn only_ros2_wire_names_the_dds_stack() {
-    let wire = root().join("backends/topic/wire");
-    // The stack's own (patched) sources, which ros2-wire depends on by path.
+fn only_ros2_dds_names_the_dds_stack() {
+    let wire = root().join("ros2/dds");
+    // The stack's own (patched) sources, which ros2-dds depends on by path.
     let vendored = root().join("vendor");
     let mut files = Vec::new();
     files_ending(&root(), &["Cargo.toml", ".rs"], &mut files);
@@ -281,9 +281,31 @@ fn only_ros2_wire_names_the_dds_stack() {
         for dds in [["rust", "dds"], ["ros2-", "client"], ["ros2_", "client"]].map(|p| p.concat()) {
             assert!(
                 !text.contains(&dds),
-                "{} names `{dds}`: only backends/topic/wire (ros2-wire) may",
+                "{} names `{dds}`: only ros2/dds (ros2-dds) may",
                 file.display()
             );
+        }
+    }
+}
+
+/// `backends/` holds backends only: the bridge to the ROS 2 world is `ros2/`, a folder of its own.
+#[test]
+fn no_ros2_crate_lives_under_backends() {
+    let mut folders = vec![root().join("backends")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if path.is_dir() && name != "target" {
+                folders.push(path);
+            } else if name == "Cargo.toml" {
+                let text = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    !text.contains("name = \"ros2-"),
+                    "{} is a ROS 2 crate under backends/",
+                    path.display()
+                );
+            }
         }
     }
 }

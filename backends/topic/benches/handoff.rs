@@ -24,8 +24,9 @@ use backend_topic::{TopicOptions, TopicSystem};
 use criterion::Criterion;
 use robot_core::hardware::{Clock, Component, System};
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
-use ros2_wire::msg::{Imu, JointState, Quaternion};
-use ros2_wire::{Participant, QosProfile, TopicName};
+use ros2_dds::Participant;
+use ros2_msg::msg::{Imu, JointState, Quaternion};
+use ros2_msg::{QosProfile, TopicName};
 
 fn joint_names() -> Vec<String> {
     LiteBiped::DESCRIPTION
@@ -40,22 +41,21 @@ fn publish_states(stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let names = joint_names();
         let n = names.len();
-        let mut builder = Participant::builder(0).unwrap();
-        let mut states = builder
+        let participant = Participant::join(0).unwrap();
+        let mut states = participant
             .publisher(
                 &TopicName::new("/robot_joint_states").unwrap(),
                 QosProfile::SENSOR_DATA,
                 JointState::default(),
             )
             .unwrap();
-        let mut imu = builder
+        let mut imu = participant
             .publisher(
                 &TopicName::new("/imu/data").unwrap(),
                 QosProfile::SENSOR_DATA,
                 Imu::default(),
             )
             .unwrap();
-        let _participant = builder.start().unwrap();
         while !stop.load(Ordering::Relaxed) {
             *states.message_mut() = JointState {
                 name: names.clone(),
@@ -88,14 +88,16 @@ enum Part {
 fn bench(c: &mut Criterion) {
     let stop = Arc::new(AtomicBool::new(false));
     let publisher = publish_states(stop.clone());
-    let component: Box<dyn Component<LiteBiped>> =
-        Box::new(TopicSystem::<LiteBiped>::new(TopicOptions {
+    let component: Box<dyn Component<LiteBiped>> = Box::new(TopicSystem::<LiteBiped>::new(
+        TopicOptions {
             threshold: -1.0,
             // The handoff is timed, not the freshness: criterion's own pauses between samples
             // must not end the bench.
             stale_after: Some(Duration::from_secs(3600)),
             ..TopicOptions::default()
-        }));
+        },
+        Participant::join(0).expect("the component's participant"),
+    ));
     let mut system = System::new(vec![component]).unwrap();
     let (mut state, mut command) = (LiteBipedState::default(), LiteBipedCommand::default());
     let start = Instant::now();
@@ -159,7 +161,7 @@ fn bench(c: &mut Criterion) {
 }
 
 fn main() {
-    let ran = topic_peer::in_namespace(|| {
+    let ran = ros2_peer::in_namespace(|| {
         // Short: the timed part of each iteration is under a microsecond, its pause ~50 µs.
         let mut criterion = Criterion::default()
             .warm_up_time(Duration::from_millis(50))

@@ -9,7 +9,7 @@
 
 use std::f64::consts::{PI, TAU};
 
-use ros2_wire::msg::JointState;
+use ros2_msg::msg::JointState;
 
 use crate::plan::{ARRAYS, StateJoint};
 

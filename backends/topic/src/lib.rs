@@ -1,7 +1,7 @@
 //! `backend-topic`: the topic backend, ros2_control's
 //! `joint_state_topic_hardware_interface/JointStateTopicSystem` in our contract: commands go out
 //! as `sensor_msgs/JointState` on one topic, states come back on another, over DDS from pure
-//! Rust (crate `ros2-wire`), so the same typed controller drives anything that speaks
+//! Rust (crates `ros2-msg` and `ros2-dds`), so the same typed controller drives anything that speaks
 //! `JointState` — Isaac Sim, a simulator on another machine, a robot's own driver.
 //!
 //! Every DDS call runs on the participant's own thread; `read` and `write` only exchange

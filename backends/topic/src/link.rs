@@ -1,11 +1,12 @@
-//! The connection: a DDS participant with the command publisher and the state (and IMU)
-//! subscriptions, its thread running from `on_configure` to `on_deactivate` or `on_cleanup`.
+//! The connection: the command publisher and the state (and IMU) subscriptions, made on the
+//! process's participant at `on_configure` and deleted at `on_deactivate` or `on_cleanup`.
 
 use std::time::{Duration, Instant};
 
 use robot_runtime::hardware::{ErrorKind, HardwareError};
-use ros2_wire::msg::{Imu, JointState};
-use ros2_wire::{Participant, Publisher, QosProfile, Subscription};
+use ros2_dds::{Participant, Publisher, Subscription};
+use ros2_msg::QosProfile;
+use ros2_msg::msg::{Imu, JointState};
 
 use crate::options::TopicOptions;
 use crate::plan::Plan;
@@ -16,43 +17,40 @@ pub const COMMANDS_QOS: QosProfile = QosProfile::reliable(1);
 pub const STATES_QOS: QosProfile = QosProfile::SENSOR_DATA;
 
 pub(crate) struct Link {
-    /// Stopped and joined when the link is dropped.
-    _participant: Participant,
     pub commands: Publisher<JointState>,
     pub states: Subscription<JointState>,
     pub imu: Option<Subscription<Imu>>,
 }
 
 impl Link {
-    /// Joins the DDS domain and starts the participant's thread.
+    /// Makes the endpoints on `participant`.
     pub(crate) fn open(
+        participant: &Participant,
         options: &TopicOptions,
         plan: &Plan,
         component: &str,
     ) -> Result<Link, HardwareError> {
         let io =
-            |e: ros2_wire::WireError| HardwareError::new(component, ErrorKind::Io, e.to_string());
-        let mut builder = ros2_wire::Participant::builder(options.domain_id).map_err(io)?;
-        let commands = builder
+            |e: ros2_dds::WireError| HardwareError::new(component, ErrorKind::Io, e.to_string());
+        let commands = participant
             .publisher(
                 &options.commands_topic,
                 COMMANDS_QOS,
                 command_template(plan),
             )
             .map_err(io)?;
-        let states = builder
+        let states = participant
             .subscription::<JointState>(&options.states_topic, STATES_QOS)
             .map_err(io)?;
         let imu = match (&options.imu_topic, plan.imu) {
             (Some(topic), Some(_)) => Some(
-                builder
+                participant
                     .subscription::<Imu>(topic, QosProfile::SENSOR_DATA)
                     .map_err(io)?,
             ),
             _ => None,
         };
         Ok(Link {
-            _participant: builder.start().map_err(io)?,
             commands,
             states,
             imu,

@@ -1,10 +1,11 @@
 //! What a [`crate::TopicSystem`] is configured with: JointStateTopicSystem's hardware
-//! parameters, plus what upstream lacks (a stale-state age, the IMU topic, the DDS domain).
+//! parameters, plus what upstream lacks (a stale-state age, the IMU topic). The DDS domain is
+//! the process's participant's, which the component is given.
 
 use std::time::Duration;
 
 use robot_runtime::backend::topic_defaults;
-use ros2_wire::{MAX_DOMAIN_ID, TopicName, TopicNameError};
+use ros2_msg::{TopicName, TopicNameError};
 
 /// The default of `joint_commands_topic`, as upstream.
 pub const DEFAULT_COMMANDS_TOPIC: &str = topic_defaults::JOINT_COMMANDS_TOPIC;
@@ -39,8 +40,6 @@ pub struct TopicOptions {
     pub stale_after: Option<Duration>,
     /// Where the IMU comes from, for a robot with one; `None`: the IMU is not driven (reads NaN).
     pub imu_topic: Option<TopicName>,
-    /// The DDS domain (`ROS_DOMAIN_ID`).
-    pub domain_id: u16,
     /// How long configuring waits for the first state.
     pub first_state_timeout: Duration,
     /// Joints (indices into the robot's `joints`) never commanded; their states are still read.
@@ -66,9 +65,6 @@ pub enum OptionsError {
     /// A stale age of zero.
     #[error("stale_after: must be more than 0")]
     StaleAge,
-    /// A domain past ROS 2's range.
-    #[error("domain_id: {0} is out of range: ROS 2 uses 0 to {MAX_DOMAIN_ID}")]
-    DomainId(u16),
 }
 
 impl Default for TopicOptions {
@@ -81,7 +77,6 @@ impl Default for TopicOptions {
             sum_wrapped: false,
             stale_after: None,
             imu_topic: Some(default_topic(DEFAULT_IMU_TOPIC)),
-            domain_id: 0,
             first_state_timeout: DEFAULT_FIRST_STATE_TIMEOUT,
             disabled_joints: Vec::new(),
         }
@@ -108,8 +103,6 @@ pub struct TopicSettings<'a> {
     pub stale_after_ms: Option<f64>,
     /// The IMU topic; `None` for no IMU.
     pub imu_topic: Option<&'a str>,
-    /// The DDS domain.
-    pub domain_id: u16,
 }
 
 impl TopicOptions {
@@ -126,9 +119,6 @@ impl TopicOptions {
             Some(ms) if ms.is_finite() && ms > 0.0 => Some(Duration::from_secs_f64(ms / 1000.0)),
             Some(_) => return Err(OptionsError::StaleAge),
         };
-        if settings.domain_id > MAX_DOMAIN_ID {
-            return Err(OptionsError::DomainId(settings.domain_id));
-        }
         Ok(TopicOptions {
             commands_topic: topic("joint_commands_topic", settings.commands_topic)?,
             states_topic: topic("joint_states_topic", settings.states_topic)?,
@@ -139,7 +129,6 @@ impl TopicOptions {
                 .imu_topic
                 .map(|name| topic("imu_topic", name))
                 .transpose()?,
-            domain_id: settings.domain_id,
             ..TopicOptions::default()
         })
     }
@@ -163,7 +152,6 @@ mod tests {
             sum_wrapped: false,
             stale_after_ms: None,
             imu_topic: Some(DEFAULT_IMU_TOPIC),
-            domain_id: 0,
         }
     }
 
@@ -208,13 +196,6 @@ mod tests {
                 ..settings()
             }),
             "stale_after: must be more than 0"
-        );
-        assert_eq!(
-            error(TopicSettings {
-                domain_id: 300,
-                ..settings()
-            }),
-            "domain_id: 300 is out of range: ROS 2 uses 0 to 232"
         );
         assert!(
             error(TopicSettings {

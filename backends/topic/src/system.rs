@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
 use robot_runtime::{RobotTypes, Values};
-use ros2_wire::msg::{Imu, JointState, Time};
+use ros2_dds::Participant;
+use ros2_msg::msg::{Imu, JointState, Time};
 
 use crate::intake::{Intake, Refusal};
 use crate::link::{Link, wait_for};
@@ -17,6 +18,8 @@ pub struct TopicSystem<R: RobotTypes> {
     name: String,
     claims: Claims,
     options: TopicOptions,
+    /// The process's DDS participant, which the topics' endpoints are made on.
+    participant: Participant,
     plan: Plan,
     intake: Intake,
     link: Option<Link>,
@@ -53,10 +56,10 @@ impl<R: RobotTypes> std::fmt::Debug for TopicSystem<R> {
 }
 
 impl<R: RobotTypes> TopicSystem<R> {
-    /// The component `<Robot>Hardware` (the emitted topic block's name) with these options. It
-    /// claims every controlled joint and, when the robot has an IMU and `imu_topic` is set, the
-    /// first IMU.
-    pub fn new(options: TopicOptions) -> Self {
+    /// The component `<Robot>Hardware` (the emitted topic block's name) with these options, its
+    /// topics on `participant` (the process's, in its domain). It claims every controlled joint
+    /// and, when the robot has an IMU and `imu_topic` is set, the first IMU.
+    pub fn new(options: TopicOptions, participant: Participant) -> Self {
         let robot = R::DESCRIPTION;
         let imu = (robot
             .sensors_of(robot_runtime::model::SensorKind::Imu)
@@ -72,6 +75,7 @@ impl<R: RobotTypes> TopicSystem<R> {
                 sensors: imu.into_iter().collect(),
             },
             options,
+            participant,
             plan: Plan::default(),
             intake: Intake::new(Vec::new(), false),
             link: None,
@@ -99,7 +103,7 @@ impl<R: RobotTypes> TopicSystem<R> {
 
     /// Connects and waits for the first state (and IMU) message, which the next read delivers.
     fn connect(&mut self) -> Result<(), HardwareError> {
-        let mut link = Link::open(&self.options, &self.plan, &self.name)?;
+        let mut link = Link::open(&self.participant, &self.options, &self.plan, &self.name)?;
         self.intake.reset();
         let timeout = self.options.first_state_timeout;
         let own = self.own.as_mut_slice();

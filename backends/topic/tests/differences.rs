@@ -11,12 +11,16 @@ use std::time::{Duration, Instant};
 use backend_topic::{TopicOptions, TopicSystem};
 use common::robots::{Mixed, MixedCommand, MixedState};
 use robot_core::hardware::{Clock, Component, System};
+use ros2_dds::Participant;
 
 const WAIT: Duration = Duration::from_secs(15);
 const PERIOD: Duration = Duration::from_millis(1);
 
 fn system(options: TopicOptions) -> System<Mixed> {
-    let component: Box<dyn Component<Mixed>> = Box::new(TopicSystem::<Mixed>::new(options));
+    let component: Box<dyn Component<Mixed>> = Box::new(TopicSystem::<Mixed>::new(
+        options,
+        Participant::join(0).expect("a DDS participant"),
+    ));
     System::new(vec![component]).unwrap()
 }
 
@@ -65,7 +69,7 @@ fn patient() -> TopicOptions {
 
 #[test]
 fn bad_state_messages_behave_as_the_table_says() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let script = serde_json::json!([
             // In order, every array: the first state.
             {"name": ["pos", "vel", "eff", "wheel"], "position": [0.1, 0.2, 0.3, 0.4],
@@ -168,7 +172,7 @@ fn wheel_script() -> String {
     serde_json::Value::Array(steps).to_string()
 }
 
-fn wheel_after_turning(python: &topic_peer::PeerPython, sum_wrapped: bool) -> f64 {
+fn wheel_after_turning(python: &ros2_peer::PeerPython, sum_wrapped: bool) -> f64 {
     let script = wheel_script();
     let _peer = python
         .start_with_input(
@@ -198,7 +202,7 @@ fn wheel_after_turning(python: &topic_peer::PeerPython, sum_wrapped: bool) -> f6
 
 #[test]
 fn wrapped_angles_are_accumulated_with_sum_wrapped_joint_states() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let summed = wheel_after_turning(python, true);
         assert!((summed - 20.0).abs() < 1e-9, "{summed}");
         let raw = wheel_after_turning(python, false);
@@ -208,7 +212,7 @@ fn wrapped_angles_are_accumulated_with_sum_wrapped_joint_states() {
 
 #[test]
 fn commands_line_up_with_names_and_are_never_nan() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _sim = python
             .start(
                 "sim",
@@ -293,7 +297,7 @@ fn commands_line_up_with_names_and_are_never_nan() {
 
 #[test]
 fn nothing_is_published_while_the_commands_ask_for_no_change() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _sim = python
             .start(
                 "sim",

@@ -15,13 +15,15 @@ use common::robots::Mixed;
 use common::{clock, lite_biped_joints};
 use robot_core::RobotTypes;
 use robot_core::hardware::{Component, ErrorKind, HardwareError};
+use ros2_dds::Participant;
 
 const PERIOD: Duration = Duration::from_millis(5);
 const WAIT: Duration = Duration::from_secs(15);
 
 /// A configured and activated topic component of `R`.
 fn active<R: RobotTypes>(options: TopicOptions) -> (TopicSystem<R>, R::State, R::Command) {
-    let mut component = TopicSystem::<R>::new(options);
+    let mut component =
+        TopicSystem::<R>::new(options, Participant::join(0).expect("a DDS participant"));
     component.on_init().unwrap();
     component.on_configure().unwrap();
     let state = R::State::default();
@@ -47,7 +49,7 @@ fn read_until_error<R: RobotTypes>(
 
 #[test]
 fn an_infinite_command_is_refused_naming_the_joint_and_interface() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _sim = python
             .start("sim", &["--joints", "pos,vel,eff,wheel", "--rate", "500"])
             .unwrap();
@@ -80,7 +82,7 @@ fn an_infinite_command_is_refused_naming_the_joint_and_interface() {
 
 #[test]
 fn a_stale_imu_ends_the_run_while_the_joint_states_are_fresh() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         // One simulator publishes the joint states for the whole test; another, the IMU (and
         // states on a topic nobody reads) for 2 s only.
         let _states = python
@@ -127,7 +129,7 @@ fn a_stale_imu_ends_the_run_while_the_joint_states_are_fresh() {
 
 #[test]
 fn a_disabled_joint_is_read_but_never_named_in_a_command() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _sim = python
             .start(
                 "sim",
@@ -190,7 +192,7 @@ fn a_disabled_joint_is_read_but_never_named_in_a_command() {
 
 #[test]
 fn after_deactivation_reads_are_a_lifecycle_error_until_activation_reconnects() {
-    topic_peer::isolated(|python| {
+    ros2_peer::isolated(|python| {
         let _sim = python
             .start("sim", &["--joints", "pos,vel,eff,wheel", "--rate", "500"])
             .unwrap();

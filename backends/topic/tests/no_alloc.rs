@@ -16,8 +16,9 @@ use backend_topic::TopicOptions;
 use robot_core::control_loop::ControlLoop;
 use robot_core::hardware::Clock;
 use robots::controllers::Squat;
-use ros2_wire::msg::{Imu, JointState, Quaternion, Time};
-use ros2_wire::{Participant, QosProfile, TopicName};
+use ros2_dds::Participant;
+use ros2_msg::msg::{Imu, JointState, Quaternion, Time};
+use ros2_msg::{QosProfile, TopicName};
 
 use common::{lite_biped_joints, lite_biped_system};
 
@@ -29,16 +30,15 @@ fn publish_states(stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let names: Vec<String> = lite_biped_joints().split(',').map(String::from).collect();
         let n = names.len();
-        let mut builder = Participant::builder(0).unwrap();
+        let participant = Participant::join(0).unwrap();
         let topic = TopicName::new("/robot_joint_states").unwrap();
-        let mut states = builder
+        let mut states = participant
             .publisher(&topic, QosProfile::SENSOR_DATA, JointState::default())
             .unwrap();
         let imu_topic = TopicName::new("/imu/data").unwrap();
-        let mut imu = builder
+        let mut imu = participant
             .publisher(&imu_topic, QosProfile::SENSOR_DATA, Imu::default())
             .unwrap();
-        let _participant = builder.start().unwrap();
         while !stop.load(Ordering::Relaxed) {
             *states.message_mut() = JointState {
                 name: names.clone(),
@@ -61,7 +61,7 @@ fn publish_states(stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
 
 #[test]
 fn read_update_write_allocate_nothing_after_activation() {
-    topic_peer::in_namespace(|| {
+    ros2_peer::in_namespace(|| {
         let stop = Arc::new(AtomicBool::new(false));
         let publisher = publish_states(stop.clone());
         let options = TopicOptions {
@@ -102,5 +102,5 @@ fn read_update_write_allocate_nothing_after_activation() {
         let one = alloc_counter::allocations_in(|| drop(std::hint::black_box(vec![1u8])));
         assert_eq!(one, 1);
     })
-    .unwrap_or_else(|why| topic_peer::skip(&why));
+    .unwrap_or_else(|why| ros2_peer::skip(&why));
 }

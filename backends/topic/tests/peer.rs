@@ -1,4 +1,4 @@
-//! The topic backend against the Cyclone DDS peer (`backends/topic/peer/peer.py`) simulating
+//! The topic backend against the Cyclone DDS peer (`ros2/peer/peer.py`) simulating
 //! lite_biped at 1 kHz, each test in a network namespace of its own: the squat runs through the
 //! same loop as on the mock and tracks; the peer stopping ends the run with a stale-state error,
 //! everything switched off.
@@ -12,7 +12,7 @@ use backend_topic::TopicOptions;
 use robot_core::control_loop::{ControlLoop, LoopControl, LoopError, LoopOptions, StopAfter};
 use robot_core::hardware::{ErrorKind, Lifecycle};
 use robots::controllers::Squat;
-use topic_peer::isolated;
+use ros2_peer::isolated;
 
 use common::{Tracking, lite_biped_joints, lite_biped_system};
 

@@ -26,6 +26,8 @@ pub(super) struct Parsed<'a> {
     imus: Vec<(&'a str, Option<&'a str>)>,
     /// `mujoco.model`, when a string.
     mujoco_model: Option<&'a str>,
+    /// `topic.domain_id` and `ros.domain_id`, when numbers.
+    domains: (Option<u64>, Option<u64>),
 }
 
 /// The settings of one joint that have the right type.
@@ -82,6 +84,14 @@ impl<'a> Parsed<'a> {
             mujoco_model: field("mujoco")
                 .and_then(|m| m.get("model"))
                 .and_then(Json::as_str),
+            domains: (
+                field("topic")
+                    .and_then(|t| t.get("domain_id"))
+                    .and_then(Json::as_u64),
+                field("ros")
+                    .and_then(|r| r.get("domain_id"))
+                    .and_then(Json::as_u64),
+            ),
         }
     }
 
@@ -108,6 +118,7 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     imus_are_the_robots(config, robot, &mut errors);
     imu_ports_are_device_paths(config, &mut errors);
     mujoco_model_is_a_word_or_an_mjcf_file(config, &mut errors);
+    one_domain(config, &mut errors);
     errors
 }
 
@@ -357,6 +368,23 @@ fn imu_ports_are_device_paths(config: &Parsed, errors: &mut Vec<FieldError>) {
 fn mujoco_model_is_a_word_or_an_mjcf_file(config: &Parsed, errors: &mut Vec<FieldError>) {
     if let Some(Err(error)) = config.mujoco_model.map(str::parse::<super::MujocoModel>) {
         errors.push(FieldError::new("mujoco.model", error.to_string()));
+    }
+}
+
+/// A process is one DDS participant, in one domain, whatever speaks ROS 2 in it (the topic
+/// backend, the graph, the trajectory controller): two sections naming two domains cannot both
+/// be had.
+fn one_domain(config: &Parsed, errors: &mut Vec<FieldError>) {
+    if let (Some(topic), Some(ros)) = config.domains
+        && topic != ros
+    {
+        errors.push(FieldError::new(
+            "topic.domain_id",
+            format!(
+                "{topic}, but ros.domain_id is {ros}: a run is one DDS participant in one domain; \
+                 give one of them, or the same in both"
+            ),
+        ));
     }
 }
 

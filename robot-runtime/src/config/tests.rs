@@ -507,3 +507,24 @@ fn an_unknown_robot_names_the_file_and_field_and_suggests_a_name() {
 
 /// The backend sections: `mujoco`, `imus`, `topic`.
 mod sections;
+
+#[test]
+fn one_run_is_one_dds_domain() {
+    let two = rejected(
+        "robot: test_bot\nbackend: topic\ntopic: { domain_id: 3 }\nros: { domain_id: 5 }\n",
+    );
+    assert_eq!(
+        two,
+        "configs/test_bot.yaml: topic.domain_id: 3, but ros.domain_id is 5: a run is one DDS \
+         participant in one domain; give one of them, or the same in both"
+    );
+    let same =
+        ok("robot: test_bot\nbackend: topic\ntopic: { domain_id: 5 }\nros: { domain_id: 5 }\n");
+    assert_eq!(same.topic.domain_id, Some(5));
+    let one = ok("robot: test_bot\nbackend: topic\ntopic: { domain_id: 3 }\n");
+    assert_eq!(one.topic.domain_id, Some(3));
+    assert_eq!(
+        ok("robot: test_bot\nbackend: topic\n").topic.domain_id,
+        None
+    );
+}

@@ -9,7 +9,7 @@
 //!   sum_wrapped_joint_states: false
 //!   stale_after_ms: 50          # default: five loop periods, at least 50 ms
 //!   imu_topic: /imu/data        # null: the IMU is not driven
-//!   domain_id: 0                # ROS_DOMAIN_ID
+//!   domain_id: 0                # default: the `ros:` section's, else ROS_DOMAIN_ID, else 0
 //! ```
 
 use schemars::JsonSchema;
@@ -51,10 +51,11 @@ pub struct TopicConfig {
     #[serde(default = "imu_topic")]
     #[schemars(regex(pattern = TOPIC_NAME_PATTERN))]
     pub imu_topic: Option<String>,
-    /// The DDS domain, as `ROS_DOMAIN_ID`.
-    #[serde(default)]
+    /// The DDS domain; when left out, the `ros:` section's, else `ROS_DOMAIN_ID`, else 0. A
+    /// process is one DDS participant in one domain: a `ros:` section naming another is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = 232))]
-    pub domain_id: u16,
+    pub domain_id: Option<u16>,
 }
 
 fn commands_topic() -> String {
@@ -82,7 +83,7 @@ impl Default for TopicConfig {
             sum_wrapped_joint_states: topic_defaults::SUM_WRAPPED_JOINT_STATES,
             stale_after_ms: None,
             imu_topic: imu_topic(),
-            domain_id: 0,
+            domain_id: None,
         }
     }
 }

@@ -62,9 +62,9 @@ fn finish<R: RobotTypes, C: Controller<R> + 'static>(
     })
 }
 
-/// The trajectory controller of robot `R`, in the domain and namespace of the run's `ros`
-/// request (else `ROS_DOMAIN_ID`, no namespace); what it received and refused is printed at the
-/// end.
+/// The trajectory controller of robot `R`, on the run's participant (made here when the run
+/// was given none, and then handed on: one per process), in the namespace of the run's `ros`
+/// request (else none); what it received and refused is printed at the end.
 pub(super) fn trajectory<R: RobotTypes>() -> Registered {
     Registered {
         robot: R::DESCRIPTION,
@@ -72,16 +72,21 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
         about: "follows trajectory_msgs/JointTrajectory on /<group>_trajectory_controller/joint_trajectory",
         shipped: true,
         run: Box::new(|request, progress| {
-            let controller = TrajectoryController::<R>::new(TrajectoryOptions {
-                domain_id: request.ros.map(|ros| ros.domain_id),
+            let participant = crate::ros::participant(request)?;
+            let options = TrajectoryOptions {
                 namespace: request
                     .ros
                     .map(|ros| ros.namespace.clone())
                     .unwrap_or_default(),
                 ..TrajectoryOptions::default()
-            });
+            };
+            let controller = TrajectoryController::<R>::new(options, participant.clone());
             let stats = controller.stats();
-            let finished = finish::<R, _>(controller, request, progress);
+            let request = RunRequest {
+                participant: Some(&participant),
+                ..*request
+            };
+            let finished = finish::<R, _>(controller, &request, progress);
             let _ = writeln!(progress, "{stats}");
             finished
         }),

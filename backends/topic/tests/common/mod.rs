@@ -11,6 +11,7 @@ use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::hardware::{Clock, Component, System};
 use robot_core::typed::Slot;
 use robot_core::{InterfaceKind, RobotTypes, Values};
+use ros2_dds::Participant;
 
 /// lite_biped's actuated joints, comma-separated, as the peer's `--joints` takes them.
 pub fn lite_biped_joints() -> String {
@@ -25,7 +26,10 @@ pub fn lite_biped_joints() -> String {
 
 /// A System of one topic component on lite_biped.
 pub fn lite_biped_system(options: TopicOptions) -> System<LiteBiped> {
-    let component: Box<dyn Component<LiteBiped>> = Box::new(TopicSystem::<LiteBiped>::new(options));
+    let component: Box<dyn Component<LiteBiped>> = Box::new(TopicSystem::<LiteBiped>::new(
+        options,
+        Participant::join(0).expect("a DDS participant"),
+    ));
     System::new(vec![component]).expect("on_init")
 }
 

@@ -1,0 +1,70 @@
+//! Errors of this crate: what failed and why, the DDS stack's own error as the source.
+
+/// A failure setting up or running a participant.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WireError {
+    /// A DDS call failed.
+    #[error("{what}: {source}")]
+    Dds {
+        /// What was being done.
+        what: String,
+        /// The DDS stack's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A domain id past ROS 2's range.
+    #[error("domain id {0} is out of range: ROS 2 uses 0 to 232")]
+    DomainId(u16),
+    /// A port the domain needs is held by a socket that does not share it.
+    #[error(
+        "cannot join DDS domain {domain}: UDP port {port} ({what}) is taken by a socket that does \
+         not share it: {source}"
+    )]
+    PortTaken {
+        /// The domain.
+        domain: u16,
+        /// The port.
+        port: u16,
+        /// What the domain uses it for.
+        what: &'static str,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// No route for discovery: no network interface is up, or none takes multicast.
+    #[error(
+        "cannot join DDS domain {domain}: discovery has no route to its multicast group \
+         239.255.0.1 ({source}); bring up a network interface, or, in a network namespace with \
+         only its loopback, `ip link set lo up && ip link set lo multicast on && ip route add \
+         224.0.0.0/4 dev lo`"
+    )]
+    NoRoute {
+        /// The domain.
+        domain: u16,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The event poll could not be made.
+    #[error("cannot set up the DDS thread's event poll: {0}")]
+    Poll(#[source] std::io::Error),
+    /// The thread could not be started.
+    #[error("cannot start the DDS thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The participant's thread did not answer a request: it has stopped.
+    #[error("the DDS participant's thread has stopped")]
+    Stopped,
+}
+
+impl WireError {
+    pub(crate) fn dds(
+        what: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        WireError::Dds {
+            what: what.into(),
+            source: Box::new(source),
+        }
+    }
+}

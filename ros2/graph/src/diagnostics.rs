@@ -1,0 +1,47 @@
+//! The graph's `/diagnostics`, about once a second: [`ros2_state::diagnostic_array`] with the
+//! loop's live cycles and overruns ([`LoopWatch`]) and what this publisher passed over or
+//! dropped.
+
+use std::sync::{Arc, OnceLock};
+
+use robot_runtime::control_loop::LoopControl;
+use ros2_msg::msg::{DiagnosticArray, Time};
+use ros2_state::diagnostic_array;
+use ros2_state::diagnostics::pair;
+use ros2_state::snapshot::Health;
+
+use crate::GraphReport;
+
+/// The running loop's live counters, once the loop is spawned ([`LoopWatch::watch`]).
+#[derive(Debug, Clone, Default)]
+pub struct LoopWatch(Arc<OnceLock<Arc<LoopControl>>>);
+
+impl LoopWatch {
+    /// Reads the cycles and overruns of the loop `control` belongs to from now on.
+    pub fn watch(&self, control: Arc<LoopControl>) {
+        let _ = self.0.set(control);
+    }
+
+    fn control(&self) -> Option<&LoopControl> {
+        self.0.get().map(Arc::as_ref)
+    }
+}
+
+/// The message for `health`, as the graph publishes it: the loop's cycles and overruns from
+/// `watch`, this publisher's counts from `graph`.
+pub(crate) fn message(
+    robot: &str,
+    names: &[String],
+    health: &Health,
+    watch: &LoopWatch,
+    graph: &GraphReport,
+    stamp: &Time,
+) -> DiagnosticArray {
+    let counts = watch.control().map(|c| (c.cycles(), c.overruns()));
+    let publisher = [
+        pair("states published", graph.published),
+        pair("cycles passed over (rate cap)", graph.passed_over),
+        pair("messages dropped (network behind)", graph.dropped),
+    ];
+    diagnostic_array(robot, names, health, counts, &publisher, stamp)
+}

@@ -1,0 +1,433 @@
+//! The publishing thread: joins the DDS domain, publishes what does not change once
+//! (`/robot_description`, `/tf_static`, both transient-local so late joiners get them), then
+//! at most `rate_cap_hz` times a second takes the newest snapshot, fills the preallocated
+//! `/joint_states`, `/imu/data` and `/tf` messages and hands them to the DDS thread (`ros2-dds`);
+//! `/diagnostics` goes out whenever the loop hands over a new [`Health`](crate::Health).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use robot_runtime::typed::{RobotTypes, Values};
+use ros2_dds::{Participant, Publisher, WireError};
+use ros2_msg::msg::{DiagnosticArray, StringMessage, TFMessage};
+use ros2_msg::{Message, QosProfile, ReliabilityKind, TopicName, TopicNameError};
+
+use ros2_state::{Frames, ImuChannel, JointStateLayout, WrenchChannel};
+
+use crate::diagnostics::{self, LoopWatch};
+use crate::observer::{GraphObserver, snapshots};
+
+/// joint_state_broadcaster's rate when the loop is faster: 500 Hz.
+pub const DEFAULT_RATE_CAP_HZ: f64 = 500.0;
+
+/// `/diagnostics`' rate: diagnostic_updater's default period is one second.
+pub const DEFAULT_DIAGNOSTICS_HZ: f64 = 1.0;
+
+/// Which topics to publish; all by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Topics {
+    /// `joint_states`.
+    pub joint_states: bool,
+    /// `imu/data` (one per IMU of the definition; none without one).
+    pub imu: bool,
+    /// `<sensor>_broadcaster/wrench`, one per force/torque sensor.
+    pub wrench: bool,
+    /// `tf` and `tf_static`.
+    pub tf: bool,
+    /// `robot_description`.
+    pub robot_description: bool,
+    /// `diagnostics`.
+    pub diagnostics: bool,
+}
+
+impl Default for Topics {
+    fn default() -> Self {
+        Topics {
+            joint_states: true,
+            imu: true,
+            wrench: true,
+            tf: true,
+            robot_description: true,
+            diagnostics: true,
+        }
+    }
+}
+
+/// What to publish, and where (the domain is the participant's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphOptions {
+    /// Put before every topic, as a node's namespace is (`/robot1` → `/robot1/joint_states`);
+    /// empty for none.
+    pub namespace: String,
+    /// Which topics.
+    pub topics: Topics,
+    /// `joint_states`, `imu/data` and `tf` at most this often (Hz); the loop's rate when slower.
+    pub rate_cap_hz: f64,
+    /// `diagnostics` this often, in loop time (Hz).
+    pub diagnostics_hz: f64,
+    /// The URDF `robot_description` carries (the backend's expanded URDF).
+    pub robot_description: String,
+}
+
+impl GraphOptions {
+    /// Every topic, in no namespace, at the default rates.
+    pub fn new(robot_description: String) -> Self {
+        GraphOptions {
+            namespace: String::new(),
+            topics: Topics::default(),
+            rate_cap_hz: DEFAULT_RATE_CAP_HZ,
+            diagnostics_hz: DEFAULT_DIAGNOSTICS_HZ,
+            robot_description,
+        }
+    }
+
+    /// The full name of `topic` in the namespace.
+    pub fn resolve(&self, topic: &str) -> Result<TopicName, GraphError> {
+        let namespace = self.namespace.trim_end_matches('/');
+        let full = match namespace {
+            "" => format!("/{topic}"),
+            ns if ns.starts_with('/') => format!("{ns}/{topic}"),
+            ns => format!("/{ns}/{topic}"),
+        };
+        TopicName::new(&full).map_err(|source| GraphError::Namespace {
+            namespace: self.namespace.clone(),
+            source,
+        })
+    }
+}
+
+/// How the publishing went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GraphReport {
+    /// Snapshots published (each one `/joint_states`, `/imu/data` and `/tf`, those on).
+    pub published: u64,
+    /// Cycles not published: over the rate cap, or replaced before the publisher got to them.
+    pub passed_over: u64,
+    /// Messages the DDS thread could not take in time (the network behind), dropped.
+    pub dropped: u64,
+    /// `/diagnostics` messages published.
+    pub diagnostics: u64,
+    /// States published while no subscriber of `/joint_states` was matched yet (volatile QoS:
+    /// nobody receives those), part of `published`.
+    pub unmatched: u64,
+}
+
+impl std::fmt::Display for GraphReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ROS 2 graph: {} states published ({} before a /joint_states subscriber matched), {} cycles passed over (rate cap or a late publisher), {} messages dropped (network behind), {} diagnostics",
+            self.published, self.unmatched, self.passed_over, self.dropped, self.diagnostics
+        )
+    }
+}
+
+/// The publishing thread, until stopped or dropped.
+#[derive(Debug)]
+pub struct RosGraph {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<GraphReport>>,
+    watch: LoopWatch,
+}
+
+/// QoS as the ROS 2 publishers of each topic use it.
+const JOINT_STATES_QOS: QosProfile = QosProfile::reliable(10); // rclcpp::SystemDefaultsQoS
+const IMU_QOS: QosProfile = QosProfile::reliable(10); // imu_sensor_broadcaster: SystemDefaultsQoS
+// force_torque_sensor_broadcaster: SystemDefaultsQoS too.
+const WRENCH_QOS: QosProfile = QosProfile::reliable(10);
+const DIAGNOSTICS_QOS: QosProfile = QosProfile::reliable(10); // diagnostic_updater
+const TF_QOS: QosProfile = QosProfile::reliable(100); // tf2_ros::DynamicBroadcasterQoS
+const LATCHED: QosProfile = QosProfile {
+    // robot_state_publisher's /robot_description, tf2_ros::StaticBroadcasterQoS
+    reliability: ReliabilityKind::Reliable,
+    depth: 1,
+    transient_local: true,
+};
+
+/// Why the graph could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GraphError {
+    /// No DDS participant or endpoint could be made.
+    #[error("cannot join the ROS 2 graph: {0}")]
+    Wire(#[from] WireError),
+    /// The namespace makes no valid topic name.
+    #[error(
+        "ROS namespace `{namespace}`: {source} (a namespace is `/`-separated names of letters, \
+         digits and `_`, each not starting with a digit)"
+    )]
+    Namespace {
+        /// The namespace given.
+        namespace: String,
+        /// What the topic name broke.
+        source: TopicNameError,
+    },
+    /// A rate that is not a positive number of Hz.
+    #[error("ROS graph: {what} must be a positive number of Hz, not {value}")]
+    Rate {
+        /// Which rate.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// The publishing thread could not be started.
+    #[error("cannot start the ROS 2 graph's publishing thread: {0}")]
+    Thread(#[source] std::io::Error),
+}
+
+/// A publisher of `topic` when `on`.
+fn publisher<M: Message>(
+    participant: &Participant,
+    options: &GraphOptions,
+    on: bool,
+    topic: &str,
+    qos: QosProfile,
+    template: M,
+) -> Result<Option<Publisher<M>>, GraphError> {
+    if !on {
+        return Ok(None);
+    }
+    Ok(Some(participant.publisher(
+        &options.resolve(topic)?,
+        qos,
+        template,
+    )?))
+}
+
+fn positive(what: &'static str, value: f64) -> Result<f64, GraphError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(GraphError::Rate { what, value })
+    }
+}
+
+impl RosGraph {
+    /// Starts publishing robot `R` on `participant` (the process's); returns the graph and the
+    /// observer to attach to the loop. Fails (never panics) when an endpoint cannot be made.
+    pub fn start<R: RobotTypes>(
+        options: GraphOptions,
+        participant: &Participant,
+    ) -> Result<(RosGraph, GraphObserver<R>), GraphError> {
+        let rate_cap = positive("the rate cap", options.rate_cap_hz)?;
+        let diagnostics_hz = positive("the diagnostics rate", options.diagnostics_hz)?;
+        let robot = R::DESCRIPTION;
+        let topics = options.topics;
+        let joint_states = JointStateLayout::of(robot, &R::STATE_LAYOUT);
+        let imus = ImuChannel::of(robot, &R::STATE_LAYOUT);
+        let wrenches = WrenchChannel::of(robot, &R::STATE_LAYOUT);
+        let frames = Frames::of(robot, &R::STATE_LAYOUT);
+
+        // A namespace that makes no topic name is refused before any endpoint is made (the
+        // topics after it are fixed names, valid wherever `joint_states` is).
+        options.resolve("joint_states")?;
+        let b = participant;
+        let o = &options;
+        let mut joint_states_out = publisher(
+            b,
+            o,
+            topics.joint_states,
+            "joint_states",
+            JOINT_STATES_QOS,
+            joint_states.message(),
+        )?;
+        let mut imu_out = Vec::new();
+        for imu in &imus {
+            imu_out.extend(publisher(
+                b,
+                o,
+                topics.imu,
+                &imu.topic,
+                IMU_QOS,
+                imu.message(),
+            )?);
+        }
+        let mut wrench_out = Vec::new();
+        for wrench in &wrenches {
+            wrench_out.extend(publisher(
+                b,
+                o,
+                topics.wrench,
+                &wrench.topic,
+                WRENCH_QOS,
+                wrench.message(),
+            )?);
+        }
+        let mut tf_out = publisher(b, o, topics.tf, "tf", TF_QOS, frames.tf_message())?;
+        let tf_static_out = publisher(b, o, topics.tf, "tf_static", LATCHED, TFMessage::default())?;
+        let description_out = publisher(
+            b,
+            o,
+            topics.robot_description,
+            "robot_description",
+            LATCHED,
+            StringMessage::default(),
+        )?;
+        let mut diagnostics_out = publisher(
+            b,
+            o,
+            topics.diagnostics,
+            "diagnostics",
+            DIAGNOSTICS_QOS,
+            DiagnosticArray::default(),
+        )?;
+        // Once, transient-local: what never changes.
+        let mut description_out = description_out;
+        if let Some(out) = &mut description_out {
+            out.message_mut().data = options.robot_description;
+            out.publish();
+        }
+        let mut tf_static_out = tf_static_out;
+        if let Some(out) = &mut tf_static_out {
+            let mut fixed = Frames::message(&frames.fixed);
+            let mut no_positions = vec![0.0; frames.fixed.len()];
+            let stamp = ros2_msg::msg::Time::now();
+            Frames::fill(
+                robot,
+                &frames.fixed,
+                &[],
+                &stamp,
+                &mut no_positions,
+                &mut fixed,
+            );
+            *out.message_mut() = fixed;
+            out.publish();
+        }
+        // Kept for the run: they answer late joiners.
+        let latched = (description_out, tf_static_out);
+
+        let period = Duration::from_secs_f64(1.0 / rate_cap);
+        let (observer, mut incoming) =
+            snapshots::<R>(Duration::from_secs_f64(1.0 / diagnostics_hz));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = stop.clone();
+        let watch = LoopWatch::default();
+        let thread_watch = watch.clone();
+        let thread = std::thread::Builder::new()
+            .name("ros2-graph".into())
+            .spawn(move || {
+                // Kept here: the endpoints are deleted when this thread ends.
+                let _latched = latched;
+                let mut report = GraphReport::default();
+                let mut positions = Frames::initial_positions(&frames.movable);
+                let mut next = Instant::now();
+                while !thread_stop.load(Ordering::Acquire) {
+                    next += period;
+                    if let Some(wait) = next.checked_duration_since(Instant::now()) {
+                        std::thread::sleep(wait);
+                    } else {
+                        next = Instant::now(); // late: no burst to catch up
+                    }
+                    if let Some((snapshot, passed_over)) = incoming.take_newest() {
+                        report.passed_over += passed_over;
+                        let stamp = snapshot.stamp();
+                        let state = snapshot.state.as_slice();
+                        if let Some(out) = &mut joint_states_out {
+                            joint_states.fill(state, &stamp, out.message_mut());
+                            out.publish();
+                            if out.counters().matched.load(Ordering::Relaxed) == 0 {
+                                report.unmatched += 1;
+                            }
+                        }
+                        for (imu, out) in imus.iter().zip(&mut imu_out) {
+                            imu.fill(state, &stamp, out.message_mut());
+                            out.publish();
+                        }
+                        for (wrench, out) in wrenches.iter().zip(&mut wrench_out) {
+                            wrench.fill(state, &stamp, out.message_mut());
+                            out.publish();
+                        }
+                        if let Some(out) = &mut tf_out {
+                            frames.fill_tf(
+                                robot,
+                                state,
+                                snapshot.base.as_ref(),
+                                &stamp,
+                                &mut positions,
+                                out.message_mut(),
+                            );
+                            out.publish();
+                        }
+                        report.published += 1;
+                    }
+                    report.dropped =
+                        dropped(&joint_states_out, &imu_out, &tf_out) + overwritten(&wrench_out);
+                    if let Some(out) = &mut diagnostics_out {
+                        let names = incoming.names.clone();
+                        if let Some(health) = incoming.take_health() {
+                            let names = names.get().map_or(&[][..], Vec::as_slice);
+                            *out.message_mut() = diagnostics::message(
+                                robot.name.as_ref(),
+                                names,
+                                health,
+                                &thread_watch,
+                                &report,
+                                &health.stamp(),
+                            );
+                            out.publish();
+                            report.diagnostics += 1;
+                        }
+                    }
+                }
+                report
+            })
+            .map_err(GraphError::Thread)?;
+        Ok((
+            RosGraph {
+                stop,
+                thread: Some(thread),
+                watch,
+            },
+            observer,
+        ))
+    }
+
+    /// Where to hand the running loop's control ([`LoopWatch::watch`]) once it is spawned, so
+    /// that `/diagnostics` has its cycles and overruns.
+    pub fn loop_watch(&self) -> &LoopWatch {
+        &self.watch
+    }
+
+    /// Stops publishing (its endpoints are deleted), and says how it went.
+    pub fn stop(mut self) -> GraphReport {
+        self.halt()
+    }
+
+    fn halt(&mut self) -> GraphReport {
+        self.stop.store(true, Ordering::Release);
+        self.thread
+            .take()
+            .and_then(|thread| thread.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+/// Messages the DDS thread dropped on `publishers`.
+fn overwritten<M: Message>(publishers: &[Publisher<M>]) -> u64 {
+    (publishers.iter())
+        .map(|p| p.counters().overwritten.load(Ordering::Relaxed))
+        .sum()
+}
+
+/// Messages the DDS thread dropped, over the per-cycle topics.
+fn dropped<A: Message, B: Message, C: Message>(
+    joint_states: &Option<Publisher<A>>,
+    imus: &[Publisher<B>],
+    tf: &Option<Publisher<C>>,
+) -> u64 {
+    let count = |c: &ros2_dds::EndpointCounters| c.overwritten.load(Ordering::Relaxed);
+    joint_states
+        .iter()
+        .map(|p| count(p.counters()))
+        .sum::<u64>()
+        + imus.iter().map(|p| count(p.counters())).sum::<u64>()
+        + tf.iter().map(|p| count(p.counters())).sum::<u64>()
+}
+
+impl Drop for RosGraph {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}

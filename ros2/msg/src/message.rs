@@ -1,0 +1,229 @@
+//! What a ROS message type is here: a struct in ROS field order (so CDR, which encodes fields
+//! in declaration order with no names, is exactly what a ROS node sends) plus a static
+//! description of its fields, from which the DDS type name and the REP-2011 type hash are
+//! computed. [`ros_message!`](crate::ros_message) writes both from one declaration, so they
+//! cannot disagree.
+
+/// A ROS 2 message type.
+pub trait Message:
+    crate::cdr::CdrField + Clone + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static
+{
+    /// The type as ROS describes it: package, name and fields.
+    const DESCRIPTION: &'static TypeDescription;
+}
+
+/// One message type's description: `package/msg/Name` and its fields in order (rosidl's
+/// `IndividualTypeDescription`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct TypeDescription {
+    /// The package: `sensor_msgs`.
+    pub package: &'static str,
+    /// The message name: `JointState`.
+    pub name: &'static str,
+    /// The fields, in definition order.
+    pub fields: &'static [Field],
+}
+
+impl TypeDescription {
+    /// `sensor_msgs/msg/JointState`, as REP-2011 and `ros2 topic` name it.
+    pub fn type_name(&self) -> String {
+        format!("{}/msg/{}", self.package, self.name)
+    }
+
+    /// `sensor_msgs::msg::dds_::JointState_`, the DDS type name ROS 2's RMWs use.
+    pub fn dds_type_name(&self) -> String {
+        format!("{}::msg::dds_::{}_", self.package, self.name)
+    }
+}
+
+/// One field of a message.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The field name, as in the `.msg` file.
+    pub name: &'static str,
+    /// Its type.
+    pub field_type: FieldType,
+}
+
+/// A field's type, in the terms of `type_description_interfaces/msg/FieldType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldType {
+    /// `FieldType`'s id: the element type, plus 48 for a fixed array, 144 for an unbounded
+    /// sequence.
+    pub type_id: u8,
+    /// A fixed array's length; 0 otherwise.
+    pub capacity: u64,
+    /// The nested message type, for nested fields and arrays of them.
+    pub nested: Option<&'static TypeDescription>,
+}
+
+/// `FieldType` ids of the element types this crate maps from Rust types.
+pub mod type_id {
+    /// A nested message.
+    pub const NESTED_TYPE: u8 = 1;
+    /// `int8`.
+    pub const INT8: u8 = 2;
+    /// `uint8`.
+    pub const UINT8: u8 = 3;
+    /// `int16`.
+    pub const INT16: u8 = 4;
+    /// `uint16`.
+    pub const UINT16: u8 = 5;
+    /// `int32`.
+    pub const INT32: u8 = 6;
+    /// `uint32`.
+    pub const UINT32: u8 = 7;
+    /// `int64`.
+    pub const INT64: u8 = 8;
+    /// `uint64`.
+    pub const UINT64: u8 = 9;
+    /// `float32`.
+    pub const FLOAT: u8 = 10;
+    /// `float64`.
+    pub const DOUBLE: u8 = 11;
+    /// `bool`.
+    pub const BOOLEAN: u8 = 15;
+    /// `byte`: an octet that is not a number (`DiagnosticStatus.level`).
+    pub const BYTE: u8 = 16;
+    /// `string`.
+    pub const STRING: u8 = 17;
+    /// Added to an element id for a fixed-size array (`float64[9]`).
+    pub const ARRAY_OFFSET: u8 = 48;
+    /// Added to an element id for an unbounded sequence (`float64[]`).
+    pub const UNBOUNDED_SEQUENCE_OFFSET: u8 = 144;
+}
+
+/// A Rust type that stands for a ROS field type.
+pub trait RosType {
+    /// Its `FieldType`.
+    const FIELD_TYPE: FieldType;
+}
+
+macro_rules! basic_types {
+    ($($rust:ty => $id:ident),* $(,)?) => {
+        $(impl RosType for $rust {
+            const FIELD_TYPE: FieldType = FieldType { type_id: type_id::$id, capacity: 0, nested: None };
+        })*
+    };
+}
+
+basic_types! {
+    i8 => INT8, u8 => UINT8, i16 => INT16, u16 => UINT16, i32 => INT32, u32 => UINT32,
+    i64 => INT64, u64 => UINT64, f32 => FLOAT, f64 => DOUBLE, bool => BOOLEAN, String => STRING,
+}
+
+/// ROS's `byte`: one octet, encoded as a `uint8` is, but a type of its own in the type
+/// description, so the type hash of a message with one (`diagnostic_msgs/DiagnosticStatus`)
+/// is the one ROS computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Byte(pub u8);
+
+basic_types! { Byte => BYTE }
+
+impl<T: RosType> RosType for Vec<T> {
+    const FIELD_TYPE: FieldType = FieldType {
+        type_id: T::FIELD_TYPE.type_id + type_id::UNBOUNDED_SEQUENCE_OFFSET,
+        capacity: 0,
+        nested: T::FIELD_TYPE.nested,
+    };
+}
+
+impl<T: RosType, const N: usize> RosType for [T; N] {
+    const FIELD_TYPE: FieldType = FieldType {
+        type_id: T::FIELD_TYPE.type_id + type_id::ARRAY_OFFSET,
+        capacity: N as u64,
+        nested: T::FIELD_TYPE.nested,
+    };
+}
+
+/// Declares a ROS message: the struct (fields in ROS order), its CDR codec
+/// ([`CdrField`](crate::cdr::CdrField)) and its [`Message`] impl with the description the type
+/// hash is computed from. Adding a message type is one invocation:
+///
+/// ```
+/// use ros2_msg::{Message, ros_message};
+/// use ros2_msg::msg::Header;
+///
+/// ros_message! {
+///     /// `std_msgs/Float64`-like, with a header.
+///     pub struct Reading in "my_msgs" {
+///         /// When and where.
+///         header: Header,
+///         /// The value.
+///         data: f64,
+///     }
+/// }
+///
+/// assert_eq!(Reading::DESCRIPTION.dds_type_name(), "my_msgs::msg::dds_::Reading_");
+/// ```
+///
+/// A message whose ROS name would shadow a Rust type (`std_msgs/String`) takes its ROS name
+/// after `as`: `pub struct StringMessage as "String" in "std_msgs" { data: String }`.
+#[macro_export]
+macro_rules! ros_message {
+    ($(#[$meta:meta])* pub struct $name:ident in $package:literal {
+        $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
+    }) => {
+        $crate::ros_message! {
+            $(#[$meta])* pub struct $name as (::core::stringify!($name)) in $package {
+                $($(#[$field_meta])* $field : $type),*
+            }
+        }
+    };
+    ($(#[$meta:meta])* pub struct $name:ident as $ros_name:literal in $package:literal {
+        $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
+    }) => {
+        $crate::ros_message! {
+            $(#[$meta])* pub struct $name as ($ros_name) in $package {
+                $($(#[$field_meta])* $field : $type),*
+            }
+        }
+    };
+    ($(#[$meta:meta])* pub struct $name:ident as ($ros_name:expr) in $package:literal {
+        $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct $name {
+            $($(#[$field_meta])* pub $field: $type,)*
+        }
+
+        #[automatically_derived]
+        impl $crate::Message for $name {
+            const DESCRIPTION: &'static $crate::TypeDescription = &$crate::TypeDescription {
+                package: $package,
+                name: $ros_name,
+                fields: &[$($crate::Field {
+                    name: ::core::stringify!($field),
+                    field_type: <$type as $crate::RosType>::FIELD_TYPE,
+                },)*],
+            };
+        }
+
+        #[automatically_derived]
+        impl $crate::cdr::CdrField for $name {
+            fn encode(&self, __w: &mut $crate::cdr::CdrWriter<'_>) {
+                $($crate::cdr::CdrField::encode(&self.$field, __w);)*
+            }
+            fn decode(__r: &mut $crate::cdr::CdrReader<'_>) -> ::core::result::Result<Self, $crate::cdr::CdrError> {
+                ::core::result::Result::Ok($name {
+                    $($field: <$type as $crate::cdr::CdrField>::decode(__r)?,)*
+                })
+            }
+            fn decode_into(&mut self, __r: &mut $crate::cdr::CdrReader<'_>) -> ::core::result::Result<(), $crate::cdr::CdrError> {
+                $($crate::cdr::CdrField::decode_into(&mut self.$field, __r)?;)*
+                ::core::result::Result::Ok(())
+            }
+            const MIN_SIZE: usize = 0 $(+ <$type as $crate::cdr::CdrField>::MIN_SIZE)*;
+        }
+
+        #[automatically_derived]
+        impl $crate::RosType for $name {
+            const FIELD_TYPE: $crate::FieldType = $crate::FieldType {
+                type_id: $crate::message::type_id::NESTED_TYPE,
+                capacity: 0,
+                nested: ::core::option::Option::Some(<$name as $crate::Message>::DESCRIPTION),
+            };
+        }
+    };
+}

@@ -1,0 +1,247 @@
+//! The controller: joint_trajectory_controller's topic interface for every trajectory group of
+//! the robot, through the typed command struct.
+//!
+//! On activation each group holds where it is measured to be. Every cycle it takes the newest
+//! accepted trajectory of each group (the intake thread checked it); one whose start time has
+//! come replaces what was left of the one before, starting from where the group was then meant
+//! to be; an empty one stops and holds there. Positions are written within the joint's limits,
+//! velocities where the joint takes them, zero effort, and on MIT joints the stiffness and
+//! damping of the servo the backends stand in with ([`robot_runtime::hardware::ServoGains`]).
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use robot_runtime::Mit;
+use robot_runtime::control_loop::{Controller, ControllerError};
+use robot_runtime::hardware::Clock;
+use robot_runtime::typed::{RobotTypes, Values};
+
+use ros2_dds::Participant;
+
+use crate::group::{Group, groups};
+use crate::intake::{self, Handoff, IntakeThread, TrajectoryStats};
+use crate::trajectory::Trajectory;
+
+/// Where the controller takes goals and how.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TrajectoryOptions {
+    /// The controller manager's namespace its topics are in (`/robot1`); empty for none.
+    pub namespace: String,
+    /// joint_trajectory_controller's `allow_partial_joints_goal` (the emitted
+    /// `controllers.yaml` says `false`): a goal naming only some joints moves those, the others
+    /// hold.
+    pub allow_partial_joints_goal: bool,
+}
+
+/// One group as the control thread follows it.
+#[derive(Debug)]
+struct Following {
+    handoff: Handoff,
+    /// The trajectory followed.
+    current: Option<Trajectory>,
+    /// The newest accepted one, until its start time.
+    pending: Option<Trajectory>,
+    /// Where each joint is meant to be now, and how fast.
+    position: Vec<f64>,
+    velocity: Vec<f64>,
+}
+
+/// Follows `trajectory_msgs/JointTrajectory` on `/<group>_trajectory_controller/joint_trajectory`
+/// for every trajectory group of robot `R`.
+pub struct TrajectoryController<R: RobotTypes> {
+    options: TrajectoryOptions,
+    /// The process's DDS participant, which its subscriptions are made on.
+    participant: Participant,
+    groups: Vec<Group>,
+    stats: Arc<TrajectoryStats>,
+    /// The intake thread and each group's state, from the first activation on.
+    intake: Option<IntakeThread>,
+    following: Vec<Following>,
+    /// ROS time (ns) when the loop's clock was zero, taken at the first update.
+    epoch_ns: Option<i128>,
+    _robot: PhantomData<fn() -> R>,
+}
+
+impl<R: RobotTypes> std::fmt::Debug for TrajectoryController<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TrajectoryController")
+            .field("options", &self.options)
+            .field("groups", &self.groups)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: RobotTypes> TrajectoryController<R> {
+    /// A controller of every trajectory group of `R`, subscribing on `participant` (the
+    /// process's) when first activated.
+    pub fn new(options: TrajectoryOptions, participant: Participant) -> Self {
+        TrajectoryController {
+            groups: groups(
+                R::DESCRIPTION,
+                &R::STATE_LAYOUT,
+                &R::COMMAND_LAYOUT,
+                &options.namespace,
+            ),
+            options,
+            participant,
+            stats: Arc::default(),
+            intake: None,
+            following: Vec::new(),
+            epoch_ns: None,
+            _robot: PhantomData,
+        }
+    }
+
+    /// The groups it follows trajectories for.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// What it received, accepted and refused so far (shared: read it from another thread).
+    pub fn stats(&self) -> Arc<TrajectoryStats> {
+        Arc::clone(&self.stats)
+    }
+
+    fn join_graph(&mut self) -> Result<(), ControllerError> {
+        if self.intake.is_some() {
+            return Ok(());
+        }
+        let (thread, handoffs) = intake::start(
+            &self.participant,
+            &self.groups,
+            self.options.allow_partial_joints_goal,
+            Arc::clone(&self.stats),
+        )
+        .map_err(|e| ControllerError::new(e.to_string()))?;
+        self.following = handoffs
+            .into_iter()
+            .zip(&self.groups)
+            .map(|(handoff, group)| Following {
+                handoff,
+                current: None,
+                pending: None,
+                position: vec![0.0; group.joints.len()],
+                velocity: vec![0.0; group.joints.len()],
+            })
+            .collect();
+        self.intake = Some(thread);
+        Ok(())
+    }
+}
+
+impl Following {
+    /// Takes the newest accepted trajectory, and switches to it once its start has come.
+    fn advance(&mut self, now_ns: i128) {
+        while let Ok(newer) = self.handoff.filled.pop() {
+            if let Some(older) = self.pending.replace(newer) {
+                self.handoff.give_back(older);
+            }
+        }
+        let due = self.pending.as_ref().is_some_and(|p| p.start_ns <= now_ns);
+        if !due {
+            return;
+        }
+        let Some(mut next) = self.pending.take() else {
+            return;
+        };
+        if let Some(done) = self.current.take() {
+            self.handoff.give_back(done);
+        }
+        if next.stop {
+            // Stop: hold where the group is meant to be now.
+            self.velocity.fill(0.0);
+            self.handoff.give_back(next);
+        } else {
+            next.take_over(&self.position, &self.velocity);
+            self.current = Some(next);
+        }
+    }
+
+    /// Where each joint is meant to be at `now_ns`.
+    fn sample(&mut self, now_ns: i128) {
+        let Some(current) = &self.current else {
+            self.velocity.fill(0.0);
+            return;
+        };
+        let t = (now_ns - current.start_ns) as f64 * 1e-9;
+        for (joint, (position, velocity)) in
+            self.position.iter_mut().zip(&mut self.velocity).enumerate()
+        {
+            (*position, *velocity) = current.sample(joint, t);
+        }
+    }
+}
+
+impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
+    fn on_activate(
+        &mut self,
+        _clock: Clock,
+        state: &R::State,
+        command: &mut R::Command,
+    ) -> Result<(), ControllerError> {
+        self.join_graph()?;
+        let state = state.as_slice();
+        for (group, following) in self.groups.iter().zip(&mut self.following) {
+            // Hold where each joint is: no jump on activation.
+            for (joint, (position, velocity)) in group
+                .joints
+                .iter()
+                .zip(following.position.iter_mut().zip(&mut following.velocity))
+            {
+                let measured = joint.state_position.and_then(|s| state.get(s).copied());
+                *position = joint.clamp(measured.filter(|p| p.is_finite()).unwrap_or(0.0));
+                *velocity = 0.0;
+            }
+            if let Some(done) = following.current.take() {
+                following.handoff.give_back(done);
+            }
+        }
+        write::<R>(&self.groups, &self.following, command);
+        Ok(())
+    }
+
+    fn update(
+        &mut self,
+        clock: Clock,
+        _state: &R::State,
+        command: &mut R::Command,
+    ) -> Result<(), ControllerError> {
+        let epoch_ns = *self.epoch_ns.get_or_insert_with(|| {
+            // Once (a vDSO call, no allocation): ROS time of the loop's clock zero.
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default();
+            now.as_nanos() as i128 - clock.time.as_nanos() as i128
+        });
+        let now_ns = epoch_ns + clock.time.as_nanos() as i128;
+        for following in &mut self.following {
+            following.advance(now_ns);
+            following.sample(now_ns);
+        }
+        write::<R>(&self.groups, &self.following, command);
+        Ok(())
+    }
+}
+
+/// Each group's desired state into the command struct. Allocates nothing.
+fn write<R: RobotTypes>(groups: &[Group], following: &[Following], command: &mut R::Command) {
+    let values = command.as_mut_slice();
+    for (group, following) in groups.iter().zip(following) {
+        for ((joint, position), velocity) in group
+            .joints
+            .iter()
+            .zip(&following.position)
+            .zip(&following.velocity)
+        {
+            let desired = Mit {
+                position: joint.clamp(*position),
+                velocity: *velocity,
+                effort: 0.0,
+                stiffness: joint.gains.0,
+                damping: joint.gains.1,
+            };
+            joint.command.write(&desired, values);
+        }
+    }
+}
