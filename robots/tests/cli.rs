@@ -700,7 +700,7 @@ fn a_real_imu_port_that_is_missing_fails_configure_naming_it() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         text(&output.stderr).contains(
-            "LiteBipedIMU: no serial port `/dev/ttyUSB_not_here`: is the IMU plugged in? `ls /dev/serial/by-id`"
+            "LiteBipedIMU: `base_imu`: no serial port `/dev/ttyUSB_not_here`: is the IMU plugged in? `ls /dev/serial/by-id`"
         ),
         "{}",
         text(&output.stderr)

@@ -275,6 +275,14 @@ fn mujoco<R: RobotTypes>(
     Box::new(system)
 }
 
+/// The simulated IMU's pseudo-terminal could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open a pseudo-terminal for the simulated IMU")]
+struct SimulatedImuError {
+    #[source]
+    cause: std::io::Error,
+}
+
 /// The whole robot over two topics (and the IMU's), with the configuration's `topic:` settings
 /// (upstream's defaults without a file).
 fn topic<R: RobotTypes>(
@@ -367,11 +375,10 @@ fn imus<R: RobotTypes>(
             );
             WitmotionImu::<R>::with_device(&sensor.name, options, move || {
                 let (Some(rate), Some(baud)) = (rate, baud) else {
-                    return Err("the simulated IMU has no such rate or baud".to_string());
+                    return Err("the simulated IMU has no such rate or baud".into());
                 };
-                let sim = SimImu::spawn(SimOptions::new(Settings::streaming(rate, baud))).map_err(
-                    |e| format!("cannot open a pseudo-terminal for the simulated IMU: {e}"),
-                )?;
+                let sim = SimImu::spawn(SimOptions::new(Settings::streaming(rate, baud)))
+                    .map_err(|cause| SimulatedImuError { cause })?;
                 Ok(Device {
                     path: sim.path().to_string(),
                     keep_alive: Some(Box::new(sim)),

@@ -448,7 +448,7 @@ fn a_panicking_component_is_an_escalated_error() {
     let error = system.write(Clock::default(), &fresh().1).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Panicked);
     assert_eq!(
-        error.to_string(),
+        format!("{error:#}"),
         "LiteBipedHardware: panicked in `write`: write exploded"
     );
     assert_eq!(

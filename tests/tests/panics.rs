@@ -6,10 +6,8 @@
 
 mod support;
 
-use robot_core::control_loop::{
-    ControlLoop, Fault, LoopControl, LoopError, LoopOptions, PanicSource,
-};
-use robot_core::hardware::Lifecycle;
+use robot_core::control_loop::{ControlLoop, Fault, LoopControl, LoopError, LoopOptions};
+use robot_core::hardware::{ErrorKind, Lifecycle, Panic};
 use support::{Call, Log, Outcome, Probe, Scripted, by, calls, run_until_error, system};
 
 fn fault(error: &LoopError) -> &Fault {
@@ -19,11 +17,20 @@ fn fault(error: &LoopError) -> &Fault {
     fault
 }
 
-fn panicked(component: &str, message: &str) -> Fault {
-    Fault::Panicked {
-        culprit: PanicSource::Component(component.into()),
-        message: message.into(),
-    }
+/// Asserts that `fault` is `component`'s panic in `call`, the payload's `message` typed as its
+/// cause.
+fn assert_panicked(fault: &Fault, component: &str, call: &str, message: &str) {
+    let Fault::Hardware(error) = fault else {
+        panic!("{fault:?}")
+    };
+    assert_eq!(error.kind(), ErrorKind::Panicked);
+    assert_eq!(error.component(), component);
+    assert_eq!(error.message(), format!("panicked in `{call}`"));
+    assert_eq!(error.panic().map(Panic::message), Some(message));
+    assert_eq!(
+        fault.to_string(),
+        format!("{component}: panicked in `{call}`: {message}")
+    );
 }
 
 /// The calls after the last `activate` of the right leg.
@@ -48,9 +55,9 @@ fn a_controller_that_panics_in_on_activate_switches_the_hardware_off() {
     let (control_loop, error) = run_until_error(vec![left, right], probe);
     assert_eq!(
         *fault(&error),
-        Fault::Panicked {
-            culprit: PanicSource::Controller("on_activate"),
-            message: "the estimator divided by zero".into()
+        Fault::ControllerPanicked {
+            call: "on_activate",
+            panic: Panic::new("the estimator divided by zero"),
         }
     );
     assert_eq!(
@@ -75,10 +82,7 @@ fn a_component_that_panics_in_read_is_switched_off_through_on_error_and_so_is_th
     left.read_at = Some((3, Outcome::Panic));
     left.on_error_default = true;
     let (control_loop, error) = run_until_error(vec![left, right], Probe::default());
-    assert_eq!(
-        *fault(&error),
-        panicked("LiteBipedLeftLeg", "panicked in `read`: read exploded")
-    );
+    assert_panicked(fault(&error), "LiteBipedLeftLeg", "read", "read exploded");
     let log = calls(&log);
     let panic_at = log
         .iter()
@@ -109,12 +113,11 @@ fn a_component_that_panics_in_on_activate_leaves_nothing_enabled() {
     let (left, mut right) = Scripted::legs(&log);
     right.activate = Outcome::Panic;
     let (control_loop, error) = run_until_error(vec![left, right], Probe::default());
-    assert_eq!(
-        *fault(&error),
-        panicked(
-            "LiteBipedRightLeg",
-            "panicked in `on_activate`: activate exploded"
-        )
+    assert_panicked(
+        fault(&error),
+        "LiteBipedRightLeg",
+        "on_activate",
+        "activate exploded",
     );
     // It panicked half-way through switching on, so it may be live: held active and switched
     // off with the left leg, which did enable (upstream's on_error from inactive would not
@@ -160,8 +163,7 @@ fn a_component_that_panics_in_on_deactivate_is_switched_off_by_on_error() {
     // The panic is a failed torque-off, reported as one.
     assert_eq!(report.torque_off_failures.len(), 1);
     assert!(
-        report.torque_off_failures[0]
-            .message()
+        format!("{:#}", report.torque_off_failures[0])
             .contains("panicked in `on_deactivate`: deactivate exploded"),
         "{:?}",
         report.torque_off_failures
@@ -189,9 +191,9 @@ fn a_controller_that_panics_in_on_deactivate_is_reported_after_torque_off() {
     assert_eq!(report.final_lifecycle, Lifecycle::Inactive);
     assert_eq!(
         report.controller_deactivate,
-        Some(Fault::Panicked {
-            culprit: PanicSource::Controller("on_deactivate"),
-            message: "the log file is gone".into()
+        Some(Fault::ControllerPanicked {
+            call: "on_deactivate",
+            panic: Panic::new("the log file is gone"),
         })
     );
     assert_eq!(calls(&log).last().map(|c| &c.1), Some(&Call::Deactivate));

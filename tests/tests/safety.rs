@@ -9,10 +9,9 @@ mod support;
 use std::time::Duration;
 
 use robot_core::control_loop::{
-    ControlLoop, Fault, LoopControl, LoopError, LoopOptions, PanicSource, StopAfter,
-    TORQUE_OFF_ATTEMPTS,
+    ControlLoop, Fault, LoopControl, LoopError, LoopOptions, StopAfter, TORQUE_OFF_ATTEMPTS,
 };
-use robot_core::hardware::{Clock, ErrorKind, Lifecycle, Recovery};
+use robot_core::hardware::{Clock, ErrorKind, Lifecycle, Panic, Recovery};
 use support::{
     Call, Log, Outcome, Probe, Scripted, by, calls, knee_write, plain_calls, run_until_error,
     system,
@@ -53,9 +52,9 @@ fn a_controller_that_panics_in_update_is_caught_and_the_hardware_switched_off() 
     assert_eq!(cycle, 3);
     assert_eq!(
         fault,
-        Fault::Panicked {
-            culprit: PanicSource::Controller("update"),
-            message: "index out of bounds in the controller".into()
+        Fault::ControllerPanicked {
+            call: "update",
+            panic: Panic::new("index out of bounds in the controller"),
         }
     );
     // Activation's read serves cycle 1; cycles 2 and 3 read; the panic is in cycle 3's update.
@@ -190,12 +189,21 @@ fn a_component_that_panics_in_write_ends_the_run_and_the_other_leg_is_switched_o
     let LoopError::Cycle { fault, .. } = &error else {
         panic!("{error:?}")
     };
+    let Fault::Hardware(panicked) = fault else {
+        panic!("{fault:?}")
+    };
     assert_eq!(
-        *fault,
-        Fault::Panicked {
-            culprit: PanicSource::Component("LiteBipedLeftLeg".into()),
-            message: "panicked in `write`: write exploded".into()
-        }
+        (panicked.component(), panicked.kind(), panicked.message()),
+        (
+            "LiteBipedLeftLeg",
+            ErrorKind::Panicked,
+            "panicked in `write`"
+        )
+    );
+    assert_eq!(
+        panicked.panic().map(Panic::message),
+        Some("write exploded"),
+        "the payload, typed as the error's cause"
     );
     let log = calls(&log);
     let failing = by("LiteBipedLeftLeg", knee_write(1.0));

@@ -135,8 +135,9 @@ impl Plan {
             }
             plan.plan_joint(index, joint, &slots, options);
         }
-        plan.mimics = Mimics::new(robot, mimics, state_layout)
-            .map_err(|message| unsupported(component, message))?;
+        plan.mimics = Mimics::new(robot, mimics, state_layout).map_err(|problem| {
+            unsupported(component, "its mimic joints".to_string()).caused_by(problem)
+        })?;
         if params.mock_sensor_commands {
             for (index, sensor) in robot.sensors.iter().enumerate() {
                 let first = state_layout.sensor_slot(index).ok_or_else(|| {

@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 use std::time::Duration;
 
+use mujoco_rs::error::MjDataError;
 use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase, MjtState};
 use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
 use robot_runtime::kinematics::{self, Transform};
@@ -198,7 +199,10 @@ impl<R: RobotTypes> MujocoSystem<R> {
         }
         sim.data
             .set_state(&snapshot.state, Snapshot::SPEC)
-            .map_err(|e| HardwareError::new(&self.name, ErrorKind::Other, e.to_string()))?;
+            .map_err(|e| {
+                HardwareError::new(&self.name, ErrorKind::Other, "restoring a snapshot")
+                    .caused_by(e)
+            })?;
         sim.data.forward();
         sim.steps = snapshot.steps;
         self.targets.clone_from(&snapshot.targets);
@@ -240,14 +244,12 @@ impl<R: RobotTypes> MujocoSystem<R> {
 
     /// The initial state: the `home` keyframe when the model has one, else each joint's declared
     /// initial position (the model's reference pose where none is declared).
-    fn initial_state(&self, data: &mut MjData<Box<MjModel>>) -> Result<(), String> {
+    fn initial_state(&self, data: &mut MjData<Box<MjModel>>) -> Result<(), MjDataError> {
         let home = data
             .model()
             .name_to_id(MjtObjBase::mjOBJ_KEY, HOME_KEYFRAME);
         match home {
-            Some(key) => data
-                .reset_keyframe(key)
-                .map_err(|e| format!("keyframe `{HOME_KEYFRAME}`: {e}"))?,
+            Some(key) => data.reset_keyframe(key)?,
             None => {
                 data.reset();
                 let robot = R::DESCRIPTION;
@@ -307,7 +309,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         let robot = R::DESCRIPTION;
         let step = Duration::from_secs_f64(self.timestep);
         let loaded = model::load(robot, &self.options.model, step)
-            .map_err(|e| self.error(ErrorKind::Io, e))?;
+            .map_err(|e| self.error(ErrorKind::Io, "loading its model").caused_by(e))?;
         self.plan = plan::resolve(
             robot,
             &loaded.model,
@@ -336,9 +338,14 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         })?;
         let origin = loaded.origin;
         let mut data = MjData::try_new(Box::new(loaded.model))
-            .map_err(|e| self.error(ErrorKind::Other, format!("{origin}: {e}")))?;
-        self.initial_state(&mut data)
-            .map_err(|e| self.error(ErrorKind::Other, format!("{origin}: {e}")))?;
+            .map_err(|e| self.error(ErrorKind::Other, origin.clone()).caused_by(e))?;
+        self.initial_state(&mut data).map_err(|e| {
+            self.error(
+                ErrorKind::Other,
+                format!("{origin}: keyframe `{HOME_KEYFRAME}`"),
+            )
+            .caused_by(e)
+        })?;
         #[cfg(feature = "render")]
         if let Some(frame) = &mut self.frame {
             frame.reset();

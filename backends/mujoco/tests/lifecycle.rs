@@ -134,8 +134,8 @@ fn a_model_file_that_is_not_there_is_named() {
     let error = mujoco.on_configure().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Io);
     assert_eq!(
-        error.to_string(),
-        "LiteBipedHardware: `no/such/model.xml`: no such file"
+        format!("{error:#}"),
+        "LiteBipedHardware: loading its model: `no/such/model.xml`: no such file"
     );
 }
 

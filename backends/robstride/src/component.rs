@@ -28,7 +28,7 @@ mod round_trip;
 use std::time::Duration;
 
 use robot_runtime::config::RuntimeConfig;
-use robot_runtime::hardware::mimic::Mimics;
+use robot_runtime::hardware::mimic::{MimicError, Mimics};
 use robot_runtime::hardware::{
     Claims, Clock, Component, Counters, ErrorKind, HardwareError, Recovery, ServoGains,
 };
@@ -104,7 +104,7 @@ pub struct RobstrideBus<R: RobotTypes> {
     motors: Vec<Motor>,
     /// The mimic joints that follow this bus's joints, or why they cannot be followed (`on_init`
     /// says so).
-    mimics: Result<Mimics, String>,
+    mimics: Result<Mimics, MimicError>,
     open: Box<dyn FnMut() -> Result<Box<dyn Transport>, TransportError> + Send>,
     transport: Option<Box<dyn Transport>>,
     _robot: std::marker::PhantomData<R>,
@@ -191,8 +191,9 @@ impl<R: RobotTypes> RobstrideBus<R> {
         }
     }
 
-    fn bus_error(&self, error: &TransportError) -> HardwareError {
-        self.error(ErrorKind::Bus, format!("bus `{}`: {error}", self.bus))
+    fn bus_error(&self, error: TransportError) -> HardwareError {
+        self.error(ErrorKind::Bus, format!("bus `{}`", self.bus))
+            .caused_by(error)
     }
 
     /// The clamps applied to commands so far, over every motor.
@@ -304,7 +305,9 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             ));
         }
         if let Err(problem) = &self.mimics {
-            return Err(self.error(ErrorKind::Unsupported, problem.clone()));
+            return Err(self
+                .error(ErrorKind::Unsupported, "its mimic joints")
+                .caused_by(problem.clone()));
         }
         for motor in &self.motors {
             let joint = &robot.joints[motor.joint];
@@ -351,7 +354,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
     }
 
     fn on_configure(&mut self) -> Result<(), HardwareError> {
-        let transport = (self.open)().map_err(|e| self.bus_error(&e))?;
+        let transport = (self.open)().map_err(|e| self.bus_error(e))?;
         self.transport = Some(transport);
         // Every motor answers a stop with its feedback: present, and switched off.
         let answered = self.ask_all(Command::Stop, "a stop");
@@ -448,7 +451,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         let values = state.as_mut_slice();
         loop {
             let received = self.transport()?.try_recv();
-            let Some(frame) = received.map_err(|e| self.bus_error(&e))? else {
+            let Some(frame) = received.map_err(|e| self.bus_error(e))? else {
                 break;
             };
             match Reply::decode(&frame) {
@@ -476,13 +479,15 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 }
                 Ok(_) => {}
                 Err(error) => {
-                    return Err(self.error(
-                        ErrorKind::Bus,
-                        format!(
-                            "bus `{}`: a frame that is not the protocol's ({error}): {frame:?}",
-                            self.bus
-                        ),
-                    ));
+                    return Err(self
+                        .error(
+                            ErrorKind::Bus,
+                            format!(
+                                "bus `{}`: a frame that is not the protocol's: {frame:?}",
+                                self.bus
+                            ),
+                        )
+                        .caused_by(error));
                 }
             }
         }
@@ -561,7 +566,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             let frame = Command::Mit(mit).encode(motor.model, host, motor.id);
             motor.awaiting = true;
             let sent = self.transport()?.send(&frame);
-            sent.map_err(|e| self.bus_error(&e))?;
+            sent.map_err(|e| self.bus_error(e))?;
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::Transport;
+use backend_robstride::transport::TransportError;
 use robot_core::control_loop::{ControlLoop, Fault};
 use robot_core::hardware::{Clock, Component, ErrorKind, Lifecycle, Recovery, System};
 use robots::LiteBiped;
@@ -248,8 +249,19 @@ fn every_kind_of_fault_on_one_bus_stops_both_buses_and_then_only_stops_are_sent(
     ];
     for (what, inject, kind, message, confirmed) in cases {
         let (error, left) = fault_after_injecting(inject);
+        if kind == ErrorKind::Bus && message.contains("injected") {
+            let cause = error
+                .cause()
+                .and_then(|c| c.downcast_ref::<TransportError>());
+            assert!(
+                matches!(cause, Some(TransportError::Bus { .. })),
+                "the transport's error is the cause, typed: {error:?}"
+            );
+        }
         assert_eq!(error.kind(), kind, "{what}: {error}");
-        assert!(error.message().contains(message), "{what}: {error}");
+        // The message and its causes, as `{:#}` reports them: an injected bus error is the
+        // transport's, kept as the cause.
+        assert!(format!("{error:#}").contains(message), "{what}: {error:#}");
         if confirmed {
             assert_ne!(left, Lifecycle::Active, "{what}: {error}");
         } else {

@@ -10,6 +10,11 @@ fn open_error(interface: &str) -> (OpenErrorKind, String) {
         Ok(_) => panic!("`{interface}` opened; this test needs an interface that does not exist"),
         Err(e @ TransportError::Open { kind, .. }) => {
             assert_eq!(e.interface(), interface);
+            // What the operating system said is kept as the source, an `io::Error`.
+            let os = std::error::Error::source(&e)
+                .and_then(|s| s.downcast_ref::<std::io::Error>())
+                .filter(|io| io.raw_os_error().is_some());
+            assert!(os.is_some() || kind == OpenErrorKind::Unsupported, "{e:?}");
             (kind, e.to_string())
         }
         Err(e) => panic!("expected an open error, got {e}"),
@@ -48,7 +53,7 @@ fn a_missing_interface_fails_naming_it_and_what_to_do() {
     } else {
         assert_eq!(kind, OpenErrorKind::NoKernelSupport, "{message}");
         assert!(
-            message.contains(": this kernel has no CAN support (socket(AF_CAN): "),
+            message.contains(": this kernel has no CAN support (socket(AF_CAN) is refused); "),
             "{message}"
         );
     }

@@ -30,8 +30,9 @@ impl Link {
         plan: &Plan,
         component: &str,
     ) -> Result<Link, HardwareError> {
-        let io =
-            |e: ros2_dds::WireError| HardwareError::new(component, ErrorKind::Io, e.to_string());
+        let io = |e: ros2_dds::WireError| {
+            HardwareError::new(component, ErrorKind::Io, "the topics' endpoints").caused_by(e)
+        };
         let commands = participant
             .publisher(
                 &options.commands_topic,

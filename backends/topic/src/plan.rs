@@ -117,8 +117,10 @@ impl Plan {
                 state,
             });
         }
-        plan.mimics = Mimics::new(robot, mimics, state_layout)
-            .map_err(|message| HardwareError::new(component, ErrorKind::Unsupported, message))?;
+        plan.mimics = Mimics::new(robot, mimics, state_layout).map_err(|problem| {
+            HardwareError::new(component, ErrorKind::Unsupported, "its mimic joints")
+                .caused_by(problem)
+        })?;
         if let Some(imu) = imu {
             let first = state_layout.sensor_slot(imu).ok_or_else(|| {
                 HardwareError::new(

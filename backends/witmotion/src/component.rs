@@ -27,8 +27,9 @@ use robot_runtime::typed::RobotTypes;
 use witmotion_protocol::{Command, FrameKind, OutputContent};
 
 use crate::confirm;
+use crate::confirm::Unconfirmed;
 use crate::handoff::Sample;
-use crate::mounting::{Mounting, Rotation};
+use crate::mounting::{Mounting, MountingError, Rotation};
 use crate::options::ImuOptions;
 use crate::reader::{Reader, slot};
 use crate::serial;
@@ -50,7 +51,35 @@ impl std::fmt::Debug for Device {
     }
 }
 
-type Locate = Box<dyn FnMut() -> Result<Device, String> + Send>;
+/// Why a device could not be found or made (a pseudo-terminal refused, a simulated setting the
+/// device has not).
+pub type LocateError = Box<dyn std::error::Error + Send + Sync>;
+
+type Locate = Box<dyn FnMut() -> Result<Device, LocateError> + Send>;
+
+/// Why the definition's sensor cannot be this component's IMU.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SensorError {
+    /// The robot has no sensor of that name.
+    #[error("{robot} has no sensor `{sensor}`")]
+    Unknown {
+        /// The robot.
+        robot: String,
+        /// The sensor asked for.
+        sensor: String,
+    },
+    /// The sensor has no IMU state in the robot's state struct.
+    #[error("`{sensor}` has no IMU state in {robot}")]
+    NoImuState {
+        /// The sensor.
+        sensor: String,
+        /// The robot.
+        robot: String,
+    },
+    /// Its link gives no mounting.
+    #[error(transparent)]
+    Mounting(#[from] MountingError),
+}
 
 /// The component of one WitMotion-protocol IMU of robot `R`.
 pub struct WitmotionImu<R: RobotTypes> {
@@ -59,8 +88,8 @@ pub struct WitmotionImu<R: RobotTypes> {
     options: ImuOptions,
     claims: Claims,
     /// The first of the IMU's ten state slots, or why there is none.
-    slot: Result<usize, String>,
-    mounting: Result<Mounting, String>,
+    slot: Result<usize, SensorError>,
+    mounting: Result<Mounting, SensorError>,
     locate: Locate,
     open: Option<Open>,
     /// Frames counted when the last reader stopped, for the run's statistics.
@@ -104,17 +133,24 @@ impl<R: RobotTypes> WitmotionImu<R> {
     pub fn with_device(
         sensor: &str,
         options: ImuOptions,
-        locate: impl FnMut() -> Result<Device, String> + Send + 'static,
+        locate: impl FnMut() -> Result<Device, LocateError> + Send + 'static,
     ) -> WitmotionImu<R> {
         let robot = R::DESCRIPTION;
         let index = robot.sensors.iter().position(|s| s.name == sensor);
+        let unknown = || SensorError::Unknown {
+            robot: robot.name.to_string(),
+            sensor: sensor.to_string(),
+        };
         let mounting = match index {
-            Some(i) => Mounting::of(robot, &robot.sensors[i].link),
-            None => Err(format!("{} has no sensor `{sensor}`", robot.name)),
+            Some(i) => Mounting::of(robot, &robot.sensors[i].link).map_err(SensorError::from),
+            None => Err(unknown()),
         };
         let slot = index
             .and_then(|i| R::STATE_LAYOUT.sensor_slot(i))
-            .ok_or_else(|| format!("`{sensor}` has no IMU state in {}", robot.name));
+            .ok_or_else(|| SensorError::NoImuState {
+                sensor: sensor.to_string(),
+                robot: robot.name.to_string(),
+            });
         let name = robot.sensor_block_name(sensor);
         WitmotionImu {
             name,
@@ -171,12 +207,10 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 .and_then(|()| open.writer.write_all(&command.encode()))
                 .and_then(|()| open.writer.flush());
             if let Err(error) = sent {
-                let message = format!("writing to `{port}` failed: {error}");
-                return Err(HardwareError::new(
-                    self.name.clone(),
-                    ErrorKind::Bus,
-                    message,
-                ));
+                let message = format!("writing to `{port}` failed");
+                return Err(
+                    HardwareError::new(self.name.clone(), ErrorKind::Bus, message).caused_by(error),
+                );
             }
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -193,12 +227,13 @@ impl<R: RobotTypes> WitmotionImu<R> {
             ));
         };
         let shared = open.reader.shared();
-        if shared.failed.load(Ordering::Acquire) {
-            let why = shared.failure().unwrap_or_default();
-            return Err(self.error(
-                ErrorKind::Bus,
-                format!("`{}` on `{}`: {why}", self.sensor, self.options.port),
-            ));
+        if let Some(why) = shared.failure() {
+            return Err(self
+                .error(
+                    ErrorKind::Bus,
+                    format!("`{}` on `{}`", self.sensor, self.options.port),
+                )
+                .caused_by(why));
         }
         let now = open.epoch.elapsed().as_nanos() as u64;
         let sample = shared.latest.load();
@@ -298,11 +333,10 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
                 ),
             ));
         }
-        if let Err(why) = &self.slot {
-            return Err(self.error(ErrorKind::Unsupported, why.clone()));
-        }
-        if let Err(why) = &self.mounting {
-            return Err(self.error(ErrorKind::Unsupported, format!("`{}`: {why}", self.sensor)));
+        if let Some(why) = self.slot.as_ref().err().or(self.mounting.as_ref().err()) {
+            return Err(self
+                .error(ErrorKind::Unsupported, format!("`{}`", self.sensor))
+                .caused_by(why.clone()));
         }
         if self.options.output_rate().is_none() {
             return Err(self.error(
@@ -328,28 +362,34 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
 
     fn on_configure(&mut self) -> Result<(), HardwareError> {
         self.close();
-        let device = (self.locate)().map_err(|why| self.error(ErrorKind::Io, why))?;
+        let device = (self.locate)().map_err(|why| {
+            self.error(ErrorKind::Io, format!("`{}`: no device", self.sensor))
+                .caused_by(why)
+        })?;
         let port = &device.path;
         let opened = serial::open(port, self.options.baud).and_then(|reader_side| {
             let writer =
                 reader_side
                     .try_clone_native()
-                    .map_err(|e| serial::SerialError::Other {
+                    .map_err(|cause| serial::SerialError::Other {
                         port: port.clone(),
                         baud: self.options.baud,
-                        detail: e.to_string(),
+                        cause,
                     })?;
             Ok((reader_side, writer))
         });
-        let (reader_side, writer) =
-            opened.map_err(|e| self.error(ErrorKind::Bus, e.to_string()))?;
+        let (reader_side, writer) = opened.map_err(|e| {
+            self.error(ErrorKind::Bus, format!("`{}`", self.sensor))
+                .caused_by(e)
+        })?;
         let epoch = Instant::now();
         let reader = Reader::spawn(reader_side, port.clone(), epoch, self.options.corruption)
             .map_err(|e| {
                 self.error(
                     ErrorKind::Io,
-                    format!("cannot start the reader of `{port}`: {e}"),
+                    format!("cannot start the reader of `{port}`"),
                 )
+                .caused_by(e)
             })?;
         self.open = Some(Open {
             reader,
@@ -470,8 +510,14 @@ impl<R: RobotTypes> WitmotionImu<R> {
             return Err(self.error(ErrorKind::Lifecycle, "the port is not open"));
         };
         let shared = open.reader.shared();
-        let needed = confirm::needed_kinds(shared, &self.options)
-            .map_err(|why| self.error(ErrorKind::Timeout, format!("`{}`: {why}", self.sensor)))?;
+        let needed = confirm::needed_kinds(shared, &self.options).map_err(|why| match why {
+            Unconfirmed::Reader(failure) => self
+                .error(ErrorKind::Timeout, format!("`{}`", self.sensor))
+                .caused_by(failure),
+            Unconfirmed::Frames(what) => {
+                self.error(ErrorKind::Timeout, format!("`{}`: {what}", self.sensor))
+            }
+        })?;
         shared.needed.store(needed.bits(), Ordering::Relaxed);
         // The first complete sample: a few periods at most.
         let deadline = Instant::now() + self.options.max_age.max(Duration::from_millis(200));

@@ -6,8 +6,22 @@ use std::time::{Duration, Instant};
 
 use witmotion_protocol::{FrameKind, OutputContent};
 
+use std::sync::Arc;
+
 use crate::options::ImuOptions;
-use crate::reader::Shared;
+use crate::reader::{ReaderFailure, Shared};
+
+/// Why the frames were not confirmed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Unconfirmed {
+    /// The reader stopped meanwhile.
+    #[error(transparent)]
+    Reader(Arc<ReaderFailure>),
+    /// The frames that came are not what the configuration asks for: what is missing and what
+    /// to do.
+    #[error("{0}")]
+    Frames(String),
+}
 
 /// Frames a window may hold against the expected count: a device that lowered its rate for a
 /// slow baud, or runs at another rate code, falls outside; scheduling jitter on a loaded host
@@ -20,7 +34,10 @@ pub(crate) const SETTLE: Duration = Duration::from_millis(60);
 
 /// Counts frames for `options.confirm_window` and returns the kinds a sample needs: acceleration,
 /// angular velocity, and the quaternion, or the angles when the device sends no quaternion.
-pub(crate) fn needed_kinds(shared: &Shared, options: &ImuOptions) -> Result<OutputContent, String> {
+pub(crate) fn needed_kinds(
+    shared: &Shared,
+    options: &ImuOptions,
+) -> Result<OutputContent, Unconfirmed> {
     std::thread::sleep(SETTLE);
     let kinds = [
         FrameKind::Acceleration,
@@ -33,7 +50,7 @@ pub(crate) fn needed_kinds(shared: &Shared, options: &ImuOptions) -> Result<Outp
     let started = Instant::now();
     std::thread::sleep(options.confirm_window);
     if let Some(failure) = shared.failure() {
-        return Err(failure);
+        return Err(Unconfirmed::Reader(failure));
     }
     let seconds = started.elapsed().as_secs_f64();
     let rates: Vec<(FrameKind, f64)> = kinds
@@ -46,7 +63,7 @@ pub(crate) fn needed_kinds(shared: &Shared, options: &ImuOptions) -> Result<Outp
     let port = &options.port;
     let baud = options.baud;
     if rates.iter().all(|(_, rate)| *rate == 0.0) {
-        return Err(if bytes == 0 {
+        return Err(Unconfirmed::Frames(if bytes == 0 {
             format!(
                 "`{port}` is silent: no byte in {seconds:.1} s at {baud} baud. Is the IMU \
                  powered, is this its port (`ls /dev/serial/by-id`), and is its output not \
@@ -59,7 +76,7 @@ pub(crate) fn needed_kinds(shared: &Shared, options: &ImuOptions) -> Result<Outp
                  `robot imu scan --port {port}` tries every rate; then set the configured baud \
                  (`imus.<imu>.baud`)"
             )
-        });
+        }));
     }
     let orientation = if rate_of(FrameKind::Quaternion) > 0.0 {
         FrameKind::Quaternion
@@ -93,10 +110,10 @@ pub(crate) fn needed_kinds(shared: &Shared, options: &ImuOptions) -> Result<Outp
         })
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
+        return Err(Unconfirmed::Frames(format!(
             "`{port}` sends no {} frames (in {seconds:.1} s it sent {found}): {fix}",
             missing.join(" or ")
-        ));
+        )));
     }
     let off_rate: Vec<String> = needed
         .iter()
@@ -107,11 +124,11 @@ pub(crate) fn needed_kinds(shared: &Shared, options: &ImuOptions) -> Result<Outp
         .map(|(k, rate)| format!("{} at {rate:.0} Hz", k.name()))
         .collect();
     if !off_rate.is_empty() {
-        return Err(format!(
+        return Err(Unconfirmed::Frames(format!(
             "`{port}` sends {}, expected {} Hz (`imus.<imu>.rate_hz`): {fix}",
             off_rate.join(", "),
             options.rate_hz
-        ));
+        )));
     }
     Ok(needed
         .iter()

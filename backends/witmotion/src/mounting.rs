@@ -82,6 +82,25 @@ fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     ]
 }
 
+/// Why the definition gives no mounting for a sensor's link.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MountingError {
+    /// The link is not in the robot.
+    #[error("its link `{link}` is not in {robot}")]
+    UnknownLink {
+        /// The link.
+        link: String,
+        /// The robot.
+        robot: String,
+    },
+    /// The fixed joints above the link loop.
+    #[error("the fixed joints above `{link}` form a cycle")]
+    FixedCycle {
+        /// The link.
+        link: String,
+    },
+}
+
 /// The IMU's place: the body it is fixed to and the sensor frame's rotation in it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mounting {
@@ -94,12 +113,17 @@ pub struct Mounting {
 impl Mounting {
     /// The mounting of the sensor on `link`, or why the definition does not give one (a link
     /// that is not in the tree, a cycle of fixed joints).
-    pub fn of(robot: &Robot, link: &str) -> Result<Mounting, String> {
+    pub fn of(robot: &Robot, link: &str) -> Result<Mounting, MountingError> {
         if robot.link(link).is_none() {
-            return Err(format!("its link `{link}` is not in {}", robot.name));
+            return Err(MountingError::UnknownLink {
+                link: link.to_string(),
+                robot: robot.name.to_string(),
+            });
         }
-        let (body, pose) = kinematics::rigid_body_of(robot, link)
-            .ok_or_else(|| format!("the fixed joints above `{link}` form a cycle"))?;
+        let (body, pose) =
+            kinematics::rigid_body_of(robot, link).ok_or_else(|| MountingError::FixedCycle {
+                link: link.to_string(),
+            })?;
         Ok(Mounting {
             body: body.to_string(),
             rotation: Rotation::of_matrix(&pose.rotation),

@@ -63,28 +63,71 @@ pub(crate) struct Shared {
     pub(crate) bytes: AtomicU64,
     /// Frames that passed their checksum but not decoding (a quaternion whose norm is off 1).
     pub(crate) rejected: AtomicU64,
-    /// Set once, when the thread ends on its own; its message says why.
+    /// Set once, when the thread ends on its own; [`Shared::failure`] says why.
     pub(crate) failed: AtomicBool,
-    pub(crate) failure: Mutex<Option<String>>,
+    pub(crate) failure: Mutex<Option<Arc<ReaderFailure>>>,
     stop: AtomicBool,
 }
 
+/// Why the reader thread ended on its own.
+#[derive(Debug, thiserror::Error)]
+pub enum ReaderFailure {
+    /// The port reached its end: the device went away.
+    #[error("`{port}` closed (end of file): was the IMU unplugged?")]
+    Closed {
+        /// The port.
+        port: String,
+    },
+    /// Reading the port failed.
+    #[error("reading `{port}` failed: was the IMU unplugged?")]
+    Read {
+        /// The port.
+        port: String,
+        /// What the system said.
+        #[source]
+        cause: std::io::Error,
+    },
+    /// Too many frames failed their checksum or decoding.
+    #[error(
+        "`{port}` is corrupt: {failed} of the last {seen} frames failed their checksum or \
+         decoding (bound: {bound} of {window}); a loose connector, electrical noise, or a baud \
+         rate that is not the device's"
+    )]
+    Corrupt {
+        /// The port.
+        port: String,
+        /// Frames that failed in the window.
+        failed: u64,
+        /// Frames seen in the window.
+        seen: u64,
+        /// The bound's failures and window ([`Corruption`]).
+        bound: u64,
+        /// The bound's window.
+        window: u64,
+    },
+    /// The reader thread panicked.
+    #[error("its reader thread panicked")]
+    Panicked,
+}
+
 impl Shared {
-    pub(crate) fn fail(&self, why: String) {
+    pub(crate) fn fail(&self, why: ReaderFailure) {
         let mut failure = self.failure.lock().unwrap_or_else(PoisonError::into_inner);
         if failure.is_none() {
-            *failure = Some(why);
+            *failure = Some(Arc::new(why));
         }
         self.failed.store(true, Ordering::Release);
     }
 
-    /// Why the thread ended on its own, if it did. Allocates: for the error path.
-    pub(crate) fn failure(&self) -> Option<String> {
+    /// Why the thread ended on its own, if it did.
+    pub(crate) fn failure(&self) -> Option<Arc<ReaderFailure>> {
         if !self.failed.load(Ordering::Acquire) {
             return None;
         }
-        let failure = self.failure.lock().unwrap_or_else(PoisonError::into_inner);
-        Some(failure.clone().unwrap_or_default())
+        self.failure
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     pub(crate) fn frames_of(&self, kind: FrameKind) -> u64 {
@@ -148,7 +191,7 @@ struct FailOnPanic<'a>(&'a Shared);
 
 impl Drop for FailOnPanic<'_> {
     fn drop(&mut self) {
-        self.0.fail("its reader thread panicked".to_string());
+        self.0.fail(ReaderFailure::Panicked);
     }
 }
 
@@ -160,9 +203,9 @@ fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, sh
     while !shared.stop.load(Ordering::Acquire) {
         let count = match port.read(&mut buffer) {
             Ok(0) => {
-                shared.fail(format!(
-                    "`{name}` closed (end of file): was the IMU unplugged?"
-                ));
+                shared.fail(ReaderFailure::Closed {
+                    port: name.to_string(),
+                });
                 return;
             }
             Ok(count) => count,
@@ -174,10 +217,11 @@ fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, sh
             {
                 continue;
             }
-            Err(error) => {
-                shared.fail(format!(
-                    "reading `{name}` failed ({error}): was the IMU unplugged?"
-                ));
+            Err(cause) => {
+                shared.fail(ReaderFailure::Read {
+                    port: name.to_string(),
+                    cause,
+                });
                 return;
             }
         };
@@ -214,12 +258,13 @@ fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, sh
         if candidates - window.0 >= corruption.window {
             let (seen, failed) = (candidates - window.0, failures - window.1);
             if failed > corruption.failures {
-                shared.fail(format!(
-                    "`{name}` is corrupt: {failed} of the last {seen} frames failed their \
-                     checksum or decoding (bound: {} of {}); a loose connector, electrical \
-                     noise, or a baud rate that is not the device's",
-                    corruption.failures, corruption.window
-                ));
+                shared.fail(ReaderFailure::Corrupt {
+                    port: name.to_string(),
+                    failed,
+                    seen,
+                    bound: corruption.failures,
+                    window: corruption.window,
+                });
                 return;
             }
             window = (candidates, failures);

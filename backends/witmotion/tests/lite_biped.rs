@@ -4,6 +4,10 @@
 
 mod common;
 
+use std::sync::Arc;
+
+use backend_witmotion::reader::ReaderFailure;
+use backend_witmotion::serial::SerialError;
 use std::time::Duration;
 
 use common::*;
@@ -126,9 +130,20 @@ fn an_unplugged_imu_is_a_bus_error_saying_so() {
     })
     .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Bus, "{error}");
+    // The reader's failure is the cause, typed; `{:#}` reports it.
+    let failure = error
+        .cause()
+        .and_then(|c| c.downcast_ref::<Arc<ReaderFailure>>());
     assert!(
-        error.message().contains("was the IMU unplugged?"),
-        "{error}"
+        matches!(
+            failure.map(|f| &**f),
+            Some(ReaderFailure::Closed { .. } | ReaderFailure::Read { .. })
+        ),
+        "{error:?}"
+    );
+    assert!(
+        format!("{error:#}").contains("was the IMU unplugged?"),
+        "{error:#}"
     );
 }
 
@@ -145,8 +160,9 @@ fn flipped_bits_beyond_the_bound_are_an_error_and_below_it_are_not() {
         r.as_ref().is_err_and(|e| e.kind() == ErrorKind::Bus)
     })
     .unwrap_err();
-    assert!(error.message().contains("is corrupt:"), "{error}");
-    assert!(error.message().contains("failed their checksum"), "{error}");
+    let report = format!("{error:#}");
+    assert!(report.contains("is corrupt:"), "{report}");
+    assert!(report.contains("failed their checksum"), "{report}");
 }
 
 #[test]
@@ -243,10 +259,16 @@ fn without_the_device_file_configure_names_the_port_and_where_to_look() {
     imu.on_init().unwrap();
     let error = imu.on_configure().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Bus);
+    let cause = error.cause().and_then(|c| c.downcast_ref::<SerialError>());
+    assert!(
+        matches!(cause, Some(SerialError::Missing { .. })),
+        "{error:?}"
+    );
     assert_eq!(
-        error.message(),
-        "no serial port `/dev/ttyUSB_missing`: is the IMU plugged in? `ls /dev/serial/by-id` \
-         lists the USB serial devices (a by-id path stays the same across reboots)"
+        format!("{error:#}"),
+        "LiteBipedIMU: `base_imu`: no serial port `/dev/ttyUSB_missing`: is the IMU plugged in? \
+         `ls /dev/serial/by-id` lists the USB serial devices (a by-id path stays the same \
+         across reboots)"
     );
 }
 

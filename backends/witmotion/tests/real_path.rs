@@ -71,8 +71,8 @@ fn an_unplugged_imu_ends_the_run_and_every_bus_is_switched_off() {
     let error = run_until_the_imu_fails(Failure::Unplugged);
     assert_eq!(error.component(), "LiteBipedIMU");
     assert!(
-        error.message().contains("was the IMU unplugged?"),
-        "{error}"
+        format!("{error:#}").contains("was the IMU unplugged?"),
+        "{error:#}"
     );
 }
 

@@ -2,65 +2,42 @@
 
 use super::controller::ControllerError;
 use super::options::LoopReport;
-use crate::hardware::error::write_aftermath;
-use crate::hardware::{ErrorKind, HardwareError};
+use crate::hardware::{HardwareError, Panic};
 
 /// What made a cycle (or an activation) end the run. The hardware has been switched off by the
 /// time a caller sees one.
+///
+/// Its `{}` is the whole report for people (a hardware error with its causes and aftermath);
+/// `source()` is the typed error beneath it.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Fault {
-    /// A component's `read`, `write` or `on_activate` failed (shown with its aftermath).
+    /// A component's `read`, `write` or `on_activate` failed, or panicked
+    /// ([`ErrorKind::Panicked`](crate::hardware::ErrorKind::Panicked), the
+    /// [`Panic`] its cause).
     #[error("{0:#}")]
-    Hardware(HardwareError),
+    Hardware(#[source] HardwareError),
     /// The controller refused to go on.
     #[error("the controller stopped: {0}")]
-    Controller(ControllerError),
-    /// Something panicked; the panic was caught.
-    #[error("{culprit} panicked: {message}")]
-    Panicked {
-        /// What panicked.
-        culprit: PanicSource,
-        /// The panic's message.
-        message: String,
+    Controller(#[source] ControllerError),
+    /// The controller panicked; the panic was caught.
+    #[error("the controller's `{call}` panicked: {panic}")]
+    ControllerPanicked {
+        /// The call it panicked in (`update`, `on_activate`, `on_deactivate`).
+        call: &'static str,
+        /// The panic.
+        #[source]
+        panic: Panic,
     },
 }
 
 impl From<HardwareError> for Fault {
     fn from(error: HardwareError) -> Self {
-        if error.kind() == ErrorKind::Panicked {
-            // The panic's message, and what failed after it (switching off again), in words.
-            let mut message = error.message().to_owned();
-            let _ = write_aftermath(&error, &mut message);
-            Fault::Panicked {
-                culprit: PanicSource::Component(error.component().to_owned()),
-                message,
-            }
-        } else {
-            Fault::Hardware(error)
-        }
-    }
-}
-
-/// What panicked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PanicSource {
-    /// The controller, in this call (`update`, `on_activate`).
-    Controller(&'static str),
-    /// The hardware component of this name.
-    Component(String),
-}
-
-impl std::fmt::Display for PanicSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PanicSource::Controller(call) => write!(f, "the controller's `{call}`"),
-            PanicSource::Component(name) => write!(f, "component `{name}`"),
-        }
+        Fault::Hardware(error)
     }
 }
 
 /// Why the loop stopped with an error.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoopError {
     /// Configuring the hardware failed; whatever was configured was cleaned up again.
     #[error("{transition} failed: {error:#}")]
@@ -87,9 +64,15 @@ pub enum LoopError {
         /// Timing, final states and every failed attempt.
         report: Box<LoopReport>,
     },
-    /// The loop thread could not be started or panicked outside the calls that catch panics.
-    #[error("control thread: {0}")]
-    Thread(String),
+    /// The loop thread could not be started.
+    #[error("cannot start the control thread: {0}")]
+    Spawn(#[source] std::io::Error),
+    /// The loop thread panicked outside the calls that catch panics.
+    #[error("the control thread panicked: {0}")]
+    ThreadPanicked(#[source] Panic),
+    /// The loop was joined already.
+    #[error("the control loop was joined already")]
+    Joined,
 }
 
 impl LoopError {
@@ -97,7 +80,10 @@ impl LoopError {
     pub fn report(&self) -> Option<&LoopReport> {
         match self {
             LoopError::Cycle { report, .. } | LoopError::TorqueOff { report } => Some(report),
-            LoopError::Lifecycle { .. } | LoopError::Thread(_) => None,
+            LoopError::Lifecycle { .. }
+            | LoopError::Spawn(_)
+            | LoopError::ThreadPanicked(_)
+            | LoopError::Joined => None,
         }
     }
 }

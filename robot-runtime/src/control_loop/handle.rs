@@ -9,7 +9,7 @@ use super::control::LoopControl;
 use super::controller::Controller;
 use super::error::LoopError;
 use super::options::{LoopOptions, LoopReport};
-use crate::hardware::panic_message;
+use crate::hardware::Panic;
 use crate::typed::RobotTypes;
 
 type Outcome<R, C> = (ControlLoop<R, C>, Result<LoopReport, LoopError>);
@@ -25,7 +25,7 @@ impl<R: RobotTypes, C: Controller<R> + 'static> ControlLoop<R, C> {
                 let result = self.run(&options, &shared);
                 (self, result)
             })
-            .map_err(|e| LoopError::Thread(e.to_string()))?;
+            .map_err(LoopError::Spawn)?;
         Ok(LoopHandle {
             control,
             thread: Some(thread),
@@ -68,7 +68,7 @@ impl<R: RobotTypes, C: Controller<R>> LoopHandle<R, C> {
     /// Waits for the loop to end by itself.
     pub fn join(mut self) -> (Option<ControlLoop<R, C>>, Result<LoopReport, LoopError>) {
         let Some(thread) = self.thread.take() else {
-            return (None, Err(LoopError::Thread("already joined".into())));
+            return (None, Err(LoopError::Joined));
         };
         match thread.join() {
             Ok((control_loop, result)) => (Some(control_loop), result),
@@ -76,10 +76,7 @@ impl<R: RobotTypes, C: Controller<R>> LoopHandle<R, C> {
             // its drop switched the hardware off.
             Err(payload) => (
                 None,
-                Err(LoopError::Thread(format!(
-                    "the control thread panicked: {}",
-                    panic_message(payload.as_ref())
-                ))),
+                Err(LoopError::ThreadPanicked(Panic::of(payload.as_ref()))),
             ),
         }
     }
@@ -95,7 +92,7 @@ impl<R: RobotTypes, C: Controller<R>> Drop for LoopHandle<R, C> {
                 Ok((_, Err(error))) => eprintln!("control loop stopped by drop: {error}"),
                 Err(payload) => eprintln!(
                     "control loop stopped by drop: the control thread panicked: {}",
-                    panic_message(payload.as_ref())
+                    Panic::of(payload.as_ref())
                 ),
                 Ok((_, Ok(_))) => {}
             }

@@ -45,14 +45,14 @@ use std::time::{Duration, Instant};
 
 pub use control::LoopControl;
 pub use controller::{Controller, ControllerError};
-pub use error::{Fault, LoopError, PanicSource};
+pub use error::{Fault, LoopError};
 pub use handle::LoopHandle;
 pub use observer::CycleObserver;
 pub use options::{LoopOptions, LoopReport, Pacing, StopAfter};
 pub use realtime::{RealtimeOptions, RealtimeStep};
 pub use stats::{CycleStats, Percentiles, TimingReport};
 
-use crate::hardware::{Clock, HardwareError, Lifecycle, Recovery, System, panic_message};
+use crate::hardware::{Clock, HardwareError, Lifecycle, Panic, Recovery, System};
 use crate::typed::RobotTypes;
 use control::Request;
 
@@ -480,16 +480,17 @@ fn periods(period: Duration, count: u64) -> Duration {
     Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
 }
 
-/// Runs a controller call; a panic becomes [`Fault::Panicked`], a refusal [`Fault::Controller`].
+/// Runs a controller call; a panic becomes [`Fault::ControllerPanicked`], a refusal
+/// [`Fault::Controller`].
 fn controller_catching_panics(
     call: &'static str,
     f: impl FnOnce() -> Result<(), ControllerError>,
 ) -> Result<(), Fault> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result.map_err(Fault::Controller),
-        Err(payload) => Err(Fault::Panicked {
-            culprit: PanicSource::Controller(call),
-            message: panic_message(payload.as_ref()).to_string(),
+        Err(payload) => Err(Fault::ControllerPanicked {
+            call,
+            panic: Panic::of(payload.as_ref()),
         }),
     }
 }

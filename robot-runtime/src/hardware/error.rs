@@ -1,6 +1,13 @@
 //! Errors of hardware components: a backend-specific message plus a shared [`ErrorKind`], so
 //! generic code (the control loop) can act on a timeout or a bus-off without knowing the backend
-//! (embedded-hal's pattern).
+//! (embedded-hal's pattern), and what caused it as an error of its own (the `io::Error`, the
+//! codec's error, the panic), never flattened into the message.
+
+use std::error::Error;
+use std::sync::Arc;
+
+/// What caused a [`HardwareError`]: an error of its own, shared so the error stays `Clone`.
+pub type Cause = Arc<dyn Error + Send + Sync + 'static>;
 
 /// What kind of failure, for generic code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,18 +38,22 @@ pub enum ErrorKind {
 
 /// A failure of one component.
 ///
-/// What failed while it was being handled (switching the hardware off again, `on_error`, a
-/// clean-up) is not text appended to its message but a chain of [`Aftermath`]s, first to last,
-/// reached through [`std::error::Error::source`] or [`HardwareError::aftermath`]: a caller can
-/// tell a torque-off that failed after a fault from the fault itself.
+/// What caused it (an `io::Error`, a codec's error, a caught [`Panic`](super::Panic)) is kept
+/// as an error of its own ([`HardwareError::caused_by`], [`HardwareError::cause`]), never as
+/// text. What failed while it was being handled (switching the hardware off again, `on_error`,
+/// a clean-up) is not text appended to its message either but a chain of [`Aftermath`]s, first
+/// to last ([`HardwareError::aftermath`]): a caller can tell a torque-off that failed after a
+/// fault from the fault itself. [`std::error::Error::source`] is the cause when there is one,
+/// else the first aftermath.
 ///
-/// `{}` shows the error alone, `component: message`; `{:#}` the error and its aftermath, each
-/// after a `; `.
-#[derive(Debug, Clone, PartialEq)]
+/// `{}` shows the error alone, `component: message`; `{:#}` the whole report for people: the
+/// message, then each cause after a `: `, then each aftermath after a `; `.
+#[derive(Debug, Clone)]
 pub struct HardwareError {
     component: String,
     kind: ErrorKind,
     message: String,
+    cause: Option<Cause>,
     /// Upstream's `ERROR` rather than `FAILURE`: the component goes through `on_error`.
     escalated: bool,
     /// The hardware may still be enabled (a failed `on_activate` that could not switch off
@@ -111,6 +122,7 @@ impl HardwareError {
             component: component.into(),
             kind,
             message: message.into(),
+            cause: None,
             escalated: false,
             possibly_live: false,
             aftermath: None,
@@ -127,9 +139,26 @@ impl HardwareError {
         self.kind
     }
 
-    /// What happened, for people (without the aftermath).
+    /// What happened, for people (without its cause and aftermath).
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// This error, caused by `cause` (kept as an error: reached through [`Self::cause`] and
+    /// `source()`, shown by `{:#}`): any error, or one already boxed.
+    pub fn caused_by(mut self, cause: impl Into<Box<dyn Error + Send + Sync>>) -> Self {
+        self.cause = Some(Arc::from(cause.into()));
+        self
+    }
+
+    /// What caused it, if known.
+    pub fn cause(&self) -> Option<&(dyn Error + Send + Sync + 'static)> {
+        self.cause.as_deref()
+    }
+
+    /// The panic it was, for an [`ErrorKind::Panicked`] error.
+    pub fn panic(&self) -> Option<&super::Panic> {
+        self.cause()?.downcast_ref()
     }
 
     /// Marks the error as upstream's `ERROR` rather than `FAILURE`: returned from a lifecycle
@@ -177,37 +206,64 @@ impl HardwareError {
     }
 }
 
+impl PartialEq for HardwareError {
+    /// Equal fields; causes equal when they read the same (an error need not be comparable).
+    fn eq(&self, other: &Self) -> bool {
+        let cause = |e: &Self| e.cause.as_ref().map(|c| causes(c.as_ref()));
+        self.component == other.component
+            && self.kind == other.kind
+            && self.message == other.message
+            && cause(self) == cause(other)
+            && self.escalated == other.escalated
+            && self.possibly_live == other.possibly_live
+            && self.aftermath == other.aftermath
+    }
+}
+
+/// `cause`, then each of its own sources, `: ` between them.
+fn causes(cause: &(dyn Error + 'static)) -> String {
+    let mut text = cause.to_string();
+    let mut next = cause.source();
+    while let Some(source) = next {
+        text.push_str(": ");
+        text.push_str(&source.to_string());
+        next = source.source();
+    }
+    text
+}
+
 impl std::fmt::Display for HardwareError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.component, self.message)?;
         if f.alternate() {
-            write_aftermath(self, f)?;
+            if let Some(cause) = &self.cause {
+                write!(f, ": {}", causes(cause.as_ref()))?;
+            }
+            for aftermath in self.aftermath() {
+                let failure = &aftermath.failure;
+                write!(
+                    f,
+                    "; {}: {}: {}",
+                    aftermath.recovery, failure.component, failure.message
+                )?;
+                if let Some(cause) = &failure.cause {
+                    write!(f, ": {}", causes(cause.as_ref()))?;
+                }
+            }
         }
         Ok(())
     }
 }
 
-/// `; recovery: component: message` for each aftermath of `error`.
-pub(crate) fn write_aftermath(
-    error: &HardwareError,
-    f: &mut impl std::fmt::Write,
-) -> std::fmt::Result {
-    for aftermath in error.aftermath() {
-        let failure = &aftermath.failure;
-        write!(
-            f,
-            "; {}: {}: {}",
-            aftermath.recovery, failure.component, failure.message
-        )?;
-    }
-    Ok(())
-}
-
-impl std::error::Error for HardwareError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.aftermath
-            .as_deref()
-            .map(|a| a as &(dyn std::error::Error + 'static))
+impl Error for HardwareError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match &self.cause {
+            Some(cause) => Some(cause.as_ref()),
+            None => self
+                .aftermath
+                .as_deref()
+                .map(|a| a as &(dyn Error + 'static)),
+        }
     }
 }
 
@@ -236,7 +292,6 @@ pub fn summarize(failures: &[HardwareError]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
 
     #[test]
     fn a_failure_repeated_by_every_retry_is_summarized_once_with_its_count() {

@@ -23,6 +23,37 @@ struct Follow {
     offset: f64,
 }
 
+/// Why a component cannot follow one of its mimic joints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MimicError {
+    /// It follows a joint the robot does not have.
+    #[error("mimic joint `{joint}` follows unknown joint `{followed}`")]
+    UnknownJoint {
+        /// The mimic joint.
+        joint: String,
+        /// What it names.
+        followed: String,
+    },
+    /// Mimic joints follow each other round.
+    #[error("mimic joint `{joint}` is part of a mimic loop")]
+    Loop {
+        /// A joint of the loop.
+        joint: String,
+    },
+    /// It has a state the joint it follows has not.
+    #[error(
+        "mimic joint `{joint}` has a `{kind}` state, but `{followed}`, which it follows, has none"
+    )]
+    MissingState {
+        /// The mimic joint.
+        joint: String,
+        /// The joint it follows.
+        followed: String,
+        /// The state.
+        kind: InterfaceKind,
+    },
+}
+
 /// The mimic updates of one component, resolved once: a followed mimic joint comes before its
 /// followers, so a chain settles within one read.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -38,7 +69,7 @@ impl Mimics {
         robot: &Robot,
         joints: impl IntoIterator<Item = usize>,
         layout: &Layout,
-    ) -> Result<Mimics, String> {
+    ) -> Result<Mimics, MimicError> {
         let mut ordered = Vec::new();
         for index in joints {
             let joint = &robot.joints[index];
@@ -47,14 +78,13 @@ impl Mimics {
                 .joints
                 .iter()
                 .position(|j| j.name == mimic.joint)
-                .ok_or_else(|| {
-                    format!(
-                        "mimic joint `{}` follows unknown joint `{}`",
-                        joint.name, mimic.joint
-                    )
+                .ok_or_else(|| MimicError::UnknownJoint {
+                    joint: joint.name.to_string(),
+                    followed: mimic.joint.to_string(),
                 })?;
-            let depth = depth(robot, index)
-                .ok_or_else(|| format!("mimic joint `{}` is part of a mimic loop", joint.name))?;
+            let depth = depth(robot, index).ok_or_else(|| MimicError::Loop {
+                joint: joint.name.to_string(),
+            })?;
             for kind in FOLLOWED {
                 let Some(state) = joint
                     .state_interface(kind)
@@ -65,11 +95,10 @@ impl Mimics {
                 let source = robot.joints[target]
                     .state_interface(kind)
                     .and_then(|_| layout.joint_slot(target, kind))
-                    .ok_or_else(|| {
-                        format!(
-                            "mimic joint `{}` has a `{kind}` state, but `{}`, which it follows, has none",
-                            joint.name, mimic.joint
-                        )
+                    .ok_or_else(|| MimicError::MissingState {
+                        joint: joint.name.to_string(),
+                        followed: mimic.joint.to_string(),
+                        kind,
                     })?;
                 let offset = if kind == InterfaceKind::Position {
                     mimic.offset

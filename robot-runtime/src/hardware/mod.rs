@@ -39,7 +39,7 @@ mod system;
 pub use component::{Claims, Clock, Component, Counter, Counters, switch_off_and_clean_up};
 pub use error::{Aftermath, ErrorKind, HardwareError, Recovery, summarize};
 pub use lifecycle::Lifecycle;
-pub use panics::panic_message;
+pub use panics::{Panic, panic_message};
 pub use seed::seed_safe_commands;
 pub use servo::ServoGains;
 pub use system::System;

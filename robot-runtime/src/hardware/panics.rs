@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 
 use super::component::Component;
 use super::error::{ErrorKind, HardwareError};
@@ -20,8 +21,9 @@ pub(crate) fn catching_panics<R: RobotTypes, T>(
         Err(payload) => Err(HardwareError::new(
             name_of(component),
             ErrorKind::Panicked,
-            format!("panicked in `{call}`: {}", panic_message(payload.as_ref())),
+            format!("panicked in `{call}`"),
         )
+        .caused_by(Panic::of(payload.as_ref()))
         .escalated()),
     }
 }
@@ -41,5 +43,32 @@ pub fn panic_message(payload: &(dyn Any + Send)) -> &str {
         message
     } else {
         "(a panic payload that is not a string)"
+    }
+}
+
+/// A caught panic, as the cause of the error it became: its payload's text (`panic!` gives a
+/// `&str` or a `String`; anything else is named as such).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Panic {
+    message: Arc<str>,
+}
+
+impl Panic {
+    /// The panic of `payload`.
+    pub fn of(payload: &(dyn Any + Send)) -> Panic {
+        Panic::new(panic_message(payload))
+    }
+
+    /// A panic whose payload said `message`.
+    pub fn new(message: &str) -> Panic {
+        Panic {
+            message: Arc::from(message),
+        }
+    }
+
+    /// What the payload said.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }

@@ -5,7 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use super::component::{Clock, Component, Counter, Counters};
 use super::error::{ErrorKind, HardwareError, Recovery, summarize};
 use super::lifecycle::Lifecycle;
-use super::panics::{catching_panics, name_of, panic_message};
+use super::panics::{Panic, catching_panics, name_of};
 use super::seed::seed_safe_commands;
 use crate::Values;
 use crate::kinematics::Transform;
@@ -78,8 +78,9 @@ impl<R: RobotTypes> System<R> {
                 HardwareError::new(
                     &component_names[index],
                     ErrorKind::Panicked,
-                    format!("panicked in `claims`: {}", panic_message(p.as_ref())),
+                    "panicked in `claims`",
                 )
+                .caused_by(Panic::of(p.as_ref()))
             })?;
             for (what, items, owners, names) in [
                 (

@@ -1,20 +1,129 @@
 //! A `trajectory_msgs/JointTrajectory` checked as joint_trajectory_controller checks one
 //! (`validate_trajectory_msg`), plus what it leaves to others here (finite values, the joints'
 //! limits), and turned into a [`Trajectory`] in the group's joint order. Runs on the intake
-//! thread, never the control thread: the reasons are text.
+//! thread, never the control thread; a refusal is one [`Refusal`] per rule.
 
 use ros2_msg::msg::{JointTrajectory, JointTrajectoryPoint};
 
 use crate::group::Group;
 use crate::trajectory::{MAX_POINTS, Trajectory};
 
-/// Why a trajectory was refused; the controller keeps what it was doing (or holding).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refusal(pub String);
-
-fn refuse<T>(reason: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal(reason.into()))
+/// Why a trajectory was refused, one variant per rule; the controller keeps what it was doing
+/// (or holding).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// Points, but no joint names.
+    #[error("it names no joints")]
+    NoJoints,
+    /// A joint the group does not have.
+    #[error("joint `{joint}` is not one of {controller}'s joints ({})", .known.join(", "))]
+    UnknownJoint {
+        /// The name given.
+        joint: String,
+        /// The controller.
+        controller: String,
+        /// Its joints.
+        known: Vec<String>,
+    },
+    /// A joint named twice.
+    #[error("joint `{joint}` is named twice")]
+    JointTwice {
+        /// The joint.
+        joint: String,
+    },
+    /// Some of the group's joints, where `allow_partial_joints_goal` is off.
+    #[error(
+        "it names {named} of the {of} joints of {controller}, and allow_partial_joints_goal is \
+         false"
+    )]
+    Partial {
+        /// Joints named.
+        named: usize,
+        /// Joints of the group.
+        of: usize,
+        /// The controller.
+        controller: String,
+    },
+    /// More points than the buffers hold.
+    #[error("it has {points} points; at most {MAX_POINTS} are taken")]
+    TooManyPoints {
+        /// Points given.
+        points: usize,
+    },
+    /// A point not after the one before it.
+    #[error(
+        "point {point} is at {time} s, not after the point before it ({previous} s): times must \
+         increase"
+    )]
+    TimesNotIncreasing {
+        /// The point.
+        point: usize,
+        /// Its time from the start, s.
+        time: f64,
+        /// The point before's, s (−1 for the first).
+        previous: f64,
+    },
+    /// The whole trajectory ends before it arrived.
+    #[error("it ended {late:.3} s before it was taken (its header stamp is in the past)")]
+    InThePast {
+        /// How long before, s.
+        late: f64,
+    },
+    /// The trajectory buffer is full.
+    #[error("it does not fit the trajectory buffer")]
+    BufferFull,
+    /// An array of a point whose length is not one per joint.
+    #[error(
+        "point {point} has {len} {what} for {joints} joints{}",
+        if *.required { "" } else { " (give none or one per joint)" }
+    )]
+    Length {
+        /// The point.
+        point: usize,
+        /// `positions`, `velocities`, `accelerations` or `efforts`.
+        what: &'static str,
+        /// Its length.
+        len: usize,
+        /// Joints named.
+        joints: usize,
+        /// Whether it must be given.
+        required: bool,
+    },
+    /// A `time_from_start` whose nanoseconds are a second or more.
+    #[error("point {point}'s time_from_start has {nanosec} ns, not below 10⁹")]
+    Nanoseconds {
+        /// The point.
+        point: usize,
+        /// The nanoseconds given.
+        nanosec: u32,
+    },
+    /// A position or velocity that is not a number.
+    #[error("point {point} gives `{joint}` position {position}, velocity {velocity}: not finite")]
+    NotFinite {
+        /// The point.
+        point: usize,
+        /// The joint.
+        joint: String,
+        /// Its position.
+        position: f64,
+        /// Its velocity.
+        velocity: f64,
+    },
+    /// A position beyond the joint's limits.
+    #[error("point {point} puts `{joint}` at {position}, beyond its limits [{lower}, {upper}]")]
+    BeyondLimits {
+        /// The point.
+        point: usize,
+        /// The joint.
+        joint: String,
+        /// The position.
+        position: f64,
+        /// Its lower limit (−∞ without one).
+        lower: f64,
+        /// Its upper limit (∞ without one).
+        upper: f64,
+    },
 }
 
 /// Fills `into` with `message` for `group`, or says why not. `received_ns`: when it arrived
@@ -38,37 +147,36 @@ pub fn fill(
     }
     let names = &message.joint_names;
     if names.is_empty() {
-        return refuse("it names no joints");
+        return Err(Refusal::NoJoints);
     }
     // Message column → group joint.
     let mut order = Vec::with_capacity(names.len());
     for (column, name) in names.iter().enumerate() {
         let Some(joint) = group.joints.iter().position(|j| j.name == *name) else {
-            let known: Vec<&str> = group.joints.iter().map(|j| j.name.as_str()).collect();
-            return refuse(format!(
-                "joint `{name}` is not one of {}'s joints ({})",
-                group.controller,
-                known.join(", ")
-            ));
+            return Err(Refusal::UnknownJoint {
+                joint: name.clone(),
+                controller: group.controller.clone(),
+                known: group.joints.iter().map(|j| j.name.clone()).collect(),
+            });
         };
         if names[..column].contains(name) {
-            return refuse(format!("joint `{name}` is named twice"));
+            return Err(Refusal::JointTwice {
+                joint: name.clone(),
+            });
         }
         order.push(joint);
     }
     if names.len() < group.joints.len() && !allow_partial {
-        return refuse(format!(
-            "it names {} of the {} joints of {}, and allow_partial_joints_goal is false",
-            names.len(),
-            group.joints.len(),
-            group.controller
-        ));
+        return Err(Refusal::Partial {
+            named: names.len(),
+            of: group.joints.len(),
+            controller: group.controller.clone(),
+        });
     }
     if message.points.len() > MAX_POINTS {
-        return refuse(format!(
-            "it has {} points; at most {MAX_POINTS} are taken",
-            message.points.len()
-        ));
+        return Err(Refusal::TooManyPoints {
+            points: message.points.len(),
+        });
     }
     let has_velocities = message.points.iter().any(|p| !p.velocities.is_empty());
     let mut previous = -1.0;
@@ -76,19 +184,19 @@ pub fn fill(
         check_point(group, names, &order, index, point, has_velocities)?;
         let time = seconds(point);
         if time <= previous || time < 0.0 {
-            return refuse(format!(
-                "point {index} is at {time} s, not after the point before it ({previous} s): \
-                 times must increase"
-            ));
+            return Err(Refusal::TimesNotIncreasing {
+                point: index,
+                time,
+                previous,
+            });
         }
         previous = time;
     }
     let end_ns = start_ns + (previous * 1e9) as i128;
     if end_ns < now_ns {
-        return refuse(format!(
-            "it ended {:.3} s before it was taken (its header stamp is in the past)",
-            (now_ns - end_ns) as f64 * 1e-9
-        ));
+        return Err(Refusal::InThePast {
+            late: (now_ns - end_ns) as f64 * 1e-9,
+        });
     }
 
     into.reset(start_ns, has_velocities);
@@ -104,7 +212,7 @@ pub fn fill(
             }
         }
         if !into.push(seconds(point), &positions, &velocities) {
-            return refuse("it does not fit the trajectory buffer");
+            return Err(Refusal::BufferFull);
         }
     }
     Ok(())
@@ -124,18 +232,17 @@ fn check_point(
     has_velocities: bool,
 ) -> Result<(), Refusal> {
     let n = names.len();
-    let length = |what: &str, len: usize, required: bool| {
+    let length = |what: &'static str, len: usize, required: bool| {
         if len == n || (len == 0 && !required) {
             Ok(())
         } else {
-            refuse(format!(
-                "point {index} has {len} {what} for {n} joints{}",
-                if required {
-                    ""
-                } else {
-                    " (give none or one per joint)"
-                }
-            ))
+            Err(Refusal::Length {
+                point: index,
+                what,
+                len,
+                joints: n,
+                required,
+            })
         }
     };
     length("positions", point.positions.len(), true)?;
@@ -143,28 +250,33 @@ fn check_point(
     length("accelerations", point.accelerations.len(), false)?;
     length("efforts", point.effort.len(), false)?;
     if point.time_from_start.nanosec >= 1_000_000_000 {
-        return refuse(format!(
-            "point {index}'s time_from_start has {} ns, not below 10⁹",
-            point.time_from_start.nanosec
-        ));
+        return Err(Refusal::Nanoseconds {
+            point: index,
+            nanosec: point.time_from_start.nanosec,
+        });
     }
     for (column, (&joint, name)) in order.iter().zip(names).enumerate() {
         let position = point.positions[column];
         let velocity = point.velocities.get(column).copied().unwrap_or(0.0);
         if !position.is_finite() || !velocity.is_finite() {
-            return refuse(format!(
-                "point {index} gives `{name}` position {position}, velocity {velocity}: not finite"
-            ));
+            return Err(Refusal::NotFinite {
+                point: index,
+                joint: name.clone(),
+                position,
+                velocity,
+            });
         }
         let Some(joint) = group.joints.get(joint) else {
             continue;
         };
         if !joint.within_limits(position) {
-            return refuse(format!(
-                "point {index} puts `{name}` at {position}, beyond its limits [{}, {}]",
-                joint.lower.unwrap_or(f64::NEG_INFINITY),
-                joint.upper.unwrap_or(f64::INFINITY)
-            ));
+            return Err(Refusal::BeyondLimits {
+                point: index,
+                joint: name.clone(),
+                position,
+                lower: joint.lower.unwrap_or(f64::NEG_INFINITY),
+                upper: joint.upper.unwrap_or(f64::INFINITY),
+            });
         }
     }
     Ok(())
@@ -220,7 +332,7 @@ mod tests {
     }
 
     fn refusal(message: &JointTrajectory) -> String {
-        check(message, false).unwrap_err().0
+        check(message, false).unwrap_err().to_string()
     }
 
     #[test]

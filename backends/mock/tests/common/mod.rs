@@ -48,5 +48,6 @@ pub fn joint_index<R: RobotTypes>(name: &str) -> usize {
 pub fn unsupported<R: RobotTypes>(mock: MockSystem<R>) -> String {
     let error = system(mock).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Unsupported, "{error}");
-    error.to_string()
+    // What a user reads: the message and its cause.
+    format!("{error:#}")
 }

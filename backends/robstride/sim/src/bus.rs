@@ -295,7 +295,7 @@ impl Transport for SimHost {
             return Err(match state.faults.send_failure {
                 SendFailure::Bus => TransportError::Bus {
                     interface,
-                    reason: "bus error (injected)".to_owned(),
+                    cause: std::io::Error::other("bus error (injected)"),
                 },
                 SendFailure::QueueFull => TransportError::QueueFull { interface },
             });

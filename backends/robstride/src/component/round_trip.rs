@@ -42,7 +42,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         while self
             .transport()?
             .try_recv()
-            .map_err(|e| self.bus_error(&e))?
+            .map_err(|e| self.bus_error(e))?
             .is_some()
         {}
         let host = self.options.host_id;
@@ -54,14 +54,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
             .collect();
         for (_, frame) in &frames {
             let sent = self.transport()?.send(frame);
-            sent.map_err(|e| self.bus_error(&e))?;
+            sent.map_err(|e| self.bus_error(e))?;
         }
         let mut waiting: Vec<u8> = frames.iter().map(|(id, _)| *id).collect();
         let mut replies = Vec::with_capacity(waiting.len());
         let deadline = Instant::now() + self.options.reply_timeout;
         while !waiting.is_empty() {
             let received = self.transport()?.try_recv();
-            match received.map_err(|e| self.bus_error(&e))? {
+            match received.map_err(|e| self.bus_error(e))? {
                 Some(frame) => {
                     if let Ok(reply) = Reply::decode(&frame)
                         && confirms(&reply, &command)
@@ -110,8 +110,10 @@ impl<R: RobotTypes> RobstrideBus<R> {
             .round()
             .clamp(1.0, f64::from(u32::MAX)) as u32;
         let value = ParamValue::U32(ticks);
-        let write = ParamWrite::new(Param::CanTimeout, value)
-            .map_err(|e| self.error(ErrorKind::Other, e.to_string()))?;
+        let write = ParamWrite::new(Param::CanTimeout, value).map_err(|e| {
+            self.error(ErrorKind::Other, "the CAN watchdog's value")
+                .caused_by(e)
+        })?;
         self.ask_all(Command::WriteParam(write), "the CAN watchdog's write")?;
         let index = Param::CanTimeout.index();
         let read =

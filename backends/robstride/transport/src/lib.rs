@@ -79,6 +79,7 @@ pub fn open(interface: &str) -> Result<Opened, TransportError> {
             reason: "`sim:` is reserved for the in-process bus, and needs a name after it"
                 .to_owned(),
             hint: "write `sim` or `sim:<name>` (`sim:left`, no whitespace)".to_owned(),
+            cause: None,
         }),
     }
 }
@@ -94,7 +95,8 @@ pub trait Transport: Send {
     fn try_recv(&mut self) -> Result<Option<Frame>, TransportError>;
 }
 
-/// A transport failed.
+/// A transport failed. What the operating system said is kept as the source (an
+/// `io::Error`), never flattened into the message.
 #[derive(Debug, thiserror::Error)]
 pub enum TransportError {
     /// The bus could not be opened.
@@ -104,10 +106,13 @@ pub enum TransportError {
         interface: String,
         /// Which kind of failure, for code that acts on it.
         kind: OpenErrorKind,
-        /// Why not.
+        /// Why not, in words (the operating system's error is the source).
         reason: String,
         /// What to do about it.
         hint: String,
+        /// What the operating system said, when it said something.
+        #[source]
+        cause: Option<std::io::Error>,
     },
     /// The send queue is full: the bus is not draining (no other node acknowledging, or bus-off).
     #[error(
@@ -117,13 +122,42 @@ pub enum TransportError {
         /// The interface.
         interface: String,
     },
-    /// The operating system reported an error on the bus.
-    #[error("CAN interface `{interface}`: {reason}")]
+    /// The interface went down.
+    #[error("CAN interface `{interface}` is down; bring it up with {hint}")]
+    Down {
+        /// The interface.
+        interface: String,
+        /// The command that brings it up.
+        hint: String,
+        /// What the operating system said.
+        #[source]
+        cause: std::io::Error,
+    },
+    /// The operating system reported another error on the bus.
+    #[error("CAN interface `{interface}` failed")]
     Bus {
         /// The interface.
         interface: String,
-        /// What the OS said.
-        reason: String,
+        /// What the operating system said.
+        #[source]
+        cause: std::io::Error,
+    },
+    /// The controller reported an error frame (bus-off, a lost arbitration, an error counter).
+    #[error("CAN interface `{interface}` reported an error frame")]
+    ErrorFrame {
+        /// The interface.
+        interface: String,
+        /// The error the frame carries.
+        #[source]
+        error: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A frame that classic CAN cannot carry.
+    #[error("CAN interface `{interface}`: frame {frame:?} has no classic CAN form")]
+    NotClassic {
+        /// The interface.
+        interface: String,
+        /// The frame.
+        frame: Frame,
     },
 }
 
@@ -133,7 +167,10 @@ impl TransportError {
         match self {
             TransportError::Open { interface, .. }
             | TransportError::QueueFull { interface }
-            | TransportError::Bus { interface, .. } => interface,
+            | TransportError::Down { interface, .. }
+            | TransportError::Bus { interface, .. }
+            | TransportError::ErrorFrame { interface, .. }
+            | TransportError::NotClassic { interface, .. } => interface,
         }
     }
 }

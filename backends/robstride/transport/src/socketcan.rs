@@ -34,6 +34,7 @@ mod elsewhere {
                 reason: "SocketCAN is Linux-only".to_owned(),
                 hint: "run on Linux for real hardware, or use the in-process bus (`sim`)"
                     .to_owned(),
+                cause: None,
             })
         }
 
@@ -86,11 +87,12 @@ mod linux {
         /// The error names the interface, says which of "no CAN in this kernel", "no such
         /// interface", "not a CAN interface" or "permission denied" it is, and what to do.
         pub fn open(interface: &str) -> Result<Self, TransportError> {
-            let fail = |kind, reason: String, hint: String| TransportError::Open {
+            let fail = |kind, reason: String, hint: String, cause| TransportError::Open {
                 interface: interface.to_owned(),
                 kind,
                 reason,
                 hint,
+                cause: Some(cause),
             };
             // `if_nametoindex` says ENODEV whether or not the kernel has CAN: ask the kernel
             // first. Binding to index 0 (every CAN interface) needs no interface to exist; the
@@ -98,7 +100,7 @@ mod linux {
             if let Err(e) = CanSocket::open_addr(&CanAddr::new(0))
                 && let Some((kind, reason, hint)) = classify(&e, interface)
             {
-                return Err(fail(kind, reason, hint));
+                return Err(fail(kind, reason, hint, e));
             }
             let addr = CanAddr::from_iface(interface).map_err(|e| {
                 let (kind, reason, hint) = match e.raw_os_error() {
@@ -110,9 +112,9 @@ mod linux {
                             up_hint(interface)
                         ),
                     ),
-                    _ => other(&e, interface),
+                    _ => other(interface),
                 };
-                fail(kind, reason, hint)
+                fail(kind, reason, hint, e)
             })?;
             let socket = CanSocket::open_addr(&addr).map_err(|e| {
                 let (kind, reason, hint) = match e.raw_os_error() {
@@ -124,13 +126,13 @@ mod linux {
                             "`ip -details link show {interface}` shows its type; name the CAN adapter's interface (`can0`), or for testing without hardware: {VCAN_HINT}"
                         ),
                     ),
-                    _ => classify(&e, interface).unwrap_or_else(|| other(&e, interface)),
+                    _ => classify(&e, interface).unwrap_or_else(|| other(interface)),
                 };
-                fail(kind, reason, hint)
+                fail(kind, reason, hint, e)
             })?;
             socket.set_nonblocking(true).map_err(|e| {
-                let (kind, reason, hint) = other(&e, interface);
-                fail(kind, reason, hint)
+                let (kind, reason, hint) = other(interface);
+                fail(kind, reason, hint, e)
             })?;
             Ok(SocketCan {
                 interface: interface.to_owned(),
@@ -143,17 +145,15 @@ mod linux {
             &self.interface
         }
 
-        fn bus_error(&self, e: &io::Error) -> TransportError {
-            let reason = match e.raw_os_error() {
-                Some(libc::ENETDOWN) => format!(
-                    "the interface is down; bring it up with {}",
-                    up_hint(&self.interface)
-                ),
-                _ => e.to_string(),
-            };
-            TransportError::Bus {
-                interface: self.interface.clone(),
-                reason,
+        fn bus_error(&self, cause: io::Error) -> TransportError {
+            let interface = self.interface.clone();
+            match cause.raw_os_error() {
+                Some(libc::ENETDOWN) => TransportError::Down {
+                    hint: up_hint(&interface),
+                    interface,
+                    cause,
+                },
+                _ => TransportError::Bus { interface, cause },
             }
         }
     }
@@ -163,7 +163,7 @@ mod linux {
         match e.raw_os_error()? {
             libc::EAFNOSUPPORT => Some((
                 OpenErrorKind::NoKernelSupport,
-                format!("this kernel has no CAN support (socket(AF_CAN): {e})"),
+                "this kernel has no CAN support (socket(AF_CAN) is refused)".to_owned(),
                 format!(
                     "load the CAN modules (`sudo modprobe can_raw`; a container needs them on the host) and bring the interface up with {}; for testing without hardware: {VCAN_HINT}; or use the in-process bus (`sim`)",
                     up_hint(interface)
@@ -171,17 +171,17 @@ mod linux {
             )),
             libc::EPERM | libc::EACCES => Some((
                 OpenErrorKind::PermissionDenied,
-                format!("permission denied ({e})"),
+                "permission denied".to_owned(),
                 "run as a user (or in a container) allowed to open raw CAN sockets".to_owned(),
             )),
             _ => None,
         }
     }
 
-    fn other(e: &io::Error, interface: &str) -> (OpenErrorKind, String, String) {
+    fn other(interface: &str) -> (OpenErrorKind, String, String) {
         (
             OpenErrorKind::Other,
-            e.to_string(),
+            "the operating system refused".to_owned(),
             format!(
                 "check the interface with `ip -details link show {interface}`; bring it up with {}",
                 up_hint(interface)
@@ -191,13 +191,13 @@ mod linux {
 
     impl Transport for SocketCan {
         fn send(&mut self, frame: &Frame) -> Result<(), TransportError> {
-            let Some(frame) = convert::<_, CanFrame>(frame) else {
-                return Err(TransportError::Bus {
+            let Some(can) = convert::<_, CanFrame>(frame) else {
+                return Err(TransportError::NotClassic {
                     interface: self.interface.clone(),
-                    reason: format!("frame {frame:?} has no classic CAN form"),
+                    frame: *frame,
                 });
             };
-            match self.socket.write_frame(&frame) {
+            match self.socket.write_frame(&can) {
                 Ok(()) => Ok(()),
                 Err(e)
                     if e.kind() == io::ErrorKind::WouldBlock
@@ -207,16 +207,16 @@ mod linux {
                         interface: self.interface.clone(),
                     })
                 }
-                Err(e) => Err(self.bus_error(&e)),
+                Err(e) => Err(self.bus_error(e)),
             }
         }
 
         fn try_recv(&mut self) -> Result<Option<Frame>, TransportError> {
             loop {
                 return match self.socket.read_frame() {
-                    Ok(CanFrame::Error(error)) => Err(TransportError::Bus {
+                    Ok(CanFrame::Error(error)) => Err(TransportError::ErrorFrame {
                         interface: self.interface.clone(),
-                        reason: format!("error frame: {}", ::socketcan::CanError::from(error)),
+                        error: Box::new(::socketcan::CanError::from(error)),
                     }),
                     Ok(frame) => match convert::<_, Frame>(&frame) {
                         Some(frame) => Ok(Some(frame)),
@@ -224,7 +224,7 @@ mod linux {
                     },
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => Err(self.bus_error(&e)),
+                    Err(e) => Err(self.bus_error(e)),
                 };
             }
         }
