@@ -49,6 +49,8 @@ use crate::model::Joint;
 mod check;
 #[cfg(feature = "load")]
 mod duplicate;
+#[cfg(feature = "load")]
+mod error;
 mod imu;
 #[cfg(feature = "load")]
 mod load;
@@ -60,9 +62,11 @@ mod topic;
 #[cfg(feature = "load")]
 mod yaml;
 
+#[cfg(feature = "load")]
+pub use error::{ConfigError, FieldError};
 pub use imu::{DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMULATED_IMU};
 #[cfg(feature = "load")]
-pub use load::{ConfigError, FieldError, load, parse, peek_robot, robot_name_of, unknown_robot};
+pub use load::{load, parse, peek_robot, robot_name_of, unknown_robot};
 pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};
 pub use ros::{
     DEFAULT_DIAGNOSTICS_HZ, DEFAULT_ROS_RATE_HZ, NAMESPACE_PATTERN, RosConfig, RosTopics,

@@ -12,7 +12,7 @@ use crate::backend::Backend;
 use crate::model::Robot;
 use crate::transmission::Transmission;
 
-use super::load::{FieldError, field_path, found};
+use super::error::{FieldError, field_path, found};
 
 /// The parts of a configuration file that have the right type.
 pub(super) struct Parsed<'a> {

@@ -12,7 +12,7 @@ use serde::de::{
     self, DeserializeSeed, EnumAccess, IgnoredAny, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use super::load::{FieldError, field_path};
+use super::error::{FieldError, field_path};
 
 /// The first repeated key in `text`, at its own position; `None` when the pass finds none (then
 /// the caller keeps serde_yaml_ng's own error).

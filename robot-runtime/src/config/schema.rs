@@ -7,7 +7,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value as Json;
 
-use super::load::{FieldError, field_path, found, one_of};
+use super::error::{FieldError, field_path, found, one_of};
 
 /// The config schema, compiled once.
 struct Schema {

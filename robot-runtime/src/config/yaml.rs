@@ -6,7 +6,7 @@ use serde_json::Value as Json;
 use serde_yaml_ng::Value as Yaml;
 
 use super::duplicate::duplicate_key;
-use super::load::{FieldError, field_path};
+use super::error::{FieldError, field_path};
 
 /// A configuration file as JSON, with what JSON cannot say reported rather than converted.
 pub(super) struct Document {

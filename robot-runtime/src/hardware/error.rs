@@ -343,4 +343,33 @@ mod tests {
         let next = failure.source().expect("the next aftermath");
         assert_eq!(next.to_string(), "on_error failed too, so it is finalized");
     }
+
+    #[test]
+    fn a_cause_is_kept_as_an_error_and_reported_after_the_message() {
+        let io = std::io::Error::other("No such device");
+        let fault = HardwareError::new("Left", ErrorKind::Bus, "bus `left_leg`")
+            .caused_by(io)
+            .then(
+                Recovery::SwitchingOffAgain,
+                error("Left", "no reply to a stop"),
+            );
+        assert_eq!(fault.message(), "bus `left_leg`", "no cause in the message");
+        assert_eq!(fault.to_string(), "Left: bus `left_leg`");
+        assert_eq!(
+            format!("{fault:#}"),
+            "Left: bus `left_leg`: No such device; switching off again failed: Left: no reply \
+             to a stop"
+        );
+        // source(): the cause, typed; the aftermath stays reachable by itself.
+        let source = fault.source().expect("the cause");
+        assert!(source.downcast_ref::<std::io::Error>().is_some());
+        assert_eq!(fault.aftermath().count(), 1);
+        // A panic is a typed cause too.
+        let panicked = HardwareError::new("Arm", ErrorKind::Panicked, "panicked in `read`")
+            .caused_by(super::super::Panic::new("index out of bounds"));
+        assert_eq!(
+            panicked.panic().map(super::super::Panic::message),
+            Some("index out of bounds")
+        );
+    }
 }
