@@ -309,3 +309,20 @@ fn no_ros2_crate_lives_under_backends() {
         }
     }
 }
+
+/// One module convention: a module with submodules is `name.rs` beside `name/`, never
+/// `name/mod.rs` (integration tests' shared `tests/*/mod.rs` aside: there a `name.rs` would be a
+/// test binary of its own).
+#[test]
+fn a_module_with_submodules_is_a_file_beside_its_folder() {
+    let mut files = Vec::new();
+    files_ending(&root(), &["mod.rs"], &mut files);
+    let vendored = root().join("vendor");
+    let outside_tests: Vec<_> = files
+        .iter()
+        .filter(|f| f.file_name().is_some_and(|n| n == "mod.rs"))
+        .filter(|f| !f.starts_with(&vendored))
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "tests"))
+        .collect();
+    assert!(outside_tests.is_empty(), "{outside_tests:?}");
+}
