@@ -22,7 +22,7 @@ use ros2_dds::Participant;
 use witmotion_protocol::BaudRate;
 use witmotion_sim::{Settings, SimImu, SimOptions};
 
-use crate::run::RunError;
+use crate::run::error::RunError;
 
 /// Whether this build can drive `backend`: an error that says why not, before anything runs.
 pub fn available(backend: Backend) -> Result<(), RunError> {

@@ -1,7 +1,8 @@
 //! `robot-runner`: everything between a robot crate and a running robot.
 //!
-//! * [`run_controller`]: one call runs a controller on the backend a runtime configuration (or a
-//!   flag) selects, with Ctrl-C handled and the statistics returned;
+//! * [`run`]: one call runs a controller on the backend a runtime configuration (or a flag)
+//!   selects, or on components of your own ([`Hardware`]), as a [`RunRequest`] asks, with Ctrl-C
+//!   handled and the statistics returned;
 //! * [`backends`]: which components drive which backend;
 //! * [`App`]: the command-line tool (`emit`, `describe`, `check`, `run`) a robot crate gets by
 //!   registering its robots and controllers:
@@ -29,7 +30,4 @@ mod self_collision;
 pub mod trace;
 
 pub use cli::App;
-pub use run::{
-    Plot, RunError, RunOutcome, RunRequest, check_bus_load, run, run_controller, run_plotted,
-    summary,
-};
+pub use run::{Hardware, RunError, RunOutcome, RunRequest, check_bus_load, run, summary};

@@ -12,7 +12,7 @@ use ros2_record::read::{self, ReadError, ReadSummary};
 use ros2_record::{RecordFile, RecordObserver, RecordOptions, Recorder};
 
 use crate::plot::{self, PlotError};
-use crate::run::RunError;
+use crate::run::error::RunError;
 use crate::trace::{self, Trace, TracedJoint};
 
 /// Starts recording robot `R` on `backend` into `file`; `title` says what ran where.

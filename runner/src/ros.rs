@@ -9,7 +9,7 @@ use robot_core::typed::RobotTypes;
 use ros2_dds::Participant;
 use ros2_graph::{GraphObserver, GraphOptions, RosGraph, Topics};
 
-use crate::run::{RunError, RunRequest};
+use crate::run::error::RunError;
 
 pub use ros2_graph::{DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ};
 
@@ -135,38 +135,6 @@ pub fn start<R: RobotTypes>(
         }
     }
     Ok(RosGraph::start::<R>(options, participant)?)
-}
-
-/// Whether the run `request` asks for speaks ROS 2: into the graph, or over the topic backend.
-pub fn speaks_ros2(request: &RunRequest<'_>) -> bool {
-    request.ros.is_some() || request.backend == Backend::Topic
-}
-
-/// The DDS domain of the run `request` asks for: the graph's (the `ros:` section's, else
-/// `ROS_DOMAIN_ID`'s), else the topic backend's `topic.domain_id`, else `ROS_DOMAIN_ID`, else
-/// 0. A run is one participant, in one domain: two that differ are refused.
-pub fn domain(request: &RunRequest<'_>) -> Result<u16, RunError> {
-    let topic = request
-        .config
-        .and_then(|c| c.topic.domain_id)
-        .filter(|_| request.backend == Backend::Topic);
-    match (request.ros.map(|ros| ros.domain_id), topic) {
-        (Some(graph), Some(topic)) if graph != topic => Err(RunError::Domain(format!(
-            "the topic backend's domain is {topic} (topic.domain_id) and the ROS 2 graph's {graph}: \
-             a run is one DDS participant, in one domain"
-        ))),
-        (Some(domain), _) | (None, Some(domain)) => Ok(domain),
-        (None, None) => domain_from_env().map_err(RunError::Domain),
-    }
-}
-
-/// The process's participant for the run `request` asks for: the one it was given, else one
-/// joined in its [`domain`].
-pub fn participant(request: &RunRequest<'_>) -> Result<Participant, RunError> {
-    match request.participant {
-        Some(participant) => Ok(participant.clone()),
-        None => Ok(Participant::join(domain(request)?)?),
-    }
 }
 
 /// The domain ROS 2 tools use here: `ROS_DOMAIN_ID`, 0 when unset or empty.

@@ -12,7 +12,7 @@ use robot_core::Backend;
 use robot_core::control_loop::{Controller, ControllerError, LoopOptions, StopAfter};
 use robot_core::hardware::Clock;
 use robot_macros::robot;
-use robot_runner::{RunError, RunRequest, run_controller};
+use robot_runner::{Hardware, RunError, RunRequest, run};
 
 robot! {
     robot Pendulum { update_rate: 100 Hz }
@@ -57,7 +57,7 @@ fn run_for(seconds: f64) -> Result<(), RunError> {
         },
         ..RunRequest::on(Backend::Mock)
     };
-    run_controller::<Pendulum, _>(Still, &request, &mut std::io::stdout()).map(|_| ())
+    run::<Pendulum, _>(Still, Hardware::Backend, &request, &mut std::io::stdout()).map(|_| ())
 }
 
 /// Starts this test again as a child in `role`; returns it once it printed `ready`.

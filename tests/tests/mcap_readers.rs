@@ -14,7 +14,7 @@ use robot_core::control_loop::{Controller, ControllerError, LoopOptions, Pacing,
 use robot_core::hardware::Clock;
 use robot_core::typed::RobotTypes;
 use robot_core::{Backend, InterfaceKind, Values};
-use robot_runner::{RunRequest, run_controller};
+use robot_runner::{Hardware, RunRequest, run};
 use robots::LiteBiped;
 use robots::controllers::Squat;
 
@@ -97,7 +97,7 @@ fn readers_not_ours_decode_every_message_with_the_runs_values() {
         seen: Arc::clone(&seen),
     };
     let mut progress = Vec::new();
-    run_controller::<LiteBiped, _>(controller, &request, &mut progress).unwrap();
+    run::<LiteBiped, _>(controller, Hardware::Backend, &request, &mut progress).unwrap();
     let progress = String::from_utf8_lossy(&progress);
     assert!(
         progress.contains(&format!("recorded {CYCLES} cycles into")),

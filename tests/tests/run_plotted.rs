@@ -1,11 +1,12 @@
-//! `robot_runner::run_plotted`: the plot of a run that failed is still written, up to the
-//! failure, and the run's own error is what the caller gets.
+//! `robot_runner::run` with a plot, on components of the test's own: the plot of a run that
+//! failed is still written, up to the failure, and the run's own error is what the caller gets.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod support;
 
+use robot_core::Backend;
 use robot_core::control_loop::{LoopOptions, StopAfter};
-use robot_runner::{Plot, RunError, run_plotted};
+use robot_runner::{Hardware, RunError, RunRequest, run};
 use support::{Log, Outcome, Probe, Scripted};
 
 #[test]
@@ -24,15 +25,16 @@ fn a_run_that_fails_is_plotted_up_to_the_failure() {
         },
         ..LoopOptions::default()
     };
-    let result = run_plotted(
-        vec![Box::new(component)],
-        Probe::default(),
-        Some(1000),
+    let request = RunRequest {
+        rate_hz: Some(1000),
         options,
-        Plot {
-            path: &path,
-            title: "a failing run",
-        },
+        plot: Some(&path),
+        ..RunRequest::on(Backend::Mock)
+    };
+    let result = run(
+        Probe::default(),
+        Hardware::Components(vec![Box::new(component)]),
+        &request,
         &mut progress,
     );
     let Err(RunError::Loop(error)) = result else {
@@ -48,7 +50,10 @@ fn a_run_that_fails_is_plotted_up_to_the_failure() {
         "{progress}"
     );
     let svg = std::fs::read_to_string(&path).unwrap();
-    assert!(svg.contains("a failing run: commanded (dashed)"));
+    assert!(
+        svg.contains("lite_biped on mock: commanded (dashed)"),
+        "{svg}"
+    );
     // The probe commands the left knee to 1.0: its panel shows it.
     assert!(svg.contains("\nleft_knee_pitch (max |error| "), "{svg}");
 }
@@ -61,18 +66,18 @@ fn a_run_that_never_became_active_says_there_is_nothing_to_plot() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("never.png");
     let mut progress = Vec::new();
-    let result = run_plotted(
-        vec![Box::new(component)],
-        Probe::default(),
-        None,
-        LoopOptions {
+    let request = RunRequest {
+        options: LoopOptions {
             activate: true,
             ..LoopOptions::default()
         },
-        Plot {
-            path: &path,
-            title: "never",
-        },
+        plot: Some(&path),
+        ..RunRequest::on(Backend::Mock)
+    };
+    let result = run(
+        Probe::default(),
+        Hardware::Components(vec![Box::new(component)]),
+        &request,
         &mut progress,
     );
     assert!(matches!(result, Err(RunError::Loop(_))), "{result:?}");

@@ -2,7 +2,7 @@
 
 use robot_core::Backend;
 use robot_core::control_loop::{LoopOptions, StopAfter};
-use robot_runner::{RunRequest, run_controller};
+use robot_runner::{Hardware, RunRequest, run};
 
 use my_robot::{Crouch, LookAround, Strider};
 
@@ -19,7 +19,12 @@ fn look_around_runs_on_the_mock_within_the_limits() -> Result<(), robot_runner::
         },
         ..RunRequest::on(Backend::Mock)
     };
-    let outcome = run_controller(LookAround::default(), &request, &mut std::io::sink())?;
+    let outcome = run(
+        LookAround::default(),
+        Hardware::Backend,
+        &request,
+        &mut std::io::sink(),
+    )?;
     assert_eq!(outcome.report.timing.cycles, 200);
     let state = outcome.state.expect("the loop came back");
     // One second in, the pan is on its way out of the middle.
@@ -44,7 +49,12 @@ fn the_strider_crouches_on_the_mock_both_legs_alike() -> Result<(), robot_runner
         },
         ..RunRequest::on(Backend::Mock)
     };
-    let outcome = run_controller::<Strider, _>(Crouch::default(), &request, &mut std::io::sink())?;
+    let outcome = run::<Strider, _>(
+        Crouch::default(),
+        Hardware::Backend,
+        &request,
+        &mut std::io::sink(),
+    )?;
     let state = outcome.state.expect("the loop came back");
     for leg in state.leg() {
         assert!(leg.knee_pitch.position > 0.7, "{state:?}");

@@ -10,7 +10,7 @@ use robot_core::typed::RobotTypes;
 use ros2_trajectory::{TrajectoryController, TrajectoryOptions};
 
 use super::outcome::{Position, positions, sensor_readings};
-use crate::run::{RunError, RunRequest, run_controller};
+use crate::run::{Hardware, RunError, RunRequest, run};
 
 /// Runs one registered controller: builds it, runs it, returns the report and the final joint
 /// positions.
@@ -53,7 +53,7 @@ fn finish<R: RobotTypes, C: Controller<R> + 'static>(
     request: &RunRequest<'_>,
     progress: &mut dyn Write,
 ) -> Result<Finished, RunError> {
-    let outcome = run_controller::<R, C>(controller, request, progress)?;
+    let outcome = run::<R, C>(controller, Hardware::Backend, request, progress)?;
     let state = outcome.state.as_ref();
     Ok(Finished {
         positions: state.map(positions::<R>).unwrap_or_default(),
@@ -72,7 +72,7 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
         about: "follows trajectory_msgs/JointTrajectory on /<group>_trajectory_controller/joint_trajectory",
         shipped: true,
         run: Box::new(|request, progress| {
-            let participant = crate::ros::participant(request)?;
+            let participant = request.participant()?;
             let options = TrajectoryOptions {
                 namespace: request
                     .ros
