@@ -36,7 +36,9 @@ mod seed;
 pub mod servo;
 mod system;
 
-pub use component::{Claims, Clock, Component, Counter, Counters, switch_off_and_clean_up};
+pub use component::{
+    Claims, Clock, Component, Counter, Counters, Identity, switch_off_and_clean_up,
+};
 pub use error::{Aftermath, ErrorKind, HardwareError, Recovery, summarize};
 pub use lifecycle::Lifecycle;
 pub use panics::{Panic, panic_message};

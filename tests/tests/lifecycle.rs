@@ -7,7 +7,7 @@
 mod support;
 
 use robot_core::hardware::{
-    Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, Recovery, System,
+    Clock, Component, ErrorKind, HardwareError, Identity, Lifecycle, Recovery, System,
 };
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 use support::{Call, Log, Outcome, Scripted, by, calls, fresh, plain_calls, system};
@@ -461,11 +461,8 @@ fn a_panicking_component_is_an_escalated_error() {
 struct Defaults(Scripted);
 
 impl Component<LiteBiped> for Defaults {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-    fn claims(&self) -> &Claims {
-        self.0.claims()
+    fn identity(&self) -> &Identity {
+        self.0.identity()
     }
     fn on_init(&mut self) -> Result<(), HardwareError> {
         self.0.on_init()

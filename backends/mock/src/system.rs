@@ -1,6 +1,6 @@
 //! [`MockSystem`]: the component.
 
-use robot_runtime::hardware::{Claims, Clock, Component, ErrorKind, HardwareError};
+use robot_runtime::hardware::{Claims, Clock, Component, ErrorKind, HardwareError, Identity};
 use robot_runtime::model::MockParams;
 use robot_runtime::typed::Slot;
 use robot_runtime::{InterfaceKind, RobotTypes, Values};
@@ -16,8 +16,7 @@ use crate::sensor_input::{SensorInput, SensorReader};
 /// It claims every controlled joint (the `<Robot>Hardware` block of the mock description) and,
 /// only with `mock_sensor_commands`, every sensor.
 pub struct MockSystem<R: RobotTypes> {
-    name: String,
-    claims: Claims,
+    identity: Identity,
     options: MockOptions,
     plan: Plan,
     sensors: Option<SensorReader>,
@@ -30,9 +29,8 @@ pub struct MockSystem<R: RobotTypes> {
 
 impl<R: RobotTypes> std::fmt::Debug for MockSystem<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MockSystem")
-            .field("name", &self.name)
-            .field("claims", &self.claims)
+        self.identity
+            .debug(f, "MockSystem")
             .field("options", &self.options)
             .finish_non_exhaustive()
     }
@@ -59,21 +57,11 @@ impl<R: RobotTypes> MockSystem<R> {
     pub fn with_options(options: MockOptions) -> Self {
         let robot = R::DESCRIPTION;
         let sensors = options.params.mock_sensor_commands;
-        let claims = Claims {
-            joints: (0..robot.joints.len())
-                .filter(|&j| robot.joints[j].is_controlled())
-                .collect(),
-            sensors: if sensors {
-                (0..robot.sensors.len()).collect()
-            } else {
-                Vec::new()
-            },
-        };
+        let claims = Claims::whole_robot(robot, (0..robot.sensors.len()).filter(|_| sensors));
         let input = sensors
             .then(|| SensorInput::new(robot.sensors.iter().map(|s| (s.name.to_string(), s.kind))));
         MockSystem {
-            name: format!("{}Hardware", robot.type_name),
-            claims,
+            identity: Identity::new(format!("{}Hardware", robot.type_name), claims),
             options,
             plan: Plan::default(),
             sensors: input.map(SensorReader::new),
@@ -126,8 +114,7 @@ impl<R: RobotTypes> MockSystem<R> {
             }
             _ => format!("slot #{slot}"),
         };
-        HardwareError::new(
-            &self.name,
+        self.identity.error(
             ErrorKind::InvalidCommand,
             format!("command {what} is {value}"),
         )
@@ -135,12 +122,8 @@ impl<R: RobotTypes> MockSystem<R> {
 }
 
 impl<R: RobotTypes> Component<R> for MockSystem<R> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
 
     fn on_init(&mut self) -> Result<(), HardwareError> {
@@ -149,7 +132,7 @@ impl<R: RobotTypes> Component<R> for MockSystem<R> {
             &R::STATE_LAYOUT,
             &R::COMMAND_LAYOUT,
             &self.options,
-            &self.name,
+            self.identity.name(),
         )?;
         Ok(())
     }

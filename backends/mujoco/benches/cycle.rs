@@ -31,7 +31,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mujoco_rs::prelude::{MjData, MjModel};
 use robot_core::RobotTypes;
 use robot_core::control_loop::{ControlLoop, LoopControl, LoopOptions, Pacing, StopAfter};
-use robot_core::hardware::{Claims, Clock, Component, HardwareError, Lifecycle, System};
+use robot_core::hardware::{Clock, Component, HardwareError, Identity, Lifecycle, System};
 use robots::LiteBiped;
 use robots::controllers::Squat;
 
@@ -62,16 +62,14 @@ struct Inner {
 #[derive(Clone)]
 struct Shared {
     inner: Arc<Mutex<Inner>>,
-    name: String,
-    claims: Claims,
+    identity: Identity,
 }
 
 impl Shared {
     fn new() -> Shared {
         let system = MujocoSystem::<LiteBiped>::new(options());
         Shared {
-            name: Component::<LiteBiped>::name(&system).to_owned(),
-            claims: Component::<LiteBiped>::claims(&system).clone(),
+            identity: Component::<LiteBiped>::identity(&system).clone(),
             inner: Arc::new(Mutex::new(Inner {
                 system,
                 recording: None,
@@ -85,11 +83,8 @@ impl Shared {
 }
 
 impl Component<LiteBiped> for Shared {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
     fn on_init(&mut self) -> Result<(), HardwareError> {
         self.lock().system.on_init()

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use mujoco_rs::error::MjDataError;
 use mujoco_rs::prelude::{MjData, MjModel, MjtObjBase, MjtState};
-use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_runtime::hardware::{
+    Claims, Clock, Component, Counters, ErrorKind, HardwareError, Identity,
+};
 use robot_runtime::kinematics::{self, Transform};
 use robot_runtime::typed::Slot;
 use robot_runtime::{InterfaceKind, Mit, RobotTypes, Values};
@@ -26,8 +28,7 @@ const MAX_CATCH_UP_PERIODS: u64 = 10;
 /// The whole robot in MuJoCo, as `mujoco_ros2_control/MujocoSystem` drives it: every controlled
 /// joint and every IMU, in one `<Robot>Hardware` block. See the [crate docs](crate).
 pub struct MujocoSystem<R: RobotTypes> {
-    name: String,
-    claims: Claims,
+    identity: Identity,
     options: MujocoOptions,
     period: Duration,
     timestep: f64,
@@ -92,8 +93,8 @@ struct Sim {
 
 impl<R: RobotTypes> std::fmt::Debug for MujocoSystem<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MujocoSystem")
-            .field("name", &self.name)
+        self.identity
+            .debug(f, "MujocoSystem")
             .field("options", &self.options)
             .field("timestep", &self.timestep)
             .finish_non_exhaustive()
@@ -115,13 +116,10 @@ impl<R: RobotTypes> MujocoSystem<R> {
             .unwrap_or_else(|| Duration::from_secs_f64(1.0 / f64::from(robot.update_rate.max(1))));
         let timestep = period.as_secs_f64() / f64::from(options.substeps.max(1));
         MujocoSystem {
-            name: format!("{}Hardware", robot.type_name),
-            claims: Claims {
-                joints: (0..robot.joints.len())
-                    .filter(|&j| robot.joints[j].is_controlled())
-                    .collect(),
-                sensors: (0..robot.sensors.len()).collect(),
-            },
+            identity: Identity::new(
+                format!("{}Hardware", robot.type_name),
+                Claims::whole_robot(robot, 0..robot.sensors.len()),
+            ),
             options,
             period,
             timestep,
@@ -190,27 +188,26 @@ impl<R: RobotTypes> MujocoSystem<R> {
     /// Fails when not configured or when the snapshot is of another model.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), HardwareError> {
         let Some(sim) = self.sim.as_mut() else {
-            return Err(self.error(ErrorKind::Lifecycle, "not configured"));
+            return Err(self.identity.error(ErrorKind::Lifecycle, "not configured"));
         };
         if snapshot.targets.len() != self.targets.len()
             || snapshot.state.len() != sim.data.model().state_size(Snapshot::SPEC)
         {
-            return Err(self.error(ErrorKind::Other, "the snapshot is of another model"));
+            return Err(self
+                .identity
+                .error(ErrorKind::Other, "the snapshot is of another model"));
         }
         sim.data
             .set_state(&snapshot.state, Snapshot::SPEC)
             .map_err(|e| {
-                HardwareError::new(&self.name, ErrorKind::Other, "restoring a snapshot")
+                self.identity
+                    .error(ErrorKind::Other, "restoring a snapshot")
                     .caused_by(e)
             })?;
         sim.data.forward();
         sim.steps = snapshot.steps;
         self.targets.clone_from(&snapshot.targets);
         Ok(())
-    }
-
-    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
-        HardwareError::new(&self.name, kind, message)
     }
 
     /// One physics step: the law from the state as it is now, then `mj_step`.
@@ -271,26 +268,26 @@ impl<R: RobotTypes> MujocoSystem<R> {
 }
 
 impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
 
     /// Refuses interfaces MuJoCo has nothing for (`current`, `temperature`, commanded
     /// `acceleration`), naming each, and a period the substeps cannot divide.
     fn on_init(&mut self) -> Result<(), HardwareError> {
         if self.options.substeps == 0 {
-            return Err(self.error(ErrorKind::Unsupported, "`substeps` must be at least 1"));
+            return Err(self
+                .identity
+                .error(ErrorKind::Unsupported, "`substeps` must be at least 1"));
         }
         if self.period.is_zero() {
-            return Err(self.error(ErrorKind::Unsupported, "the loop period must be positive"));
+            return Err(self
+                .identity
+                .error(ErrorKind::Unsupported, "the loop period must be positive"));
         }
-        let unsupported = plan::unsupported(R::DESCRIPTION, &self.claims.joints);
+        let unsupported = plan::unsupported(R::DESCRIPTION, &self.identity.claims().joints);
         if !unsupported.is_empty() {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!(
                     "MuJoCo backs the interfaces position, velocity, effort (and acceleration as \
@@ -308,14 +305,17 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         self.sim = None;
         let robot = R::DESCRIPTION;
         let step = Duration::from_secs_f64(self.timestep);
-        let loaded = model::load(robot, &self.options.model, step)
-            .map_err(|e| self.error(ErrorKind::Io, "loading its model").caused_by(e))?;
+        let loaded = model::load(robot, &self.options.model, step).map_err(|e| {
+            self.identity
+                .error(ErrorKind::Io, "loading its model")
+                .caused_by(e)
+        })?;
         self.plan = plan::resolve(
             robot,
             &loaded.model,
             &R::STATE_LAYOUT,
             &R::COMMAND_LAYOUT,
-            &self.claims.joints,
+            &self.identity.claims().joints,
             &self.options.disabled_joints,
             &self.options.servo,
         )
@@ -326,7 +326,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
                     " (names must be the definition's, as the emitted MJCF has them)"
                 }
             };
-            self.error(
+            self.identity.error(
                 ErrorKind::Unsupported,
                 format!(
                     "{} lacks what {} needs{hint}: {}",
@@ -337,20 +337,24 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             )
         })?;
         let origin = loaded.origin;
-        let mut data = MjData::try_new(Box::new(loaded.model))
-            .map_err(|e| self.error(ErrorKind::Other, origin.clone()).caused_by(e))?;
+        let mut data = MjData::try_new(Box::new(loaded.model)).map_err(|e| {
+            self.identity
+                .error(ErrorKind::Other, origin.clone())
+                .caused_by(e)
+        })?;
         self.initial_state(&mut data).map_err(|e| {
-            self.error(
-                ErrorKind::Other,
-                format!("{origin}: keyframe `{HOME_KEYFRAME}`"),
-            )
-            .caused_by(e)
+            self.identity
+                .error(
+                    ErrorKind::Other,
+                    format!("{origin}: keyframe `{HOME_KEYFRAME}`"),
+                )
+                .caused_by(e)
         })?;
         #[cfg(feature = "render")]
         if let Some(frame) = &mut self.frame {
             frame.reset();
             if let Err(e) = frame.check(&mut data) {
-                return Err(self.error(ErrorKind::Unsupported, e));
+                return Err(self.identity.error(ErrorKind::Unsupported, e));
             }
         }
         self.targets = vec![Mit::NONE; self.plan.joints.len()];
@@ -379,7 +383,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         command: &mut R::Command,
     ) -> Result<(), HardwareError> {
         if self.sim.is_none() {
-            return Err(self.error(ErrorKind::Lifecycle, "not configured"));
+            return Err(self.identity.error(ErrorKind::Lifecycle, "not configured"));
         }
         // Stores every target or none (`write` checks them all first).
         self.write(Clock::default(), command)
@@ -397,11 +401,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
     /// fills positions, velocities, applied efforts and the IMUs.
     fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
         let Some(sim) = self.sim.as_mut() else {
-            return Err(HardwareError::new(
-                &self.name,
-                ErrorKind::Lifecycle,
-                "not configured",
-            ));
+            return Err(self.identity.error(ErrorKind::Lifecycle, "not configured"));
         };
         let epoch = *sim.epoch.get_or_insert(clock.time);
         let elapsed = clock.time.saturating_sub(epoch).as_secs_f64();
@@ -421,11 +421,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
             )
             && self.options.stop_on_fall
         {
-            return Err(HardwareError::new(
-                &self.name,
-                ErrorKind::Other,
-                fall.describe(),
-            ));
+            return Err(self.identity.error(ErrorKind::Other, fall.describe()));
         }
         let data = &sim.data;
         let (qpos, qvel, qacc) = (data.qpos(), data.qvel(), data.qacc());
@@ -480,7 +476,7 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         if let Some(frame) = &mut self.frame
             && let Err(e) = frame.take_if_due(sim.steps, &mut sim.data)
         {
-            return Err(HardwareError::new(&self.name, ErrorKind::Io, e));
+            return Err(self.identity.error(ErrorKind::Io, e));
         }
         Ok(())
     }
@@ -564,7 +560,7 @@ impl<R: RobotTypes> MujocoSystem<R> {
             }
             _ => format!("slot #{slot}"),
         };
-        self.error(
+        self.identity.error(
             ErrorKind::InvalidCommand,
             format!("command {what} is {value}"),
         )

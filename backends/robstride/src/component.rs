@@ -30,7 +30,7 @@ use std::time::Duration;
 use robot_runtime::config::RuntimeConfig;
 use robot_runtime::hardware::mimic::{MimicError, Mimics};
 use robot_runtime::hardware::{
-    Claims, Clock, Component, Counters, ErrorKind, HardwareError, Recovery, ServoGains,
+    Claims, Clock, Component, Counters, ErrorKind, HardwareError, Identity, Recovery, ServoGains,
 };
 use robot_runtime::model::JointKind;
 use robot_runtime::typed::RobotTypes;
@@ -97,10 +97,9 @@ impl Default for BusOptions {
 
 /// One RobStride bus of robot `R`.
 pub struct RobstrideBus<R: RobotTypes> {
-    name: String,
+    identity: Identity,
     bus: String,
     options: BusOptions,
-    claims: Claims,
     motors: Vec<Motor>,
     /// The mimic joints that follow this bus's joints, or why they cannot be followed (`on_init`
     /// says so).
@@ -112,8 +111,8 @@ pub struct RobstrideBus<R: RobotTypes> {
 
 impl<R: RobotTypes> std::fmt::Debug for RobstrideBus<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RobstrideBus")
-            .field("name", &self.name)
+        self.identity
+            .debug(f, "RobstrideBus")
             .field("bus", &self.bus)
             .field("motors", &self.motors.len())
             .finish_non_exhaustive()
@@ -159,14 +158,14 @@ impl<R: RobotTypes> RobstrideBus<R> {
         let mimics = Mimics::new(robot, mimic_joints.iter().copied(), &R::STATE_LAYOUT);
         let mut joints: Vec<usize> = motors.iter().map(|m| m.joint).collect();
         joints.extend(&mimic_joints);
+        let claims = Claims {
+            joints,
+            sensors: Vec::new(),
+        };
         RobstrideBus {
-            name: robot.bus_block_name(bus),
+            identity: Identity::new(robot.bus_block_name(bus), claims),
             bus: bus.to_string(),
             options,
-            claims: Claims {
-                joints,
-                sensors: Vec::new(),
-            },
             motors,
             mimics,
             open: Box::new(open),
@@ -175,16 +174,11 @@ impl<R: RobotTypes> RobstrideBus<R> {
         }
     }
 
-    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
-        HardwareError::new(self.name.clone(), kind, message)
-    }
-
     fn transport(&mut self) -> Result<&mut Box<dyn Transport>, HardwareError> {
         // Disjoint fields: the name is cloned only on the error path, so a cycle allocates nothing.
         match &mut self.transport {
             Some(transport) => Ok(transport),
-            None => Err(HardwareError::new(
-                self.name.clone(),
+            None => Err(self.identity.error(
                 ErrorKind::Lifecycle,
                 "the bus is not open (configure first)",
             )),
@@ -192,7 +186,8 @@ impl<R: RobotTypes> RobstrideBus<R> {
     }
 
     fn bus_error(&self, error: TransportError) -> HardwareError {
-        self.error(ErrorKind::Bus, format!("bus `{}`", self.bus))
+        self.identity
+            .error(ErrorKind::Bus, format!("bus `{}`", self.bus))
             .caused_by(error)
     }
 
@@ -217,7 +212,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         if !feedback.faults.is_empty() {
             let motor = &self.motors[index];
             let faults: Vec<String> = feedback.faults.iter().map(|f| format!("{f:?}")).collect();
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::DeviceFault,
                 format!(
                     "joint {} (bus {}, id {}) reports a fault: {}",
@@ -233,7 +228,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             // Nothing was asked since its last reply: this one answers an earlier cycle's
             // command, so the state it carries is older than the cycle says.
             let (name, id) = (motor.name.clone(), motor.id);
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Timeout,
                 format!(
                     "joint {name} (bus {}, id {id}) answered late: a reply arrived after the cycle it belonged to",
@@ -251,7 +246,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             let (name, id) = (motor.name.clone(), motor.id);
             let joint = format!("joint {name} (bus {}, id {id})", self.bus);
             return Err(match edge {
-                EdgeError::PushedPast { from, to } => self.error(
+                EdgeError::PushedPast { from, to } => self.identity.error(
                     ErrorKind::OutOfLimits,
                     format!(
                         "{joint} was pushed past the ±4π window's edge: its motor reported \
@@ -259,7 +254,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
                          the joint"
                     ),
                 ),
-                EdgeError::Saturated(stuck) => self.error(
+                EdgeError::Saturated(stuck) => self.identity.error(
                     ErrorKind::DeviceFault,
                     format!(
                         "{joint} reports its motor's angle held at the ±4π window's edge \
@@ -274,7 +269,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         }
         if was_running && feedback.mode != Mode::Run {
             let motor = &self.motors[index];
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::DeviceFault,
                 format!(
                     "joint {} (bus {}, id {}) dropped out of run mode ({:?}): it switched itself \
@@ -288,24 +283,21 @@ impl<R: RobotTypes> RobstrideBus<R> {
 }
 
 impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
 
     fn on_init(&mut self) -> Result<(), HardwareError> {
         let robot = R::DESCRIPTION;
         if self.motors.is_empty() {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!("bus `{}` has no actuator in {}", self.bus, robot.name),
             ));
         }
         if let Err(problem) = &self.mimics {
             return Err(self
+                .identity
                 .error(ErrorKind::Unsupported, "its mimic joints")
                 .caused_by(problem.clone()));
         }
@@ -317,7 +309,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 JointKind::Fixed => false,
             };
             if !drivable {
-                return Err(self.error(
+                return Err(self.identity.error(
                     ErrorKind::Unsupported,
                     format!(
                         "joint {} is {}: the RobStride backend drives revolute and continuous joints, and prismatic ones whose actuator has a `lead` (travel per motor revolution)",
@@ -339,7 +331,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                         | InterfaceKind::Stiffness
                         | InterfaceKind::Damping
                 ) {
-                    return Err(self.error(
+                    return Err(self.identity.error(
                         ErrorKind::Unsupported,
                         format!(
                             "joint {}: interface `{}` is not served by the RobStride backend (it serves position, velocity, effort, stiffness, damping)",
@@ -416,7 +408,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             .filter_map(|m| m.start_problem(&robot.joints[m.joint]))
             .collect();
         if !problems.is_empty() {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::OutOfLimits,
                 format!(
                     "{}: nothing on bus {} was switched on. A motor a whole turn off reports its \
@@ -469,7 +461,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                         .iter()
                         .find(|m| m.id == fault.motor)
                         .map_or("an unknown joint".to_string(), |m| m.name.clone());
-                    return Err(self.error(
+                    return Err(self.identity.error(
                         ErrorKind::DeviceFault,
                         format!(
                             "joint {joint} (bus {}, id {}) sent a fault frame: {:?}",
@@ -480,6 +472,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                 Ok(_) => {}
                 Err(error) => {
                     return Err(self
+                        .identity
                         .error(
                             ErrorKind::Bus,
                             format!(
@@ -506,7 +499,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
             }
         }
         if let Some(motor) = self.motors.iter().find(|m| m.missed_in_a_row > tolerated) {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Timeout,
                 format!(
                     "joint {} (bus {}, id {}) missed {} replies in a row (tolerated: {tolerated})",
@@ -531,7 +524,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
         if let Some(watchdog) = self.options.watchdog
             && clock.period * 2 > watchdog
         {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!(
                     "the motors' CAN watchdog ({} ms) is shorter than two loop periods ({} ms \
@@ -560,7 +553,7 @@ impl<R: RobotTypes> Component<R> for RobstrideBus<R> {
                             format!("joint {}: a command that is not a number", motor.name)
                         }
                     };
-                    return Err(self.error(ErrorKind::InvalidCommand, message));
+                    return Err(self.identity.error(ErrorKind::InvalidCommand, message));
                 }
             };
             let frame = Command::Mit(mit).encode(motor.model, host, motor.id);

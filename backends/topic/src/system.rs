@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_runtime::hardware::{
+    Claims, Clock, Component, Counters, ErrorKind, HardwareError, Identity,
+};
 use robot_runtime::{RobotTypes, Values};
 use ros2_dds::Participant;
 use ros2_msg::msg::{Imu, JointState, Time};
@@ -15,8 +17,7 @@ use crate::plan::Plan;
 /// The whole robot driven over two topics, as `joint_state_topic_hardware_interface/
 /// JointStateTopicSystem` drives it, with its defects fixed: see the [crate docs](crate).
 pub struct TopicSystem<R: RobotTypes> {
-    name: String,
-    claims: Claims,
+    identity: Identity,
     options: TopicOptions,
     /// The process's DDS participant, which the topics' endpoints are made on.
     participant: Participant,
@@ -47,8 +48,8 @@ struct Counts {
 
 impl<R: RobotTypes> std::fmt::Debug for TopicSystem<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TopicSystem")
-            .field("name", &self.name)
+        self.identity
+            .debug(f, "TopicSystem")
             .field("options", &self.options)
             .field("connected", &self.link.is_some())
             .finish_non_exhaustive()
@@ -67,13 +68,10 @@ impl<R: RobotTypes> TopicSystem<R> {
         .map(|(index, _)| index)
         .filter(|_| options.imu_topic.is_some());
         TopicSystem {
-            name: format!("{}Hardware", robot.type_name),
-            claims: Claims {
-                joints: (0..robot.joints.len())
-                    .filter(|&j| robot.joints[j].is_controlled())
-                    .collect(),
-                sensors: imu.into_iter().collect(),
-            },
+            identity: Identity::new(
+                format!("{}Hardware", robot.type_name),
+                Claims::whole_robot(robot, imu),
+            ),
             options,
             participant,
             plan: Plan::default(),
@@ -97,13 +95,14 @@ impl<R: RobotTypes> TopicSystem<R> {
         self.last_refusal
     }
 
-    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
-        HardwareError::new(&self.name, kind, message)
-    }
-
     /// Connects and waits for the first state (and IMU) message, which the next read delivers.
     fn connect(&mut self) -> Result<(), HardwareError> {
-        let mut link = Link::open(&self.participant, &self.options, &self.plan, &self.name)?;
+        let mut link = Link::open(
+            &self.participant,
+            &self.options,
+            &self.plan,
+            self.identity.name(),
+        )?;
         self.intake.reset();
         let timeout = self.options.first_state_timeout;
         let own = self.own.as_mut_slice();
@@ -121,7 +120,7 @@ impl<R: RobotTypes> TopicSystem<R> {
         });
         if first.is_none() {
             let why = refused.map_or(String::new(), |r| format!(" (refused: {r})"));
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Timeout,
                 format!(
                     "no valid state on `{}` within {} s{why}: is the simulator or robot publishing it?",
@@ -143,7 +142,7 @@ impl<R: RobotTypes> TopicSystem<R> {
                     .as_ref()
                     .map(|s| s.topic().to_string())
                     .unwrap_or_default();
-                return Err(self.error(
+                return Err(self.identity.error(
                     ErrorKind::Timeout,
                     format!(
                         "no IMU message on `{topic}` within {} s",
@@ -174,7 +173,7 @@ impl<R: RobotTypes> TopicSystem<R> {
             Some(refusal) => format!("; the last message was refused: {refusal}"),
             None => String::new(),
         };
-        Err(self.error(
+        Err(self.identity.error(
             ErrorKind::Timeout,
             format!(
                 "stale state: nothing valid on `{topic}` for {:.1} ms (stale after {:.1} ms){refused}",
@@ -205,12 +204,8 @@ fn fill_imu(imu: &Imu, state: &mut [f64], first: usize) {
 }
 
 impl<R: RobotTypes> Component<R> for TopicSystem<R> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
 
     fn on_init(&mut self) -> Result<(), HardwareError> {
@@ -219,8 +214,8 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             &R::STATE_LAYOUT,
             &R::COMMAND_LAYOUT,
             &self.options.disabled_joints,
-            self.claims.sensors.first().copied(),
-            &self.name,
+            self.identity.claims().sensors.first().copied(),
+            self.identity.name(),
         )?;
         self.intake = Intake::new(self.plan.states.clone(), self.options.sum_wrapped);
         Ok(())
@@ -266,7 +261,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
 
     fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
         let Some(link) = &mut self.link else {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Lifecycle,
                 "not connected: deactivation stopped the DDS thread; configure again",
             ));
@@ -329,7 +324,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
                 let value = commands[slot];
                 if value.is_infinite() {
                     let array = crate::plan::ARRAYS[k];
-                    return Err(self.error(
+                    return Err(self.identity.error(
                         ErrorKind::InvalidCommand,
                         format!("command `{}/{array}` is {value}", joint.name),
                     ));
@@ -347,7 +342,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             return Ok(());
         }
         let Some(link) = &mut self.link else {
-            return Err(self.error(ErrorKind::Lifecycle, "not connected"));
+            return Err(self.identity.error(ErrorKind::Lifecycle, "not connected"));
         };
         let message: &mut JointState = link.commands.message_mut();
         message.header.stamp = Time::now();

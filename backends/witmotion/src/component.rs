@@ -20,7 +20,9 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use robot_runtime::Values;
-use robot_runtime::hardware::{Claims, Clock, Component, Counters, ErrorKind, HardwareError};
+use robot_runtime::hardware::{
+    Claims, Clock, Component, Counters, ErrorKind, HardwareError, Identity,
+};
 use robot_runtime::interface::IMU_STATE_INTERFACES;
 use robot_runtime::model::SensorKind;
 use robot_runtime::typed::RobotTypes;
@@ -83,10 +85,9 @@ pub enum SensorError {
 
 /// The component of one WitMotion-protocol IMU of robot `R`.
 pub struct WitmotionImu<R: RobotTypes> {
-    name: String,
+    identity: Identity,
     sensor: String,
     options: ImuOptions,
-    claims: Claims,
     /// The first of the IMU's ten state slots, or why there is none.
     slot: Result<usize, SensorError>,
     mounting: Result<Mounting, SensorError>,
@@ -108,8 +109,8 @@ struct Open {
 
 impl<R: RobotTypes> std::fmt::Debug for WitmotionImu<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WitmotionImu")
-            .field("name", &self.name)
+        self.identity
+            .debug(f, "WitmotionImu")
             .field("sensor", &self.sensor)
             .field("port", &self.options.port)
             .finish_non_exhaustive()
@@ -151,15 +152,14 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 sensor: sensor.to_string(),
                 robot: robot.name.to_string(),
             });
-        let name = robot.sensor_block_name(sensor);
+        let claims = Claims {
+            joints: Vec::new(),
+            sensors: index.into_iter().collect(),
+        };
         WitmotionImu {
-            name,
+            identity: Identity::new(robot.sensor_block_name(sensor), claims),
             sensor: sensor.to_string(),
             options,
-            claims: Claims {
-                joints: Vec::new(),
-                sensors: index.into_iter().collect(),
-            },
             slot,
             mounting,
             locate: Box::new(locate),
@@ -172,10 +172,6 @@ impl<R: RobotTypes> WitmotionImu<R> {
     /// Where the IMU sits: its body and the sensor frame's rotation in it.
     pub fn mounting(&self) -> Option<&Mounting> {
         self.mounting.as_ref().ok()
-    }
-
-    fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
-        HardwareError::new(self.name.clone(), kind, message)
     }
 
     /// Stops and joins the reader, closes the port, drops the device.
@@ -198,7 +194,9 @@ impl<R: RobotTypes> WitmotionImu<R> {
         use std::io::Write;
         let port = self.options.port.clone();
         let Some(open) = &mut self.open else {
-            return Err(self.error(ErrorKind::Lifecycle, "the port is not open"));
+            return Err(self
+                .identity
+                .error(ErrorKind::Lifecycle, "the port is not open"));
         };
         for command in commands {
             let sent = open
@@ -208,9 +206,10 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 .and_then(|()| open.writer.flush());
             if let Err(error) = sent {
                 let message = format!("writing to `{port}` failed");
-                return Err(
-                    HardwareError::new(self.name.clone(), ErrorKind::Bus, message).caused_by(error),
-                );
+                return Err(self
+                    .identity
+                    .error(ErrorKind::Bus, message)
+                    .caused_by(error));
             }
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -221,7 +220,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
     /// one older than the bound. Allocates only on the error paths.
     fn fresh(&self) -> Result<Sample, HardwareError> {
         let Some(open) = &self.open else {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Lifecycle,
                 "the port is not open (configure first)",
             ));
@@ -229,6 +228,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
         let shared = open.reader.shared();
         if let Some(why) = shared.failure() {
             return Err(self
+                .identity
                 .error(
                     ErrorKind::Bus,
                     format!("`{}` on `{}`", self.sensor, self.options.port),
@@ -240,7 +240,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
         let age = sample.map(|s| now.saturating_sub(s.arrived_ns));
         match age {
             Some(age) if age <= self.options.max_age.as_nanos() as u64 => {
-                sample.ok_or_else(|| self.error(ErrorKind::Other, "no sample"))
+                sample.ok_or_else(|| self.identity.error(ErrorKind::Other, "no sample"))
             }
             _ => Err(self.stale(age, now)),
         }
@@ -248,7 +248,9 @@ impl<R: RobotTypes> WitmotionImu<R> {
 
     fn stale(&self, age: Option<u64>, now: u64) -> HardwareError {
         let Some(open) = &self.open else {
-            return self.error(ErrorKind::Lifecycle, "the port is not open");
+            return self
+                .identity
+                .error(ErrorKind::Lifecycle, "the port is not open");
         };
         let shared = open.reader.shared();
         let needed = OutputContent::from_bits(shared.needed.load(Ordering::Relaxed));
@@ -273,7 +275,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
             Some(age) => format!("its newest sample is {:.0} ms old", age as f64 / 1e6),
             None => "no complete sample has arrived".to_string(),
         };
-        self.error(
+        self.identity.error(
             ErrorKind::Timeout,
             format!(
                 "`{}` on `{}`: {what} (limit {} ms; last frames: {}): the IMU stopped \
@@ -294,25 +296,21 @@ impl<R: RobotTypes> Drop for WitmotionImu<R> {
 }
 
 impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
 
     fn on_init(&mut self) -> Result<(), HardwareError> {
         let robot = R::DESCRIPTION;
-        let Some(&index) = self.claims.sensors.first() else {
-            return Err(self.error(
+        let Some(&index) = self.identity.claims().sensors.first() else {
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!("{} has no sensor `{}`", robot.name, self.sensor),
             ));
         };
         let sensor = &robot.sensors[index];
         if !matches!(sensor.kind, SensorKind::Imu) {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!("`{}` is not an IMU", self.sensor),
             ));
@@ -325,7 +323,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
                 .any(|prefix| name.starts_with(prefix))
         };
         if let Some(name) = IMU_STATE_INTERFACES.iter().find(|n| !fills(n)) {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!(
                     "`{}`: interface `{name}` is not one a WitMotion IMU fills",
@@ -335,11 +333,12 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
         }
         if let Some(why) = self.slot.as_ref().err().or(self.mounting.as_ref().err()) {
             return Err(self
+                .identity
                 .error(ErrorKind::Unsupported, format!("`{}`", self.sensor))
                 .caused_by(why.clone()));
         }
         if self.options.output_rate().is_none() {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!(
                     "`{}`: a WitMotion IMU does not stream at {} Hz (it offers 1, 2, 5, 10, 20, \
@@ -349,7 +348,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
             ));
         }
         if witmotion_protocol::BaudRate::from_bits_per_second(self.options.baud).is_none() {
-            return Err(self.error(
+            return Err(self.identity.error(
                 ErrorKind::Unsupported,
                 format!(
                     "`{}`: a WitMotion IMU does not run at {} baud",
@@ -363,7 +362,8 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
     fn on_configure(&mut self) -> Result<(), HardwareError> {
         self.close();
         let device = (self.locate)().map_err(|why| {
-            self.error(ErrorKind::Io, format!("`{}`: no device", self.sensor))
+            self.identity
+                .error(ErrorKind::Io, format!("`{}`: no device", self.sensor))
                 .caused_by(why)
         })?;
         let port = &device.path;
@@ -379,17 +379,19 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
             Ok((reader_side, writer))
         });
         let (reader_side, writer) = opened.map_err(|e| {
-            self.error(ErrorKind::Bus, format!("`{}`", self.sensor))
+            self.identity
+                .error(ErrorKind::Bus, format!("`{}`", self.sensor))
                 .caused_by(e)
         })?;
         let epoch = Instant::now();
         let reader = Reader::spawn(reader_side, port.clone(), epoch, self.options.corruption)
             .map_err(|e| {
-                self.error(
-                    ErrorKind::Io,
-                    format!("cannot start the reader of `{port}`"),
-                )
-                .caused_by(e)
+                self.identity
+                    .error(
+                        ErrorKind::Io,
+                        format!("cannot start the reader of `{port}`"),
+                    )
+                    .caused_by(e)
             })?;
         self.open = Some(Open {
             reader,
@@ -440,7 +442,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
     fn read(&mut self, _clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
         let sample = self.fresh()?;
         let (Ok(first), Ok(mounting)) = (&self.slot, &self.mounting) else {
-            return Err(self.error(ErrorKind::Lifecycle, "not initialised"));
+            return Err(self.identity.error(ErrorKind::Lifecycle, "not initialised"));
         };
         let q = sample.orientation;
         let sensor = Rotation {
@@ -460,7 +462,9 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
         match slots.get_mut(*first..*first + values.len()) {
             Some(out) => out.copy_from_slice(&values),
             None => {
-                return Err(self.error(ErrorKind::Lifecycle, "the IMU's state slots are missing"));
+                return Err(self
+                    .identity
+                    .error(ErrorKind::Lifecycle, "the IMU's state slots are missing"));
             }
         }
         Ok(())
@@ -499,7 +503,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 .with(FrameKind::AngularVelocity)
                 .with(FrameKind::Quaternion);
             let Some(rate) = self.options.output_rate() else {
-                return Err(self.error(ErrorKind::Unsupported, "no such rate"));
+                return Err(self.identity.error(ErrorKind::Unsupported, "no such rate"));
             };
             self.send(&[
                 Command::SetOutputContent(content),
@@ -507,16 +511,19 @@ impl<R: RobotTypes> WitmotionImu<R> {
             ])?;
         }
         let Some(open) = &self.open else {
-            return Err(self.error(ErrorKind::Lifecycle, "the port is not open"));
+            return Err(self
+                .identity
+                .error(ErrorKind::Lifecycle, "the port is not open"));
         };
         let shared = open.reader.shared();
         let needed = confirm::needed_kinds(shared, &self.options).map_err(|why| match why {
             Unconfirmed::Reader(failure) => self
+                .identity
                 .error(ErrorKind::Timeout, format!("`{}`", self.sensor))
                 .caused_by(failure),
-            Unconfirmed::Frames(what) => {
-                self.error(ErrorKind::Timeout, format!("`{}`: {what}", self.sensor))
-            }
+            Unconfirmed::Frames(what) => self
+                .identity
+                .error(ErrorKind::Timeout, format!("`{}`: {what}", self.sensor)),
         })?;
         shared.needed.store(needed.bits(), Ordering::Relaxed);
         // The first complete sample: a few periods at most.

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::error::HardwareError;
+use super::error::{ErrorKind, HardwareError};
 use super::lifecycle::Lifecycle;
 use crate::kinematics::Transform;
 use crate::typed::RobotTypes;
@@ -24,6 +24,66 @@ pub struct Claims {
     pub joints: Vec<usize>,
     /// Indices into [`crate::Robot::sensors`].
     pub sensors: Vec<usize>,
+}
+
+impl Claims {
+    /// Every controlled joint of `robot` and these sensors: what a component standing for the
+    /// whole robot claims (the mock's, MuJoCo's and the topic backend's `<Robot>Hardware`).
+    pub fn whole_robot(robot: &crate::Robot, sensors: impl IntoIterator<Item = usize>) -> Claims {
+        Claims {
+            joints: (0..robot.joints.len())
+                .filter(|&j| robot.joints[j].is_controlled())
+                .collect(),
+            sensors: sensors.into_iter().collect(),
+        }
+    }
+}
+
+/// What a component is known by, the opening every component shares: its name (its
+/// `<ros2_control>` block's, `LiteBipedLeftLeg`) and what it claims. The errors it makes name
+/// it ([`Identity::error`]); its `Debug` shows it ([`Identity::debug`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Identity {
+    name: String,
+    claims: Claims,
+}
+
+impl Identity {
+    /// Component `name`, driving `claims`.
+    pub fn new(name: impl Into<String>, claims: Claims) -> Identity {
+        Identity {
+            name: name.into(),
+            claims,
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What it drives.
+    pub fn claims(&self) -> &Claims {
+        &self.claims
+    }
+
+    /// An error of this component. Building one allocates; an error ends the cycle.
+    pub fn error(&self, kind: ErrorKind, message: impl Into<String>) -> HardwareError {
+        HardwareError::new(self.name.clone(), kind, message)
+    }
+
+    /// The start of a component's `Debug`: its type, name and claims. The component adds what
+    /// else is worth showing and ends with `finish_non_exhaustive` (much of what it holds has
+    /// no `Debug`: a bus, a model, a closure).
+    pub fn debug<'a, 'b: 'a>(
+        &self,
+        f: &'a mut std::fmt::Formatter<'b>,
+        kind: &str,
+    ) -> std::fmt::DebugStruct<'a, 'b> {
+        let mut out = f.debug_struct(kind);
+        out.field("name", &self.name).field("claims", &self.claims);
+        out
+    }
 }
 
 /// A count a component keeps for the run's statistics: commands clamped, replies missed.
@@ -118,11 +178,18 @@ pub fn switch_off_and_clean_up<R: RobotTypes, C: Component<R> + ?Sized>(
 /// only their command slots. It resolves which slots those are once, in `on_init` or
 /// `on_configure`, through [`RobotTypes::STATE_LAYOUT`] and [`RobotTypes::COMMAND_LAYOUT`].
 pub trait Component<R: RobotTypes>: Send {
+    /// Its name and what it drives.
+    fn identity(&self) -> &Identity;
+
     /// The component's name, as its `<ros2_control>` block is called (`LiteBipedLeftLeg`).
-    fn name(&self) -> &str;
+    fn name(&self) -> &str {
+        self.identity().name()
+    }
 
     /// The joints and sensors this component drives.
-    fn claims(&self) -> &Claims;
+    fn claims(&self) -> &Claims {
+        self.identity().claims()
+    }
 
     /// Checks the definition against what the backend supports; opens nothing.
     fn on_init(&mut self) -> Result<(), HardwareError>;

@@ -8,7 +8,8 @@ use robot_core::control_loop::{
     ControlLoop, Controller, ControllerError, LoopControl, LoopError, LoopOptions,
 };
 use robot_core::hardware::{
-    Claims, Clock, Component, ErrorKind, HardwareError, Lifecycle, System, switch_off_and_clean_up,
+    Claims, Clock, Component, ErrorKind, HardwareError, Identity, Lifecycle, System,
+    switch_off_and_clean_up,
 };
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 
@@ -63,8 +64,7 @@ pub type Log = Arc<Mutex<Vec<(String, Call)>>>;
 
 /// A component of lite_biped (any of its joints) that logs calls and fails on request.
 pub struct Scripted {
-    pub name: String,
-    pub claims: Claims,
+    pub identity: Identity,
     pub log: Log,
     pub init: Outcome,
     pub configure: Outcome,
@@ -91,11 +91,13 @@ pub struct Scripted {
 impl Scripted {
     pub fn new(name: &str, joints: Vec<usize>, log: &Log) -> Self {
         Scripted {
-            name: name.into(),
-            claims: Claims {
-                joints,
-                sensors: vec![],
-            },
+            identity: Identity::new(
+                name,
+                Claims {
+                    joints,
+                    sensors: vec![],
+                },
+            ),
             log: Arc::clone(log),
             init: Outcome::Succeed,
             configure: Outcome::Succeed,
@@ -131,28 +133,28 @@ impl Scripted {
     }
 
     fn record(&self, call: Call) {
-        self.log.lock().unwrap().push((self.name.clone(), call));
+        self.log
+            .lock()
+            .unwrap()
+            .push((self.identity.name().to_string(), call));
     }
 }
 
 impl Component<LiteBiped> for Scripted {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn claims(&self) -> &Claims {
-        &self.claims
+    fn identity(&self) -> &Identity {
+        &self.identity
     }
     fn on_init(&mut self) -> Result<(), HardwareError> {
         self.record(Call::Init);
-        self.init.apply(&self.name, "init")
+        self.init.apply(self.identity.name(), "init")
     }
     fn on_configure(&mut self) -> Result<(), HardwareError> {
         self.record(Call::Configure);
-        self.configure.apply(&self.name, "configure")
+        self.configure.apply(self.identity.name(), "configure")
     }
     fn on_cleanup(&mut self) -> Result<(), HardwareError> {
         self.record(Call::Cleanup);
-        self.cleanup.apply(&self.name, "cleanup")
+        self.cleanup.apply(self.identity.name(), "cleanup")
     }
     fn on_activate(
         &mut self,
@@ -163,28 +165,28 @@ impl Component<LiteBiped> for Scripted {
             knee_position_command: command.left_knee_pitch.position,
             knee_stiffness: command.left_knee_pitch.stiffness,
         });
-        self.activate.apply(&self.name, "activate")
+        self.activate.apply(self.identity.name(), "activate")
     }
     fn on_deactivate(&mut self) -> Result<(), HardwareError> {
         self.record(Call::Deactivate);
         self.deactivations += 1;
         let (failing, outcome) = self.deactivate;
         if self.deactivations <= failing {
-            outcome.apply(&self.name, "deactivate")
+            outcome.apply(self.identity.name(), "deactivate")
         } else {
             Ok(())
         }
     }
     fn on_shutdown(&mut self, previous: Lifecycle) -> Result<(), HardwareError> {
         self.record(Call::Shutdown(previous));
-        self.shutdown.apply(&self.name, "shutdown")
+        self.shutdown.apply(self.identity.name(), "shutdown")
     }
     fn on_error(&mut self, previous: Lifecycle) -> Result<(), HardwareError> {
         self.record(Call::Error(previous));
         if self.on_error_default {
             return switch_off_and_clean_up(self, previous);
         }
-        self.on_error.apply(&self.name, "on_error")
+        self.on_error.apply(self.identity.name(), "on_error")
     }
     fn read(&mut self, _clock: Clock, state: &mut LiteBipedState) -> Result<(), HardwareError> {
         self.reads += 1;
@@ -192,9 +194,9 @@ impl Component<LiteBiped> for Scripted {
         if let Some((at, outcome)) = self.read_at
             && at == self.reads
         {
-            outcome.apply(&self.name, "read")?;
+            outcome.apply(self.identity.name(), "read")?;
         }
-        if self.claims.joints.contains(&knee()) {
+        if self.identity.claims().joints.contains(&knee()) {
             state.left_knee_pitch.position = self.measured_knee;
         }
         Ok(())
@@ -207,7 +209,7 @@ impl Component<LiteBiped> for Scripted {
         if let Some((at, outcome)) = self.write_at
             && at == self.writes
         {
-            outcome.apply(&self.name, "write")?;
+            outcome.apply(self.identity.name(), "write")?;
         }
         Ok(())
     }

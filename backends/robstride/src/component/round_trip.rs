@@ -91,7 +91,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
             .filter_map(|id| self.motors.iter().find(|m| m.id == *id))
             .map(|m| format!("{} (bus {}, id {})", m.name, self.bus, m.id))
             .collect();
-        Err(self.error(
+        Err(self.identity.error(
             ErrorKind::Timeout,
             format!(
                 "no reply to {what} within {} ms from {}",
@@ -111,7 +111,8 @@ impl<R: RobotTypes> RobstrideBus<R> {
             .clamp(1.0, f64::from(u32::MAX)) as u32;
         let value = ParamValue::U32(ticks);
         let write = ParamWrite::new(Param::CanTimeout, value).map_err(|e| {
-            self.error(ErrorKind::Other, "the CAN watchdog's value")
+            self.identity
+                .error(ErrorKind::Other, "the CAN watchdog's value")
                 .caused_by(e)
         })?;
         self.ask_all(Command::WriteParam(write), "the CAN watchdog's write")?;
@@ -135,7 +136,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         if unarmed.is_empty() {
             return Ok(());
         }
-        Err(self.error(
+        Err(self.identity.error(
             ErrorKind::DeviceFault,
             format!(
                 "the CAN watchdog (canTimeout, 0x7028) was set to {ticks} ({} ms) on bus {}, but \
@@ -186,7 +187,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         if problems.is_empty() {
             return Ok(());
         }
-        Err(self.error(
+        Err(self.identity.error(
             ErrorKind::DeviceFault,
             format!(
                 "{}: the turn count of a joint whose motor turns past the ±4π window is the \
