@@ -20,14 +20,12 @@ use crate::typed::{RobotTypes, Slot};
 /// read: never the identity quaternion and zero rates of a fresh state, which a balance
 /// controller would take for a robot standing still and level.
 pub struct System<R: RobotTypes> {
-    components: Vec<Box<dyn Component<R>>>,
-    /// Where each component stands, in the same order.
-    states: Vec<Standing>,
+    /// The components, in the order they were given: configured, activated, read and written
+    /// in this order, cleaned up in the reverse.
+    members: Vec<Member<R>>,
     /// The state slots of the sensors no component claims.
     unclaimed: Vec<usize>,
-    /// The components' names, asked once.
-    names: Vec<String>,
-    /// The component driving each sensor of the robot, by index into `components`.
+    /// The component driving each sensor of the robot, by index into `members`.
     sensor_owner: Vec<Option<usize>>,
     /// Torque-off failures of whoever is dropping this system, reported with its own.
     failed_before_drop: Vec<HardwareError>,
@@ -36,9 +34,62 @@ pub struct System<R: RobotTypes> {
 impl<R: RobotTypes> std::fmt::Debug for System<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("System")
-            .field("components", &self.names)
-            .field("states", &self.states)
+            .field("components", &self.members)
             .finish()
+    }
+}
+
+/// One component of a system and where it stands.
+struct Member<R: RobotTypes> {
+    component: Box<dyn Component<R>>,
+    /// Its name, asked once (catching a panic): every report names it, and must not panic
+    /// doing so.
+    name: String,
+    standing: Standing,
+}
+
+impl<R: RobotTypes> std::fmt::Debug for Member<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({:?})", self.name, self.standing)
+    }
+}
+
+impl<R: RobotTypes> Member<R> {
+    fn lifecycle(&self) -> Lifecycle {
+        self.standing.lifecycle()
+    }
+
+    /// Calls the component, a panic becoming its escalated error.
+    fn call<T>(
+        &mut self,
+        call: &'static str,
+        f: impl FnOnce(&mut dyn Component<R>) -> Result<T, HardwareError>,
+    ) -> Result<T, HardwareError> {
+        catching_panics(self.component.as_mut(), call, f)
+    }
+
+    /// Sends the component through `on_error` after `error`: unconfigured when it recovers,
+    /// finalized when it does not. Returns `error`, with `on_error`'s own failure added.
+    ///
+    /// One difference from upstream: a component whose `on_error` fails while it was active may
+    /// still be live (its torque-off is what failed, as like as not), so it is held active, and
+    /// switching it off is tried again like any failed deactivation; once that succeeds it is
+    /// finalized. Upstream finalizes it at once and never calls it again.
+    fn fail(&mut self, error: HardwareError) -> HardwareError {
+        let previous = self.lifecycle();
+        let (standing, error) = match self.call("on_error", |c| c.on_error(previous)) {
+            Ok(()) => (Standing::In(Lifecycle::Unconfigured), error),
+            Err(failure) if previous == Lifecycle::Active => (
+                Standing::HeldActive,
+                error.then(Recovery::OnErrorWhileActive, failure),
+            ),
+            Err(failure) => (
+                Standing::In(Lifecycle::Finalized),
+                error.then(Recovery::OnError, failure),
+            ),
+        };
+        self.standing = standing;
+        error
     }
 }
 
@@ -135,16 +186,23 @@ impl<R: RobotTypes> System<R> {
             })
             .map(|(index, _)| index)
             .collect();
+        let members = components
+            .into_iter()
+            .zip(component_names)
+            .map(|(component, name)| Member {
+                component,
+                name,
+                standing: Standing::In(Lifecycle::Unconfigured),
+            })
+            .collect();
         let mut system = System {
-            states: vec![Standing::In(Lifecycle::Unconfigured); components.len()],
+            members,
             unclaimed,
-            components,
-            names: component_names,
             sensor_owner,
             failed_before_drop: Vec::new(),
         };
-        for component in &mut system.components {
-            catching_panics(component.as_mut(), "on_init", |c| c.on_init())?;
+        for member in &mut system.members {
+            member.call("on_init", |c| c.on_init())?;
         }
         Ok(system)
     }
@@ -152,32 +210,31 @@ impl<R: RobotTypes> System<R> {
     /// The system's state, summarised: the most live of its components' states (active if any
     /// component is active: torque may be on somewhere).
     pub fn lifecycle(&self) -> Lifecycle {
-        let live = self.states.iter().map(|s| s.lifecycle().liveness()).max();
+        let live = self.members.iter().map(|m| m.lifecycle().liveness()).max();
         live.map_or(Lifecycle::Unconfigured, Lifecycle::from_liveness)
     }
 
     /// Each component's name and state, in order.
     pub fn states(&self) -> impl Iterator<Item = (&str, Lifecycle)> {
-        self.names
+        self.members
             .iter()
-            .zip(&self.states)
-            .map(|(name, s)| (name.as_str(), s.lifecycle()))
+            .map(|m| (m.name.as_str(), m.lifecycle()))
     }
 
     /// What component `index` (in [`System::states`] order) counted so far; none when there is
     /// no such component or its `counters` panicked. Allocates nothing: read mid-run.
     pub fn counters_of(&self, index: usize) -> Counters {
-        self.components
+        self.members
             .get(index)
-            .and_then(|c| catch_unwind(AssertUnwindSafe(|| c.counters())).ok())
+            .and_then(|m| catch_unwind(AssertUnwindSafe(|| m.component.counters())).ok())
             .unwrap_or_default()
     }
 
     /// Where the floating base is in the world, from the first component that knows
     /// ([`Component::base_pose`]: a simulation does, an actuator bus does not).
     pub fn base_pose(&self) -> Option<Transform> {
-        self.components.iter().find_map(|c| {
-            catch_unwind(AssertUnwindSafe(|| c.base_pose()))
+        self.members.iter().find_map(|m| {
+            catch_unwind(AssertUnwindSafe(|| m.component.base_pose()))
                 .ok()
                 .flatten()
         })
@@ -186,12 +243,11 @@ impl<R: RobotTypes> System<R> {
     /// Each component's name and what it counted ([`Component::counters`]), in order.
     pub fn counters(&self) -> Vec<(String, Vec<Counter>)> {
         // Read for the report at the end of a run: a panic here must not lose the report.
-        self.components
+        self.members
             .iter()
-            .zip(&self.names)
-            .map(|(c, name)| {
-                let counted = catch_unwind(AssertUnwindSafe(|| c.counters()));
-                (name.clone(), counted.unwrap_or_default().to_vec())
+            .map(|m| {
+                let counted = catch_unwind(AssertUnwindSafe(|| m.component.counters()));
+                (m.name.clone(), counted.unwrap_or_default().to_vec())
             })
             .collect()
     }
@@ -200,12 +256,12 @@ impl<R: RobotTypes> System<R> {
     /// ([`Component::events`]), in order; components with nothing to say are left out.
     pub fn events(&self) -> Vec<(String, Vec<String>)> {
         // Read for the report at the end of a run: a panic here must not lose the report.
-        self.components
+        self.members
             .iter()
-            .zip(&self.names)
-            .filter_map(|(c, name)| {
-                let events = catch_unwind(AssertUnwindSafe(|| c.events())).unwrap_or_default();
-                (!events.is_empty()).then(|| (name.clone(), events))
+            .filter_map(|m| {
+                let events =
+                    catch_unwind(AssertUnwindSafe(|| m.component.events())).unwrap_or_default();
+                (!events.is_empty()).then(|| (m.name.clone(), events))
             })
             .collect()
     }
@@ -228,7 +284,7 @@ impl<R: RobotTypes> System<R> {
     /// `sensors`), or `None` when none does (it reads NaN).
     pub fn sensor_driver(&self, sensor: usize) -> Option<&str> {
         let owner = (*self.sensor_owner.get(sensor)?)?;
-        self.names.get(owner).map(String::as_str)
+        self.members.get(owner).map(|m| m.name.as_str())
     }
 
     /// Hands torque-off failures to the report this system prints when it is dropped, so that a
@@ -239,14 +295,14 @@ impl<R: RobotTypes> System<R> {
 
     /// The components' names, in order.
     pub fn component_names(&self) -> impl Iterator<Item = &str> {
-        self.names.iter().map(String::as_str)
+        self.members.iter().map(|m| m.name.as_str())
     }
 
     /// Whether any component is active (may have torque on).
     pub fn any_active(&self) -> bool {
-        self.states
+        self.members
             .iter()
-            .any(|s| s.lifecycle() == Lifecycle::Active)
+            .any(|m| m.lifecycle() == Lifecycle::Active)
     }
 
     /// Refuses `action` unless every component is in one of `allowed`; names the first that is
@@ -269,46 +325,17 @@ impl<R: RobotTypes> System<R> {
         }
     }
 
-    /// Sends component `index` through `on_error` after `error`: unconfigured when it recovers,
-    /// finalized when it does not. Returns `error`, with `on_error`'s own failure added.
-    ///
-    /// One difference from upstream: a component whose `on_error` fails while it was active may
-    /// still be live (its torque-off is what failed, as like as not), so it is held active, and
-    /// switching it off is tried again like any failed deactivation; once that succeeds it is
-    /// finalized. Upstream finalizes it at once and never calls it again.
-    fn fail(&mut self, index: usize, error: HardwareError) -> HardwareError {
-        let previous = self.states[index].lifecycle();
-        let recovered = catching_panics(self.components[index].as_mut(), "on_error", |c| {
-            c.on_error(previous)
-        });
-        let (state, error) = match recovered {
-            Ok(()) => (Standing::In(Lifecycle::Unconfigured), error),
-            Err(failure) if previous == Lifecycle::Active => (
-                Standing::HeldActive,
-                error.then(Recovery::OnErrorWhileActive, failure),
-            ),
-            Err(failure) => (
-                Standing::In(Lifecycle::Finalized),
-                error.then(Recovery::OnError, failure),
-            ),
-        };
-        self.states[index] = state;
-        error
-    }
-
     /// Unconfigured → inactive: `on_configure` of every unconfigured component, in order, up to
     /// the first failure. A failing component stays unconfigured (not cleaned up: upstream's
     /// rule); those configured before it stay inactive, for the caller to clean up or retry.
     pub fn configure(&mut self) -> Result<(), HardwareError> {
         self.expect_each(&[Lifecycle::Unconfigured, Lifecycle::Inactive], "configure")?;
-        for index in 0..self.components.len() {
-            if self.states[index].lifecycle() != Lifecycle::Unconfigured {
+        for member in &mut self.members {
+            if member.lifecycle() != Lifecycle::Unconfigured {
                 continue;
             }
-            catching_panics(self.components[index].as_mut(), "on_configure", |c| {
-                c.on_configure()
-            })?;
-            self.states[index] = Standing::In(Lifecycle::Inactive);
+            member.call("on_configure", |c| c.on_configure())?;
+            member.standing = Standing::In(Lifecycle::Inactive);
         }
         Ok(())
     }
@@ -318,16 +345,14 @@ impl<R: RobotTypes> System<R> {
     pub fn cleanup(&mut self) -> Result<(), HardwareError> {
         self.expect_each(&[Lifecycle::Inactive, Lifecycle::Unconfigured], "clean up")?;
         let mut first_error = None;
-        for index in (0..self.components.len()).rev() {
-            if self.states[index].lifecycle() != Lifecycle::Inactive {
+        for member in self.members.iter_mut().rev() {
+            if member.lifecycle() != Lifecycle::Inactive {
                 continue;
             }
-            match catching_panics(self.components[index].as_mut(), "on_cleanup", |c| {
-                c.on_cleanup()
-            }) {
-                Ok(()) => self.states[index] = Standing::In(Lifecycle::Unconfigured),
+            match member.call("on_cleanup", |c| c.on_cleanup()) {
+                Ok(()) => member.standing = Standing::In(Lifecycle::Unconfigured),
                 Err(error) => {
-                    let error = self.fail(index, error);
+                    let error = member.fail(error);
                     first_error.get_or_insert(error);
                 }
             }
@@ -350,36 +375,38 @@ impl<R: RobotTypes> System<R> {
         self.expect_each(&[Lifecycle::Inactive], "activate")?;
         self.read(clock, state)?;
         seed_safe_commands::<R>(state, command);
-        for index in 0..self.components.len() {
-            let activated = catching_panics(self.components[index].as_mut(), "on_activate", |c| {
-                c.on_activate(state, command)
-            });
-            match activated {
-                Ok(()) => self.states[index] = Standing::In(Lifecycle::Active),
+        let mut failed = None;
+        for member in &mut self.members {
+            match member.call("on_activate", |c| c.on_activate(state, command)) {
+                Ok(()) => member.standing = Standing::In(Lifecycle::Active),
+                // A component that could not undo its own enabling, or that panicked half-way
+                // through it, may be live: switch it off with the others.
+                Err(error) if error.is_possibly_live() || error.kind() == ErrorKind::Panicked => {
+                    member.standing = Standing::In(Lifecycle::Active);
+                    failed = Some(error);
+                    break;
+                }
+                Err(error) if error.is_escalated() => {
+                    failed = Some(member.fail(error));
+                    break;
+                }
                 Err(error) => {
-                    // A component that could not undo its own enabling, or that panicked
-                    // half-way through it, may be live: switch it off with the others.
-                    let mut error =
-                        if error.is_possibly_live() || error.kind() == ErrorKind::Panicked {
-                            self.states[index] = Standing::In(Lifecycle::Active);
-                            error
-                        } else if error.is_escalated() {
-                            self.fail(index, error)
-                        } else {
-                            error
-                        };
-                    if self.any_active()
-                        && let Err(failures) = self.deactivate()
-                    {
-                        for failure in failures {
-                            error = error.then(Recovery::SwitchingOffAgain, failure);
-                        }
-                    }
-                    return Err(error);
+                    failed = Some(error);
+                    break;
                 }
             }
         }
-        Ok(())
+        let Some(mut error) = failed else {
+            return Ok(());
+        };
+        if self.any_active()
+            && let Err(failures) = self.deactivate()
+        {
+            for failure in failures {
+                error = error.then(Recovery::SwitchingOffAgain, failure);
+            }
+        }
+        Err(error)
     }
 
     /// Active → inactive: `on_deactivate` of every active component, all of them even when one
@@ -395,23 +422,16 @@ impl<R: RobotTypes> System<R> {
             )]);
         }
         let mut failures = Vec::new();
-        for index in 0..self.components.len() {
-            if self.states[index].lifecycle() != Lifecycle::Active {
+        for member in &mut self.members {
+            if member.lifecycle() != Lifecycle::Active {
                 continue;
             }
-            match catching_panics(self.components[index].as_mut(), "on_deactivate", |c| {
-                c.on_deactivate()
-            }) {
+            let held = member.standing == Standing::HeldActive;
+            match member.call("on_deactivate", |c| c.on_deactivate()) {
                 // Off; one whose `on_error` failed cannot come back.
-                Ok(()) if self.states[index] == Standing::HeldActive => {
-                    self.states[index] = Standing::In(Lifecycle::Finalized)
-                }
-                Ok(()) => self.states[index] = Standing::In(Lifecycle::Inactive),
-                Err(error)
-                    if error.is_escalated() && self.states[index] != Standing::HeldActive =>
-                {
-                    failures.push(self.fail(index, error));
-                }
+                Ok(()) if held => member.standing = Standing::In(Lifecycle::Finalized),
+                Ok(()) => member.standing = Standing::In(Lifecycle::Inactive),
+                Err(error) if error.is_escalated() && !held => failures.push(member.fail(error)),
                 Err(error) => failures.push(error),
             }
         }
@@ -432,18 +452,16 @@ impl<R: RobotTypes> System<R> {
         {
             failures.extend(errors);
         }
-        for index in 0..self.components.len() {
-            let previous = self.states[index].lifecycle();
+        for member in &mut self.members {
+            let previous = member.lifecycle();
             if matches!(previous, Lifecycle::Active | Lifecycle::Finalized) {
                 continue;
             }
-            match catching_panics(self.components[index].as_mut(), "on_shutdown", |c| {
-                c.on_shutdown(previous)
-            }) {
-                Ok(()) => self.states[index] = Standing::In(Lifecycle::Finalized),
+            match member.call("on_shutdown", |c| c.on_shutdown(previous)) {
+                Ok(()) => member.standing = Standing::In(Lifecycle::Finalized),
                 // Upstream's `error()` does nothing from unconfigured.
                 Err(error) if previous == Lifecycle::Unconfigured => failures.push(error),
-                Err(error) => failures.push(self.fail(index, error)),
+                Err(error) => failures.push(member.fail(error)),
             }
         }
         if failures.is_empty() {
@@ -457,7 +475,7 @@ impl<R: RobotTypes> System<R> {
     /// `on_error` and the error is returned at once; the caller decides about the others. The
     /// sensors no component claims read NaN.
     pub fn read(&mut self, clock: Clock, state: &mut R::State) -> Result<(), HardwareError> {
-        if !self.states.iter().any(|s| s.lifecycle().reads()) {
+        if !self.members.iter().any(|m| m.lifecycle().reads()) {
             return Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
@@ -470,14 +488,12 @@ impl<R: RobotTypes> System<R> {
                 *value = f64::NAN;
             }
         }
-        for index in 0..self.components.len() {
-            if !self.states[index].lifecycle().reads() {
+        for member in &mut self.members {
+            if !member.lifecycle().reads() {
                 continue;
             }
-            if let Err(error) = catching_panics(self.components[index].as_mut(), "read", |c| {
-                c.read(clock, state)
-            }) {
-                return Err(self.fail(index, error));
+            if let Err(error) = member.call("read", |c| c.read(clock, state)) {
+                return Err(member.fail(error));
             }
         }
         Ok(())
@@ -486,21 +502,19 @@ impl<R: RobotTypes> System<R> {
     /// `write` of every active component; nothing at all while inactive (`docs/hardware-lifecycle.md`: see the
     /// real state before enabling anything). A failing component goes through `on_error`.
     pub fn write(&mut self, clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
-        if !self.states.iter().any(|s| s.lifecycle().reads()) {
+        if !self.members.iter().any(|m| m.lifecycle().reads()) {
             return Err(HardwareError::new(
                 SYSTEM,
                 ErrorKind::Lifecycle,
                 format!("cannot write: the system is {}", self.lifecycle()),
             ));
         }
-        for index in 0..self.components.len() {
-            if self.states[index].lifecycle() != Lifecycle::Active {
+        for member in &mut self.members {
+            if member.lifecycle() != Lifecycle::Active {
                 continue;
             }
-            if let Err(error) = catching_panics(self.components[index].as_mut(), "write", |c| {
-                c.write(clock, command)
-            }) {
-                return Err(self.fail(index, error));
+            if let Err(error) = member.call("write", |c| c.write(clock, command)) {
+                return Err(member.fail(error));
             }
         }
         Ok(())
