@@ -34,10 +34,12 @@ pub struct TrajectoryOptions {
     pub allow_partial_joints_goal: bool,
 }
 
-/// One group as the control thread follows it.
+/// One group and how the control thread follows it.
 #[derive(Debug)]
 struct Following {
-    handoff: Handoff,
+    group: Group,
+    /// The control thread's end of the group's rings, from the first activation on.
+    handoff: Option<Handoff>,
     /// The trajectory followed.
     current: Option<Trajectory>,
     /// The newest accepted one, until its start time.
@@ -53,11 +55,11 @@ pub struct TrajectoryController<R: RobotTypes> {
     options: TrajectoryOptions,
     /// The process's DDS participant, which its subscriptions are made on.
     participant: Participant,
-    groups: Vec<Group>,
-    stats: Arc<TrajectoryStats>,
-    /// The intake thread and each group's state, from the first activation on.
-    intake: Option<IntakeThread>,
+    /// Every trajectory group of the robot, in the definition's order.
     following: Vec<Following>,
+    stats: Arc<TrajectoryStats>,
+    /// The intake thread, from the first activation on.
+    intake: Option<IntakeThread>,
     /// ROS time (ns) when the loop's clock was zero, taken at the first update.
     epoch_ns: Option<i128>,
     _robot: PhantomData<fn() -> R>,
@@ -67,7 +69,7 @@ impl<R: RobotTypes> std::fmt::Debug for TrajectoryController<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TrajectoryController")
             .field("options", &self.options)
-            .field("groups", &self.groups)
+            .field("groups", &self.following)
             .finish_non_exhaustive()
     }
 }
@@ -76,26 +78,26 @@ impl<R: RobotTypes> TrajectoryController<R> {
     /// A controller of every trajectory group of `R`, subscribing on `participant` (the
     /// process's) when first activated.
     pub fn new(options: TrajectoryOptions, participant: Participant) -> Self {
+        let groups = groups(
+            R::DESCRIPTION,
+            &R::STATE_LAYOUT,
+            &R::COMMAND_LAYOUT,
+            &options.namespace,
+        );
         TrajectoryController {
-            groups: groups(
-                R::DESCRIPTION,
-                &R::STATE_LAYOUT,
-                &R::COMMAND_LAYOUT,
-                &options.namespace,
-            ),
+            following: groups.into_iter().map(Following::new).collect(),
             options,
             participant,
             stats: Arc::default(),
             intake: None,
-            following: Vec::new(),
             epoch_ns: None,
             _robot: PhantomData,
         }
     }
 
     /// The groups it follows trajectories for.
-    pub fn groups(&self) -> &[Group] {
-        &self.groups
+    pub fn groups(&self) -> impl Iterator<Item = &Group> {
+        self.following.iter().map(|f| &f.group)
     }
 
     /// What it received, accepted and refused so far (shared: read it from another thread).
@@ -109,33 +111,48 @@ impl<R: RobotTypes> TrajectoryController<R> {
         }
         let (thread, handoffs) = intake::start(
             &self.participant,
-            &self.groups,
+            self.following.iter().map(|f| &f.group),
             self.options.allow_partial_joints_goal,
             Arc::clone(&self.stats),
         )
         .map_err(|e| ControllerError::new(e.to_string()))?;
-        self.following = handoffs
-            .into_iter()
-            .zip(&self.groups)
-            .map(|(handoff, group)| Following {
-                handoff,
-                current: None,
-                pending: None,
-                position: vec![0.0; group.joints.len()],
-                velocity: vec![0.0; group.joints.len()],
-            })
-            .collect();
+        for (following, handoff) in self.following.iter_mut().zip(handoffs) {
+            following.handoff = Some(handoff);
+        }
         self.intake = Some(thread);
         Ok(())
     }
 }
 
 impl Following {
+    /// Group `group`, holding still, not yet taking trajectories.
+    fn new(group: Group) -> Following {
+        let joints = group.joints.len();
+        Following {
+            group,
+            handoff: None,
+            current: None,
+            pending: None,
+            position: vec![0.0; joints],
+            velocity: vec![0.0; joints],
+        }
+    }
+
+    /// Gives a trajectory's buffer back to the intake.
+    fn give_back(&mut self, trajectory: Trajectory) {
+        if let Some(handoff) = &mut self.handoff {
+            handoff.give_back(trajectory);
+        }
+    }
+
     /// Takes the newest accepted trajectory, and switches to it once its start has come.
     fn advance(&mut self, now_ns: i128) {
-        while let Ok(newer) = self.handoff.filled.pop() {
+        let Some(handoff) = &mut self.handoff else {
+            return;
+        };
+        while let Ok(newer) = handoff.filled.pop() {
             if let Some(older) = self.pending.replace(newer) {
-                self.handoff.give_back(older);
+                handoff.give_back(older);
             }
         }
         let due = self.pending.as_ref().is_some_and(|p| p.start_ns <= now_ns);
@@ -146,12 +163,12 @@ impl Following {
             return;
         };
         if let Some(done) = self.current.take() {
-            self.handoff.give_back(done);
+            handoff.give_back(done);
         }
         if next.stop {
             // Stop: hold where the group is meant to be now.
             self.velocity.fill(0.0);
-            self.handoff.give_back(next);
+            handoff.give_back(next);
         } else {
             next.take_over(&self.position, &self.velocity);
             self.current = Some(next);
@@ -171,6 +188,37 @@ impl Following {
             (*position, *velocity) = current.sample(joint, t);
         }
     }
+
+    /// The group's desired state into the command. Allocates nothing.
+    fn write(&self, values: &mut [f64]) {
+        let joints = self.group.joints.iter();
+        for ((joint, position), velocity) in joints.zip(&self.position).zip(&self.velocity) {
+            let desired = Mit {
+                position: joint.clamp(*position),
+                velocity: *velocity,
+                effort: 0.0,
+                stiffness: joint.gains.0,
+                damping: joint.gains.1,
+            };
+            joint.command.write(&desired, values);
+        }
+    }
+
+    /// Holds where each joint is measured in `state` (no jump on activation), dropping what it
+    /// followed.
+    fn hold(&mut self, state: &[f64]) {
+        let joints = self.group.joints.iter();
+        for (joint, (position, velocity)) in
+            joints.zip(self.position.iter_mut().zip(&mut self.velocity))
+        {
+            let measured = joint.state_position.and_then(|s| state.get(s).copied());
+            *position = joint.clamp(measured.filter(|p| p.is_finite()).unwrap_or(0.0));
+            *velocity = 0.0;
+        }
+        if let Some(done) = self.current.take() {
+            self.give_back(done);
+        }
+    }
 }
 
 impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
@@ -181,23 +229,10 @@ impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
         command: &mut R::Command,
     ) -> Result<(), ControllerError> {
         self.join_graph()?;
-        let state = state.as_slice();
-        for (group, following) in self.groups.iter().zip(&mut self.following) {
-            // Hold where each joint is: no jump on activation.
-            for (joint, (position, velocity)) in group
-                .joints
-                .iter()
-                .zip(following.position.iter_mut().zip(&mut following.velocity))
-            {
-                let measured = joint.state_position.and_then(|s| state.get(s).copied());
-                *position = joint.clamp(measured.filter(|p| p.is_finite()).unwrap_or(0.0));
-                *velocity = 0.0;
-            }
-            if let Some(done) = following.current.take() {
-                following.handoff.give_back(done);
-            }
+        for following in &mut self.following {
+            following.hold(state.as_slice());
+            following.write(command.as_mut_slice());
         }
-        write::<R>(&self.groups, &self.following, command);
         Ok(())
     }
 
@@ -218,30 +253,8 @@ impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
         for following in &mut self.following {
             following.advance(now_ns);
             following.sample(now_ns);
+            following.write(command.as_mut_slice());
         }
-        write::<R>(&self.groups, &self.following, command);
         Ok(())
-    }
-}
-
-/// Each group's desired state into the command struct. Allocates nothing.
-fn write<R: RobotTypes>(groups: &[Group], following: &[Following], command: &mut R::Command) {
-    let values = command.as_mut_slice();
-    for (group, following) in groups.iter().zip(following) {
-        for ((joint, position), velocity) in group
-            .joints
-            .iter()
-            .zip(&following.position)
-            .zip(&following.velocity)
-        {
-            let desired = Mit {
-                position: joint.clamp(*position),
-                velocity: *velocity,
-                effort: 0.0,
-                stiffness: joint.gains.0,
-                damping: joint.gains.1,
-            };
-            joint.command.write(&desired, values);
-        }
     }
 }

@@ -102,9 +102,9 @@ pub enum IntakeError {
 
 /// Subscribes to every group's topic on `participant` and starts the thread; returns the
 /// control thread's ends, one per group in order.
-pub(crate) fn start(
+pub(crate) fn start<'a>(
     participant: &Participant,
-    groups: &[Group],
+    groups: impl IntoIterator<Item = &'a Group>,
     allow_partial: bool,
     stats: Arc<TrajectoryStats>,
 ) -> Result<(IntakeThread, Vec<Handoff>), IntakeError> {
