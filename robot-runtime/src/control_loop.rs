@@ -281,16 +281,9 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         LoopReport {
             timing,
             realtime: realtime.to_vec(),
-            final_lifecycle: self.system.lifecycle(),
-            components: self
-                .system
-                .states()
-                .map(|(name, state)| (name.to_string(), state))
-                .collect(),
+            components: self.system.report(),
             torque_off_failures: self.torque_off_failures.clone(),
             controller_deactivate: self.controller_deactivate.clone(),
-            counters: self.system.counters(),
-            events: self.system.events(),
         }
     }
 

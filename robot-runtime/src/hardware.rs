@@ -44,4 +44,4 @@ pub use lifecycle::Lifecycle;
 pub use panics::{Panic, panic_message};
 pub use seed::seed_safe_commands;
 pub use servo::ServoGains;
-pub use system::System;
+pub use system::{ComponentReport, System};

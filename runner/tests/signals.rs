@@ -133,7 +133,7 @@ fn sigint_during_a_second_run_stops_that_run() {
         std::io::stdout().flush().unwrap();
         match run_for(60.0) {
             Err(RunError::Interrupted { report }) => {
-                println!("interrupted: {}", report.final_lifecycle);
+                println!("interrupted: {}", report.final_lifecycle());
             }
             other => panic!("{other:?}"),
         }

@@ -105,7 +105,7 @@ fn a_spawned_loop_runs_at_its_rate_switches_lifecycle_on_request_and_stops() {
     let (control_loop, result) = handle.stop();
     let report = result.unwrap();
     assert!(report.timing.cycles >= 40, "{}", report.timing);
-    assert_eq!(report.final_lifecycle, Lifecycle::Inactive);
+    assert_eq!(report.final_lifecycle(), Lifecycle::Inactive);
     assert_eq!(report.timing.period, Duration::from_millis(1));
     assert!(report.timing.interval.p50 > Duration::ZERO);
     let controller = control_loop.unwrap();
@@ -142,7 +142,7 @@ fn a_run_stops_by_itself_after_the_requested_cycles() {
     assert_eq!(report.timing.cycles, 50);
     assert_eq!(control_loop.controller().updates, 50);
     assert_eq!(
-        report.final_lifecycle,
+        report.final_lifecycle(),
         Lifecycle::Inactive,
         "a clean stop deactivates"
     );

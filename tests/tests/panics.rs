@@ -188,7 +188,7 @@ fn a_controller_that_panics_in_on_deactivate_is_reported_after_torque_off() {
     };
     // The run ends as asked: the hardware was off before the controller was told.
     let report = control_loop.run(&options, &LoopControl::default()).unwrap();
-    assert_eq!(report.final_lifecycle, Lifecycle::Inactive);
+    assert_eq!(report.final_lifecycle(), Lifecycle::Inactive);
     assert_eq!(
         report.controller_deactivate,
         Some(Fault::ControllerPanicked {

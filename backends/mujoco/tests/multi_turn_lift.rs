@@ -138,7 +138,7 @@ fn home_events<R: robot_core::RobotTypes>() -> Vec<String> {
     }));
     let mut system = System::new(vec![component]).unwrap();
     system.configure().unwrap();
-    system.events().into_iter().flat_map(|(_, e)| e).collect()
+    system.report().into_iter().flat_map(|c| c.events).collect()
 }
 
 #[test]

@@ -222,7 +222,7 @@ fn the_component_takes_its_frame_when_the_simulated_clock_reaches_the_time() {
         assert_eq!(path.exists(), k >= 20, "cycle {k}");
     }
     assert_eq!(png_size(&path), (320, 240));
-    let counters = &system.counters()[0].1;
+    let counters = &system.report()[0].counters;
     assert_eq!(counters[0].name, "frames rendered");
     assert_eq!(counters[0].value, 1);
     assert_eq!(counters[1].name, "ms rendering the frame");
@@ -234,7 +234,7 @@ fn the_component_takes_its_frame_when_the_simulated_clock_reaches_the_time() {
     // Without a request: no counters, no frame.
     let mut plain = on_the_floor(None);
     plain.configure().unwrap();
-    assert!(plain.counters()[0].1.is_empty());
+    assert!(plain.report()[0].counters.is_empty());
 }
 
 /// In a child process of this test binary: EGL with no vendor library (what a machine without

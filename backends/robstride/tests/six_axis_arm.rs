@@ -80,11 +80,11 @@ fn the_position_only_arm_follows_the_wave_gripper_and_mimic_finger_included() {
     );
     let report = control_loop.deactivate();
     report.unwrap();
-    let counters = control_loop.system().counters();
+    let counters = control_loop.system().report();
     assert!(
         counters
             .iter()
-            .flat_map(|(_, counts)| counts)
+            .flat_map(|c| &c.counters)
             .any(|c| c.name == "commands clamped" && c.value == 0),
         "{counters:?}"
     );

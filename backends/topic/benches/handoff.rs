@@ -142,10 +142,9 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
-    let counters = system.counters();
+    let counters = system.counters_of(0);
     let count = |name: &str| {
-        counters[0]
-            .1
+        counters
             .iter()
             .find(|c| c.name == name)
             .map_or(0, |c| c.value)

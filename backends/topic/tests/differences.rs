@@ -39,10 +39,9 @@ fn read_until(
             period: PERIOD,
         };
         system.read(clock, state).unwrap();
-        let counters = system.counters();
+        let counters = system.counters_of(0);
         let count = |name: &str| {
-            counters[0]
-                .1
+            counters
                 .iter()
                 .find(|c| c.name == name)
                 .map_or(0, |c| c.value)
@@ -327,8 +326,8 @@ fn nothing_is_published_while_the_commands_ask_for_no_change() {
             system.write(clock(), &command).unwrap();
             std::thread::sleep(Duration::from_millis(1));
         }
-        let counters = system.counters();
-        let count = |name: &str| counters[0].1.iter().find(|c| c.name == name).unwrap().value;
+        let counters = system.counters_of(0);
+        let count = |name: &str| counters.iter().find(|c| c.name == name).unwrap().value;
         assert_eq!(count("commands published"), 0, "{counters:?}");
         assert_eq!(count("commands not sent (below threshold)"), 100);
         system.deactivate().unwrap();

@@ -91,11 +91,18 @@ fn read_update_write_allocate_nothing_after_activation() {
             std::thread::sleep(period);
         }
         let counted = allocations() - before;
-        let counters = control_loop.system().counters();
+        let counters = control_loop.system().report();
         stop.store(true, Ordering::Relaxed);
         publisher.join().unwrap();
         assert_eq!(counted, 0, "{counted} allocations in 1000 cycles");
-        let count = |name: &str| counters[0].1.iter().find(|c| c.name == name).unwrap().value;
+        let count = |name: &str| {
+            counters[0]
+                .counters
+                .iter()
+                .find(|c| c.name == name)
+                .unwrap()
+                .value
+        };
         assert!(count("states received") > 500, "{counters:?}");
         assert!(count("commands published") >= 1000, "{counters:?}");
         // The counter counts: a Vec allocates.

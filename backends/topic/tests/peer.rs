@@ -49,7 +49,7 @@ fn lite_biped_squats_on_the_peer_and_tracks() {
             ..LoopOptions::default()
         };
         let report = control_loop.run(&options, &LoopControl::default()).unwrap();
-        assert_eq!(report.final_lifecycle, Lifecycle::Inactive);
+        assert_eq!(report.final_lifecycle(), Lifecycle::Inactive);
         let worst = control_loop.controller().worst;
         println!(
             "squat on the peer: worst tracking error {worst:.4} rad over {} cycles",
@@ -66,8 +66,15 @@ fn lite_biped_squats_on_the_peer_and_tracks() {
             (1.0, 0.0),
             "{imu:?}"
         );
-        let counters = control_loop.system().counters();
-        let count = |name: &str| counters[0].1.iter().find(|c| c.name == name).unwrap().value;
+        let counters = control_loop.system().report();
+        let count = |name: &str| {
+            counters[0]
+                .counters
+                .iter()
+                .find(|c| c.name == name)
+                .unwrap()
+                .value
+        };
         assert!(count("states received") > 400, "{counters:?}");
         assert!(count("imu messages received") > 400, "{counters:?}");
         assert_eq!(count("states refused (array length)"), 0);
@@ -126,12 +133,12 @@ fn the_peer_stopping_ends_the_run_with_a_stale_state_error_and_everything_off() 
             "{hardware}"
         );
         // Switched off: nothing is active any more, and the statistics are there.
-        assert_ne!(report.final_lifecycle, Lifecycle::Active);
+        assert_ne!(report.final_lifecycle(), Lifecycle::Active);
         assert!(
             report
                 .components
                 .iter()
-                .all(|(_, s)| *s != Lifecycle::Active)
+                .all(|c| c.lifecycle != Lifecycle::Active)
         );
         assert!(report.torque_off_failures.is_empty());
         assert!(report.timing.cycles > 100, "{:?}", report.timing);

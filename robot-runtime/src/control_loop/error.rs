@@ -96,9 +96,9 @@ fn torque_off_note(report: &LoopReport) -> String {
             crate::hardware::summarize(&report.torque_off_failures)
         ));
     }
-    for (name, state) in &report.components {
-        if *state == crate::hardware::Lifecycle::Active {
-            note.push_str(&format!("; `{name}` is STILL ACTIVE"));
+    for component in &report.components {
+        if component.lifecycle == crate::hardware::Lifecycle::Active {
+            note.push_str(&format!("; `{}` is STILL ACTIVE", component.name));
         }
     }
     if let Some(fault) = &report.controller_deactivate {

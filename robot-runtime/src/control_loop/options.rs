@@ -5,7 +5,7 @@ use std::time::Duration;
 use super::error::Fault;
 use super::realtime::{RealtimeOptions, RealtimeStep};
 use super::stats::TimingReport;
-use crate::hardware::{Counter, HardwareError, Lifecycle};
+use crate::hardware::{ComponentReport, HardwareError, Lifecycle};
 
 /// When a blocking run ends by itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -77,17 +77,24 @@ pub struct LoopReport {
     pub timing: TimingReport,
     /// The outcome of each real-time setup step.
     pub realtime: Vec<RealtimeStep>,
-    /// The system's state at the end, summarised (inactive after a clean stop of an active
-    /// loop).
-    pub final_lifecycle: Lifecycle,
-    /// Each component's name and state at the end.
-    pub components: Vec<(String, Lifecycle)>,
+    /// Each component's name, state at the end, counts and events, in order.
+    pub components: Vec<ComponentReport>,
     /// Every failed attempt to switch a component off, in order (empty when all went well).
     pub torque_off_failures: Vec<HardwareError>,
     /// A panic of the controller's `on_deactivate`, after the hardware was switched off.
     pub controller_deactivate: Option<Fault>,
-    /// Each component's name and what it counted over the run (clamps, missed replies).
-    pub counters: Vec<(String, Vec<Counter>)>,
-    /// Each component's name and what it says happened, in words (a fall).
-    pub events: Vec<(String, Vec<String>)>,
+}
+
+impl LoopReport {
+    /// The system's state at the end, summarised: the most live of its components' (inactive
+    /// after a clean stop of an active loop).
+    pub fn final_lifecycle(&self) -> Lifecycle {
+        Lifecycle::most_live(self.components.iter().map(|c| c.lifecycle))
+    }
+
+    /// Every event of every component, in order, with the component's name.
+    pub fn events(&self) -> impl Iterator<Item = (&str, &str)> {
+        (self.components.iter())
+            .flat_map(|c| c.events.iter().map(|e| (c.name.as_str(), e.as_str())))
+    }
 }

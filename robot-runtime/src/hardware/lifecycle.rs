@@ -71,6 +71,13 @@ impl Lifecycle {
         }
     }
 
+    /// Several components' states summarised: the most live of them (active if any is: torque
+    /// may be on somewhere); unconfigured when there are none.
+    pub fn most_live(states: impl IntoIterator<Item = Lifecycle>) -> Lifecycle {
+        let live = states.into_iter().map(Lifecycle::liveness).max();
+        live.map_or(Lifecycle::Unconfigured, Lifecycle::from_liveness)
+    }
+
     pub(crate) fn from_liveness(code: u8) -> Self {
         match code {
             3 => Lifecycle::Active,

@@ -39,6 +39,19 @@ impl<R: RobotTypes> std::fmt::Debug for System<R> {
     }
 }
 
+/// What a run reports of one component.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentReport {
+    /// Its name (`LiteBipedLeftLeg`).
+    pub name: String,
+    /// Its state at the end.
+    pub lifecycle: Lifecycle,
+    /// What it counted ([`Component::counters`]): clamps, missed replies.
+    pub counters: Vec<Counter>,
+    /// What it says happened, in words ([`Component::events`]): a fall.
+    pub events: Vec<String>,
+}
+
 /// One component of a system and where it stands.
 struct Member<R: RobotTypes> {
     component: Box<dyn Component<R>>,
@@ -210,8 +223,7 @@ impl<R: RobotTypes> System<R> {
     /// The system's state, summarised: the most live of its components' states (active if any
     /// component is active: torque may be on somewhere).
     pub fn lifecycle(&self) -> Lifecycle {
-        let live = self.members.iter().map(|m| m.lifecycle().liveness()).max();
-        live.map_or(Lifecycle::Unconfigured, Lifecycle::from_liveness)
+        Lifecycle::most_live(self.members.iter().map(Member::lifecycle))
     }
 
     /// Each component's name and state, in order.
@@ -240,28 +252,18 @@ impl<R: RobotTypes> System<R> {
         })
     }
 
-    /// Each component's name and what it counted ([`Component::counters`]), in order.
-    pub fn counters(&self) -> Vec<(String, Vec<Counter>)> {
-        // Read for the report at the end of a run: a panic here must not lose the report.
+    /// Each component's name, state, counts and events, in order: what a run reports of it.
+    pub fn report(&self) -> Vec<ComponentReport> {
+        // Read at the end of a run: a panic here must not lose the report.
         self.members
             .iter()
-            .map(|m| {
-                let counted = catch_unwind(AssertUnwindSafe(|| m.component.counters()));
-                (m.name.clone(), counted.unwrap_or_default().to_vec())
-            })
-            .collect()
-    }
-
-    /// Each component's name and what happened to it that it says in words
-    /// ([`Component::events`]), in order; components with nothing to say are left out.
-    pub fn events(&self) -> Vec<(String, Vec<String>)> {
-        // Read for the report at the end of a run: a panic here must not lose the report.
-        self.members
-            .iter()
-            .filter_map(|m| {
-                let events =
-                    catch_unwind(AssertUnwindSafe(|| m.component.events())).unwrap_or_default();
-                (!events.is_empty()).then(|| (m.name.clone(), events))
+            .map(|m| ComponentReport {
+                name: m.name.clone(),
+                lifecycle: m.lifecycle(),
+                counters: catch_unwind(AssertUnwindSafe(|| m.component.counters()))
+                    .unwrap_or_default()
+                    .to_vec(),
+                events: catch_unwind(AssertUnwindSafe(|| m.component.events())).unwrap_or_default(),
             })
             .collect()
     }

@@ -44,9 +44,9 @@ pub(super) fn written(
 ) -> Result<(), String> {
     let count = |name: &str| {
         report
-            .counters
+            .components
             .iter()
-            .flat_map(|(_, counters)| counters)
+            .flat_map(|c| &c.counters)
             .find(|c| c.name == name)
             .map_or(0, |c| c.value)
     };

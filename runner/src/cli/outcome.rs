@@ -107,7 +107,7 @@ pub(super) fn print_sensors(lines: &[String]) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use robot_core::control_loop::{ControllerError, Fault, LoopError, LoopReport};
-    use robot_core::hardware::Lifecycle;
+    use robot_core::hardware::{ComponentReport, Lifecycle};
 
     use super::*;
     use crate::run::RunError;
@@ -145,12 +145,14 @@ mod tests {
         let report = LoopReport {
             timing: Default::default(),
             realtime: Vec::new(),
-            final_lifecycle: Lifecycle::Inactive,
-            components: Vec::new(),
+            components: vec![ComponentReport {
+                name: "LiteBipedHardware".into(),
+                lifecycle: Lifecycle::Inactive,
+                counters: Vec::new(),
+                events: Vec::new(),
+            }],
             torque_off_failures: Vec::new(),
             controller_deactivate: None,
-            counters: Vec::new(),
-            events: Vec::new(),
         };
         let error = RunError::Loop(LoopError::Cycle {
             cycle: 7,

@@ -34,7 +34,7 @@ pub enum RunError {
     #[error(transparent)]
     Loop(#[from] LoopError),
     /// SIGINT or SIGTERM stopped the run; the loop switched the hardware off first.
-    #[error("interrupted by a signal: the loop stopped and the hardware is {}\n{}", .report.final_lifecycle, summary(.report))]
+    #[error("interrupted by a signal: the loop stopped and the hardware is {}\n{}", .report.final_lifecycle(), summary(.report))]
     Interrupted {
         /// The run up to the signal.
         report: Box<LoopReport>,

@@ -21,22 +21,19 @@ pub fn summary(report: &LoopReport) -> String {
     for step in &report.realtime {
         let _ = writeln!(out, "  real-time: {step}");
     }
-    let _ = writeln!(out, "  final lifecycle: {}", report.final_lifecycle);
+    let _ = writeln!(out, "  final lifecycle: {}", report.final_lifecycle());
     if let Some(fault) = &report.controller_deactivate {
         let _ = writeln!(out, "  after torque off, {fault}");
     }
-    for (component, events) in &report.events {
-        for event in events {
-            let _ = writeln!(out, "  {component}: {event}");
-        }
+    for (component, event) in report.events() {
+        let _ = writeln!(out, "  {component}: {event}");
     }
-    for (component, counters) in &report.counters {
-        let counted: Vec<String> = counters
-            .iter()
+    for component in &report.components {
+        let counted: Vec<String> = (component.counters.iter())
             .map(|c| format!("{} {}", c.name, c.value))
             .collect();
         if !counted.is_empty() {
-            let _ = writeln!(out, "  {component}: {}", counted.join(", "));
+            let _ = writeln!(out, "  {}: {}", component.name, counted.join(", "));
         }
     }
     if report.timing.paced {
