@@ -414,3 +414,25 @@ fn the_topic_backend_the_graph_and_the_trajectory_controller_are_one_participant
         assert_eq!(participants.len(), 2, "{summary}");
     });
 }
+
+/// The bar as issue 29 words it: on the mock, Cyclone DDS sees exactly one participant while
+/// `robot run --ros --controller trajectory` runs (the graph's and the controller's endpoints
+/// on it).
+#[test]
+fn robot_run_ros_with_the_trajectory_controller_is_one_participant() {
+    ros2_peer::isolated(|python| {
+        let watcher = python.start("participants", &["--seconds", "5"]).unwrap();
+        let (ok, text) = robot_run(&["--controller", "trajectory", "--ros", "--seconds", "3"]);
+        assert!(ok, "{text}");
+        let summary = watcher.summary(std::time::Duration::from_secs(15)).unwrap();
+        let participants = summary["participants"].as_array().unwrap();
+        assert_eq!(participants.len(), 1, "{summary}");
+        let writers = participants[0]["writers"].to_string();
+        let readers = participants[0]["readers"].to_string();
+        assert!(writers.contains("rt/joint_states"), "{summary}");
+        assert!(
+            readers.contains("rt/left_leg_trajectory_controller/joint_trajectory"),
+            "{summary}"
+        );
+    });
+}

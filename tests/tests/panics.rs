@@ -198,3 +198,46 @@ fn a_controller_that_panics_in_on_deactivate_is_reported_after_torque_off() {
     );
     assert_eq!(calls(&log).last().map(|c| &c.1), Some(&Call::Deactivate));
 }
+
+/// A component whose `identity` panics (so its `name` and `claims` do): the system refuses it
+/// with an error saying so, typed, instead of unwinding out of `System::new`.
+#[test]
+fn a_component_whose_identity_panics_is_refused_not_propagated() {
+    use robot_core::hardware::{Clock, Component, HardwareError, Identity, System};
+    use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
+
+    struct Nameless;
+    impl Component<LiteBiped> for Nameless {
+        fn identity(&self) -> &Identity {
+            panic!("no identity yet")
+        }
+        fn on_init(&mut self) -> Result<(), HardwareError> {
+            Ok(())
+        }
+        fn on_configure(&mut self) -> Result<(), HardwareError> {
+            Ok(())
+        }
+        fn on_activate(
+            &mut self,
+            _: &LiteBipedState,
+            _: &mut LiteBipedCommand,
+        ) -> Result<(), HardwareError> {
+            Ok(())
+        }
+        fn on_deactivate(&mut self) -> Result<(), HardwareError> {
+            Ok(())
+        }
+        fn read(&mut self, _: Clock, _: &mut LiteBipedState) -> Result<(), HardwareError> {
+            Ok(())
+        }
+        fn write(&mut self, _: Clock, _: &LiteBipedCommand) -> Result<(), HardwareError> {
+            Ok(())
+        }
+    }
+
+    let error = System::<LiteBiped>::new(vec![Box::new(Nameless)]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Panicked);
+    assert_eq!(error.component(), "(a component whose `name` panics)");
+    assert_eq!(error.message(), "panicked in `claims`");
+    assert_eq!(error.panic().map(Panic::message), Some("no identity yet"));
+}
