@@ -34,10 +34,12 @@
 mod control;
 mod controller;
 mod error;
+mod fault;
 mod handle;
 mod observer;
 mod options;
 mod realtime;
+mod report;
 mod stats;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -45,11 +47,13 @@ use std::time::{Duration, Instant};
 
 pub use control::LoopControl;
 pub use controller::{Controller, ControllerError};
-pub use error::{Fault, LoopError};
+pub use error::LoopError;
+pub use fault::Fault;
 pub use handle::LoopHandle;
 pub use observer::CycleObserver;
-pub use options::{LoopOptions, LoopReport, Pacing, StopAfter};
+pub use options::{LoopOptions, Pacing, StopAfter};
 pub use realtime::{RealtimeOptions, RealtimeStep};
+pub use report::LoopReport;
 pub use stats::{CycleStats, Percentiles, TimingReport};
 
 use crate::hardware::{Clock, HardwareError, Lifecycle, Panic, Recovery, System};

@@ -14,6 +14,7 @@ mod outcome;
 mod output_path;
 mod plot_recording;
 mod registry;
+mod tool_error;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -220,10 +221,10 @@ impl App {
             };
             return match can::run(can, &find_robot) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(can::CanError::Usage(message)) => command
+                Err(tool_error::ToolError::Usage(message)) => command
                     .error(clap::error::ErrorKind::ValueValidation, message)
                     .exit(),
-                Err(can::CanError::Failed(message)) => {
+                Err(tool_error::ToolError::Failed(message)) => {
                     eprintln!("error: {message}");
                     ExitCode::FAILURE
                 }
@@ -232,10 +233,10 @@ impl App {
         if let Command::Imu(imu) = cli.command {
             return match imu::run(imu) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(can::CanError::Usage(message)) => command
+                Err(tool_error::ToolError::Usage(message)) => command
                     .error(clap::error::ErrorKind::ValueValidation, message)
                     .exit(),
-                Err(can::CanError::Failed(message)) => {
+                Err(tool_error::ToolError::Failed(message)) => {
                     eprintln!("error: {message}");
                     ExitCode::FAILURE
                 }

@@ -1,40 +1,8 @@
 //! How a run of the control loop ends when it does not end cleanly.
 
-use super::controller::ControllerError;
-use super::options::LoopReport;
+use super::fault::Fault;
+use super::report::LoopReport;
 use crate::hardware::{HardwareError, Panic};
-
-/// What made a cycle (or an activation) end the run. The hardware has been switched off by the
-/// time a caller sees one.
-///
-/// Its `{}` is the whole report for people (a hardware error with its causes and aftermath);
-/// `source()` is the typed error beneath it.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Fault {
-    /// A component's `read`, `write` or `on_activate` failed, or panicked
-    /// ([`ErrorKind::Panicked`](crate::hardware::ErrorKind::Panicked), the
-    /// [`Panic`] its cause).
-    #[error("{0:#}")]
-    Hardware(#[source] HardwareError),
-    /// The controller refused to go on.
-    #[error("the controller stopped: {0}")]
-    Controller(#[source] ControllerError),
-    /// The controller panicked; the panic was caught.
-    #[error("the controller's `{call}` panicked: {panic}")]
-    ControllerPanicked {
-        /// The call it panicked in (`update`, `on_activate`, `on_deactivate`).
-        call: &'static str,
-        /// The panic.
-        #[source]
-        panic: Panic,
-    },
-}
-
-impl From<HardwareError> for Fault {
-    fn from(error: HardwareError) -> Self {
-        Fault::Hardware(error)
-    }
-}
 
 /// Why the loop stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -49,7 +17,7 @@ pub enum LoopError {
     },
     /// A fault ended the run; the hardware was switched off ([`LoopReport::torque_off_failures`]
     /// lists every attempt that failed).
-    #[error("cycle {cycle}: {fault}{}", torque_off_note(.report))]
+    #[error("cycle {cycle}: {fault}{}", .report.torque_off_note())]
     Cycle {
         /// The cycle that failed.
         cycle: u64,
@@ -59,7 +27,7 @@ pub enum LoopError {
         report: Box<LoopReport>,
     },
     /// Switching the hardware off failed, after every retry.
-    #[error("switching the hardware off failed{}", torque_off_note(.report))]
+    #[error("switching the hardware off failed{}", .report.torque_off_note())]
     TorqueOff {
         /// Timing, final states and every failed attempt.
         report: Box<LoopReport>,
@@ -86,23 +54,4 @@ impl LoopError {
             | LoopError::Joined => None,
         }
     }
-}
-
-fn torque_off_note(report: &LoopReport) -> String {
-    let mut note = String::new();
-    if !report.torque_off_failures.is_empty() {
-        note.push_str(&format!(
-            "; torque off failed: {}",
-            crate::hardware::summarize(&report.torque_off_failures)
-        ));
-    }
-    for component in &report.components {
-        if component.lifecycle == crate::hardware::Lifecycle::Active {
-            note.push_str(&format!("; `{}` is STILL ACTIVE", component.name));
-        }
-    }
-    if let Some(fault) = &report.controller_deactivate {
-        note.push_str(&format!("; after torque off, {fault}"));
-    }
-    note
 }

@@ -8,7 +8,8 @@ use super::ControlLoop;
 use super::control::LoopControl;
 use super::controller::Controller;
 use super::error::LoopError;
-use super::options::{LoopOptions, LoopReport};
+use super::options::LoopOptions;
+use super::report::LoopReport;
 use crate::hardware::Panic;
 use crate::typed::RobotTypes;
 

@@ -1,11 +1,8 @@
-//! How to run the loop, and what a run reports.
+//! How to run the loop.
 
 use std::time::Duration;
 
-use super::error::Fault;
-use super::realtime::{RealtimeOptions, RealtimeStep};
-use super::stats::TimingReport;
-use crate::hardware::{ComponentReport, HardwareError, Lifecycle};
+use super::realtime::RealtimeOptions;
 
 /// When a blocking run ends by itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,34 +64,5 @@ impl Default for LoopOptions {
             stats_capacity: 1 << 16,
             spin: Duration::ZERO,
         }
-    }
-}
-
-/// What a finished run reports.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoopReport {
-    /// Timing statistics.
-    pub timing: TimingReport,
-    /// The outcome of each real-time setup step.
-    pub realtime: Vec<RealtimeStep>,
-    /// Each component's name, state at the end, counts and events, in order.
-    pub components: Vec<ComponentReport>,
-    /// Every failed attempt to switch a component off, in order (empty when all went well).
-    pub torque_off_failures: Vec<HardwareError>,
-    /// A panic of the controller's `on_deactivate`, after the hardware was switched off.
-    pub controller_deactivate: Option<Fault>,
-}
-
-impl LoopReport {
-    /// The system's state at the end, summarised: the most live of its components' (inactive
-    /// after a clean stop of an active loop).
-    pub fn final_lifecycle(&self) -> Lifecycle {
-        Lifecycle::most_live(self.components.iter().map(|c| c.lifecycle))
-    }
-
-    /// Every event of every component, in order, with the component's name.
-    pub fn events(&self) -> impl Iterator<Item = (&str, &str)> {
-        (self.components.iter())
-            .flat_map(|c| c.events.iter().map(|e| (c.name.as_str(), e.as_str())))
     }
 }

@@ -8,17 +8,11 @@ use robstride_tools::inspect;
 
 use super::args::{CanCommand, OnOff, RequestArg};
 use super::commission::{self, FindRobot};
+use super::tool_error::ToolError;
 
-/// What went wrong: a usage error (exit 2, like clap's) or a failure (exit 1): I/O, a bus that
-/// cannot be opened, a motor that does not answer.
-pub(crate) enum CanError {
-    Usage(String),
-    Failed(String),
-}
-
-pub(crate) fn run(command: CanCommand, find_robot: FindRobot<'_>) -> Result<(), CanError> {
+pub(crate) fn run(command: CanCommand, find_robot: FindRobot<'_>) -> Result<(), ToolError> {
     let mut out = std::io::stdout().lock();
-    let io = |e: std::io::Error| CanError::Failed(format!("cannot write the output: {e}"));
+    let io = |e: std::io::Error| ToolError::Failed(format!("cannot write the output: {e}"));
     match command {
         CanCommand::Scan(args) => commission::scan(&args, find_robot),
         CanCommand::SetId(args) => commission::set_id(&args, find_robot),
@@ -26,12 +20,12 @@ pub(crate) fn run(command: CanCommand, find_robot: FindRobot<'_>) -> Result<(), 
         CanCommand::Param(command) => commission::param(&command, find_robot),
         CanCommand::Encode(args) => {
             let frame = request(&args.request)
-                .map_err(CanError::Usage)?
+                .map_err(ToolError::Usage)?
                 .encode(args.model, args.host, args.motor);
             writeln!(out, "{}", inspect::frame_line(&frame)).map_err(io)
         }
         CanCommand::Decode(args) => {
-            let mut decode = |line: &str| -> Result<(), CanError> {
+            let mut decode = |line: &str| -> Result<(), ToolError> {
                 if line.trim().is_empty() {
                     return Ok(());
                 }
@@ -40,7 +34,7 @@ pub(crate) fn run(command: CanCommand, find_robot: FindRobot<'_>) -> Result<(), 
             if args.lines.is_empty() {
                 for line in std::io::stdin().lock().lines() {
                     let line =
-                        line.map_err(|e| CanError::Failed(format!("cannot read stdin: {e}")))?;
+                        line.map_err(|e| ToolError::Failed(format!("cannot read stdin: {e}")))?;
                     decode(&line)?;
                 }
             } else {

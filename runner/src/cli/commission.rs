@@ -13,7 +13,7 @@ use robstride_tools::commission::{Commissioner, Found};
 use robstride_tools::inspect;
 
 use super::args::{BusArgs, MotorArgs, ParamCommand, ScanArgs, SetIdArgs};
-use super::can::CanError;
+use super::tool_error::ToolError;
 
 /// Finds a robot by ROS name, or the tool's first one.
 pub(crate) type FindRobot<'a> = &'a dyn Fn(Option<&str>) -> Result<&'static Robot, String>;
@@ -27,16 +27,16 @@ struct Bus {
 }
 
 impl Bus {
-    fn open(args: &BusArgs, find_robot: FindRobot<'_>) -> Result<Bus, CanError> {
+    fn open(args: &BusArgs, find_robot: FindRobot<'_>) -> Result<Bus, ToolError> {
         let interface = args.interface.as_str();
         // Before opening: a usage error stays one whether or not the interface exists.
         let simulated = matches!(TransportKind::of(interface), TransportKind::Sim(_));
         if !simulated && (args.robot.is_some() || args.bus.is_some()) {
-            return Err(CanError::Usage(format!(
+            return Err(ToolError::Usage(format!(
                 "--robot and --bus choose the motors of a simulated bus; `{interface}` is a real one"
             )));
         }
-        let opened = transport::open(interface).map_err(|e| CanError::Failed(e.to_string()))?;
+        let opened = transport::open(interface).map_err(|e| ToolError::Failed(e.to_string()))?;
         let transport = match opened {
             Opened::SocketCan(socket) => Box::new(socket) as Box<dyn Transport>,
             Opened::Simulated(name) => {
@@ -44,7 +44,7 @@ impl Bus {
                 eprintln!(
                     "note: `{interface}` is an in-process bus of simulated actuators that lives for this one command; nothing written to them is kept"
                 );
-                let robot = find_robot(args.robot.as_deref()).map_err(CanError::Usage)?;
+                let robot = find_robot(args.robot.as_deref()).map_err(ToolError::Usage)?;
                 let bus = sim_bus(robot, args.bus.as_deref())?;
                 attach_actuators(robot, bus, None, &sim);
                 Box::new(sim.host())
@@ -64,18 +64,18 @@ impl Bus {
 }
 
 /// The robot's bus named `name`, or its first.
-fn sim_bus<'r>(robot: &'r Robot, name: Option<&'r str>) -> Result<&'r str, CanError> {
+fn sim_bus<'r>(robot: &'r Robot, name: Option<&'r str>) -> Result<&'r str, ToolError> {
     let names: Vec<&str> = robot.buses.iter().map(|b| b.name.as_ref()).collect();
     match name {
         None => names
             .first()
             .copied()
-            .ok_or_else(|| CanError::Usage(format!("{} has no bus to simulate", robot.name))),
+            .ok_or_else(|| ToolError::Usage(format!("{} has no bus to simulate", robot.name))),
         Some(name) if names.contains(&name) => Ok(name),
         Some(name) => {
             let hint =
                 robot_core::validate::suggest::did_you_mean_before(name, names.iter().copied());
-            Err(CanError::Usage(format!(
+            Err(ToolError::Usage(format!(
                 "{} has no bus `{name}`; {hint}its buses are: {}",
                 robot.name,
                 names.join(", ")
@@ -84,9 +84,9 @@ fn sim_bus<'r>(robot: &'r Robot, name: Option<&'r str>) -> Result<&'r str, CanEr
     }
 }
 
-pub(crate) fn scan(args: &ScanArgs, find_robot: FindRobot<'_>) -> Result<(), CanError> {
+pub(crate) fn scan(args: &ScanArgs, find_robot: FindRobot<'_>) -> Result<(), ToolError> {
     if args.from > args.to {
-        return Err(CanError::Usage(format!(
+        return Err(ToolError::Usage(format!(
             "--from {} is above --to {}",
             args.from, args.to
         )));
@@ -136,7 +136,7 @@ fn run_mode_name(mode: u8) -> &'static str {
     }
 }
 
-pub(crate) fn set_id(args: &SetIdArgs, find_robot: FindRobot<'_>) -> Result<(), CanError> {
+pub(crate) fn set_id(args: &SetIdArgs, find_robot: FindRobot<'_>) -> Result<(), ToolError> {
     let MotorArgs { bus, motor } = &args.target;
     let mut bus = Bus::open(bus, find_robot)?;
     let uid = bus.tool().set_id(*motor, args.new).map_err(failed)?;
@@ -148,7 +148,7 @@ pub(crate) fn set_id(args: &SetIdArgs, find_robot: FindRobot<'_>) -> Result<(), 
     Ok(())
 }
 
-pub(crate) fn set_zero(args: &MotorArgs, find_robot: FindRobot<'_>) -> Result<(), CanError> {
+pub(crate) fn set_zero(args: &MotorArgs, find_robot: FindRobot<'_>) -> Result<(), ToolError> {
     let mut bus = Bus::open(&args.bus, find_robot)?;
     let position = bus.tool().set_zero(args.motor).map_err(failed)?;
     match position {
@@ -164,7 +164,7 @@ pub(crate) fn set_zero(args: &MotorArgs, find_robot: FindRobot<'_>) -> Result<()
     Ok(())
 }
 
-pub(crate) fn param(command: &ParamCommand, find_robot: FindRobot<'_>) -> Result<(), CanError> {
+pub(crate) fn param(command: &ParamCommand, find_robot: FindRobot<'_>) -> Result<(), ToolError> {
     match command {
         ParamCommand::Read { target, param } => {
             let mut bus = Bus::open(&target.bus, find_robot)?;
@@ -186,7 +186,7 @@ pub(crate) fn param(command: &ParamCommand, find_robot: FindRobot<'_>) -> Result
             param,
             value,
         } => {
-            let write = inspect::parse_param_write(param, value).map_err(CanError::Usage)?;
+            let write = inspect::parse_param_write(param, value).map_err(ToolError::Usage)?;
             let mut bus = Bus::open(&target.bus, find_robot)?;
             bus.tool()
                 .write_param(target.motor, write)
@@ -215,10 +215,10 @@ fn param_name(index: u16) -> String {
     }
 }
 
-fn failed(error: robstride_tools::commission::CommissionError) -> CanError {
-    CanError::Failed(error.to_string())
+fn failed(error: robstride_tools::commission::CommissionError) -> ToolError {
+    ToolError::Failed(error.to_string())
 }
 
-fn io(error: std::io::Error) -> CanError {
-    CanError::Failed(format!("cannot write the output: {error}"))
+fn io(error: std::io::Error) -> ToolError {
+    ToolError::Failed(format!("cannot write the output: {error}"))
 }

@@ -11,7 +11,7 @@ use witmotion_sim::{Settings, SimImu, SimOptions};
 use witmotion_tools::bringup::{self, BringUp, Found, Registers, kind_name};
 use witmotion_tools::decode;
 
-use super::can::CanError;
+use super::tool_error::ToolError;
 
 /// `imu scan`, `read`, `set-rate`, `set-content`, `set-baud`, `calibrate`, `save`, `decode`.
 #[derive(Debug, Subcommand)]
@@ -111,7 +111,7 @@ struct Port {
 }
 
 impl Port {
-    fn open(args: &PortArgs) -> Result<Port, CanError> {
+    fn open(args: &PortArgs) -> Result<Port, ToolError> {
         let (path, sim) = simulated(&args.port, args.baud)?;
         let device = BringUp::open(&path, args.baud).map_err(failed)?;
         Ok(Port {
@@ -123,7 +123,7 @@ impl Port {
 }
 
 /// The path to open for `port`, and for `sim` the simulated device behind it, at `baud`.
-fn simulated(port: &str, baud: u32) -> Result<(String, Option<SimImu>), CanError> {
+fn simulated(port: &str, baud: u32) -> Result<(String, Option<SimImu>), ToolError> {
     if port != robot_core::config::SIMULATED_IMU {
         return Ok((port.to_string(), None));
     }
@@ -133,26 +133,26 @@ fn simulated(port: &str, baud: u32) -> Result<(String, Option<SimImu>), CanError
     let mut settings = Settings::FACTORY;
     settings.baud = BaudRate::from_bits_per_second(baud).unwrap_or(settings.baud);
     let sim = SimImu::spawn(SimOptions::new(settings))
-        .map_err(|e| CanError::Failed(format!("cannot open a pseudo-terminal: {e}")))?;
+        .map_err(|e| ToolError::Failed(format!("cannot open a pseudo-terminal: {e}")))?;
     Ok((sim.path().to_string(), Some(sim)))
 }
 
-fn failed(error: bringup::BringUpError) -> CanError {
-    CanError::Failed(error.to_string())
+fn failed(error: bringup::BringUpError) -> ToolError {
+    ToolError::Failed(error.to_string())
 }
 
-fn io(error: std::io::Error) -> CanError {
-    CanError::Failed(format!("cannot write the output: {error}"))
+fn io(error: std::io::Error) -> ToolError {
+    ToolError::Failed(format!("cannot write the output: {error}"))
 }
 
-pub(crate) fn run(command: ImuCommand) -> Result<(), CanError> {
+pub(crate) fn run(command: ImuCommand) -> Result<(), ToolError> {
     let mut out = std::io::stdout().lock();
     match command {
         ImuCommand::Scan(args) => {
             // A scan finds the baud: a simulated device is at the factory's.
             let factory = Settings::FACTORY.baud.bits_per_second();
             let (path, _sim) = simulated(&args.port, factory)?;
-            let found = BringUp::scan(&path).map_err(|e| CanError::Failed(e.to_string()))?;
+            let found = BringUp::scan(&path).map_err(|e| ToolError::Failed(e.to_string()))?;
             writeln!(out, "{}", found_line(&args.port, &found)).map_err(io)
         }
         ImuCommand::Read { port, sets } => {
@@ -241,7 +241,7 @@ pub(crate) fn run(command: ImuCommand) -> Result<(), CanError> {
                 let mut text = String::new();
                 for line in std::io::stdin().lock().lines() {
                     let line =
-                        line.map_err(|e| CanError::Failed(format!("cannot read stdin: {e}")))?;
+                        line.map_err(|e| ToolError::Failed(format!("cannot read stdin: {e}")))?;
                     text.push_str(&line);
                     text.push('\n');
                 }

@@ -10,7 +10,7 @@
 //! read a register back with [`Command::ReadRegisters`] to check.
 
 use crate::error::CommandError;
-use crate::frame::FrameKind;
+use crate::kind::FrameKind;
 
 /// Bytes 0 and 1 of every command.
 pub const COMMAND_HEADER: [u8; 2] = [0xFF, 0xAA];

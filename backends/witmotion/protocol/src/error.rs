@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::frame::FrameKind;
+use crate::kind::FrameKind;
 
 /// Why 11 bytes are not a frame.
 ///

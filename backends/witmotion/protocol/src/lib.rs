@@ -85,6 +85,7 @@
 mod command;
 mod error;
 mod frame;
+mod kind;
 pub mod orientation;
 mod parser;
 mod reading;
@@ -95,7 +96,8 @@ pub use command::{
     OutputRate, register,
 };
 pub use error::{CommandError, DecodeError, EncodeError, Field, FrameError};
-pub use frame::{FRAME_LEN, Frame, FrameKind, HEADER};
+pub use frame::{FRAME_LEN, Frame, HEADER};
+pub use kind::FrameKind;
 pub use orientation::Quaternion;
 pub use parser::{Counters, Frames, Parser};
 pub use reading::{Acceleration, Angle, AngularVelocity, MagneticField, Reading, Time};

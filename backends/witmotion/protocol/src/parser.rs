@@ -13,7 +13,8 @@
 //! (`wit_normal_ros.py`) throws the whole 11 bytes away instead, losing a frame that starts
 //! inside them.
 
-use crate::frame::{FRAME_LEN, Frame, FrameKind, HEADER, sum};
+use crate::frame::{FRAME_LEN, Frame, HEADER, sum};
+use crate::kind::FrameKind;
 
 /// What the parser has seen since it was made or [reset](Parser::reset_counters).
 ///

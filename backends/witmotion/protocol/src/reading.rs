@@ -10,7 +10,8 @@
 //! VERSION for the SDK, "Version=(VH<<8)|VL" in the datasheet).
 
 use crate::error::{DecodeError, EncodeError, Field};
-use crate::frame::{Frame, FrameKind};
+use crate::frame::Frame;
+use crate::kind::FrameKind;
 use crate::orientation::Quaternion;
 use crate::scale::{
     ACCELERATION_PER_WORD, ANGLE_PER_WORD, ANGULAR_VELOCITY_PER_WORD, QUATERNION_NORM_TOLERANCE,
