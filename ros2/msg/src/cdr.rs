@@ -8,8 +8,6 @@
 //! microsecond. A decoder never trusts a count: one larger than the bytes left is an error
 //! before anything is allocated. The DDS stack takes the codec through `ros2-dds`'s adapters.
 
-use crate::message::Message;
-
 /// Plain CDR, little-endian: the representation identifier ROS 2's RMWs send.
 pub const CDR_LE: [u8; 4] = [0x00, 0x01, 0x00, 0x00];
 
@@ -139,16 +137,6 @@ impl<'a> CdrReader<'a> {
         }
         Ok(n)
     }
-}
-
-impl CdrField for crate::message::Byte {
-    fn encode(&self, w: &mut CdrWriter<'_>) {
-        self.0.encode(w);
-    }
-    fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
-        u8::decode(r).map(crate::message::Byte)
-    }
-    const MIN_SIZE: usize = 1;
 }
 
 /// A type CDR encodes: the field types of ROS messages.
@@ -334,20 +322,20 @@ impl<T: CdrField + Copy + Default, const N: usize> CdrField for [T; N] {
 
 /// Encodes `message` with its encapsulation header, as a ROS 2 publisher sends it, into `out`
 /// (cleared first; its capacity is reused).
-pub fn encode<M: Message>(message: &M, out: &mut Vec<u8>) {
+pub fn encode<M: CdrField>(message: &M, out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&CDR_LE);
     message.encode(&mut CdrWriter::new(out));
 }
 
 /// Decodes a payload with its encapsulation header.
-pub fn decode<M: Message>(payload: &[u8]) -> Result<M, CdrError> {
+pub fn decode<M: CdrField>(payload: &[u8]) -> Result<M, CdrError> {
     M::decode(&mut reader_of(payload)?)
 }
 
 /// Decodes a payload into `message`, reusing its strings' and sequences' buffers: with the same
 /// shape of message each time, no allocation. After an error `message` holds part of it.
-pub fn decode_into<M: Message>(payload: &[u8], message: &mut M) -> Result<(), CdrError> {
+pub fn decode_into<M: CdrField>(payload: &[u8], message: &mut M) -> Result<(), CdrError> {
     message.decode_into(&mut reader_of(payload)?)
 }
 
@@ -381,7 +369,7 @@ impl Payload {
     }
 
     /// Decodes into `message`, reusing its buffers.
-    pub fn decode_into<M: Message>(&self, message: &mut M) -> Result<(), CdrError> {
+    pub fn decode_into<M: CdrField>(&self, message: &mut M) -> Result<(), CdrError> {
         message.decode_into(&mut CdrReader::new(&self.body, self.big_endian))
     }
 }

@@ -4,9 +4,11 @@
 //! computed. [`ros_message!`](crate::ros_message) writes both from one declaration, so they
 //! cannot disagree.
 
+use crate::cdr::{CdrError, CdrField, CdrReader, CdrWriter};
+
 /// A ROS 2 message type.
 pub trait Message:
-    crate::cdr::CdrField + Clone + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static
+    CdrField + Clone + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static
 {
     /// The type as ROS describes it: package, name and fields.
     const DESCRIPTION: &'static TypeDescription;
@@ -119,6 +121,16 @@ basic_types! {
 pub struct Byte(pub u8);
 
 basic_types! { Byte => BYTE }
+
+impl CdrField for Byte {
+    fn encode(&self, w: &mut CdrWriter<'_>) {
+        self.0.encode(w);
+    }
+    fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
+        u8::decode(r).map(Byte)
+    }
+    const MIN_SIZE: usize = 1;
+}
 
 impl<T: RosType> RosType for Vec<T> {
     const FIELD_TYPE: FieldType = FieldType {
