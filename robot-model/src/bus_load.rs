@@ -40,9 +40,7 @@ pub const FRAMES_PER_ACTUATOR: usize = 2;
 /// Classic CAN tops out at 1 Mbit/s.
 pub const MAX_CLASSIC_CAN_BITRATE: u32 = 1_000_000;
 
-/// The share of its bit rate a bus may fill each cycle unless its definition raises it: 80 %
-/// (see the module docs for why).
-pub const DEFAULT_MAX_LOAD: f64 = 0.8;
+pub use crate::model::DEFAULT_MAX_LOAD;
 
 /// The load one bus carries at one loop rate.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -17,7 +17,7 @@ mod hardware;
 
 pub use hardware::{
     Actuator, Bus, BusKind, BusName, CanId, CanIdError, DEFAULT_CAN_BITRATE,
-    DEFAULT_CONTACT_THRESHOLD, Direction, MockParams, Param, Sensor, SensorKind,
+    DEFAULT_CONTACT_THRESHOLD, DEFAULT_MAX_LOAD, Direction, MockParams, Param, Sensor, SensorKind,
 };
 
 /// A name or other text: borrowed in a generated `static`, owned when deserialized.

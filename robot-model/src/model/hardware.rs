@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{List, Str, is_empty};
-use crate::actuator::RobstrideModel;
 use crate::fourbar::FourBar;
+use robot_actuator::RobstrideModel;
 
 /// The RobStride actuator behind an actuated joint, and how it is wired to the joint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -180,10 +180,14 @@ pub struct Bus {
     pub max_load: Option<f64>,
 }
 
+/// The share of its bit rate a bus may fill each cycle unless its definition raises it: 80 %
+/// (the module docs of `robot_core::bus_load` say why).
+pub const DEFAULT_MAX_LOAD: f64 = 0.8;
+
 impl Bus {
     /// The share of its bit rate the bus may fill each cycle: its own `max_load`, else 80 %.
     pub fn max_load(&self) -> f64 {
-        self.max_load.unwrap_or(crate::bus_load::DEFAULT_MAX_LOAD)
+        self.max_load.unwrap_or(DEFAULT_MAX_LOAD)
     }
 }
 
