@@ -61,7 +61,7 @@ pub struct RunRequest<'a> {
     /// The process's DDS participant, for a run that speaks ROS 2 (the graph, the topic
     /// backend) and a controller that does (the trajectory controller): one per process, made
     /// once and handed to each. A run that needs one and is given none joins one
-    /// ([`crate::ros::participant`]).
+    /// ([`RunRequest::participant()`]).
     pub participant: Option<&'a ros2_dds::Participant>,
 }
 
