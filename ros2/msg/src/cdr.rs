@@ -32,6 +32,16 @@ pub enum CdrError {
         /// Where, from the start of the body.
         at: usize,
     },
+    /// A bounded string (`string<=256`) longer than its bound.
+    #[error("string at byte {at} is {length} bytes long, over its bound of {bound}")]
+    OverBound {
+        /// Where, from the start of the body.
+        at: usize,
+        /// Its length in bytes.
+        length: usize,
+        /// The most the type allows.
+        bound: usize,
+    },
     /// A `bool` that is neither 0 nor 1.
     #[error("bool at byte {at} is {value}")]
     BadBool {
@@ -91,6 +101,11 @@ impl<'a> CdrReader<'a> {
             at: 0,
             big_endian,
         }
+    }
+
+    /// Where it is, in bytes from the start of the body.
+    pub fn position(&self) -> usize {
+        self.at
     }
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], CdrError> {
@@ -273,7 +288,7 @@ impl CdrField for String {
 }
 
 /// A string's text, without its NUL.
-fn read_str<'a>(r: &mut CdrReader<'a>) -> Result<&'a str, CdrError> {
+pub(crate) fn read_str<'a>(r: &mut CdrReader<'a>) -> Result<&'a str, CdrError> {
     let n = r.count(1)?;
     let at = r.at;
     match r.take(n)?.split_last() {
@@ -446,6 +461,33 @@ mod tests {
             big.extend(chunk.iter().rev());
         }
         assert_eq!(decode::<Imu>(&big).unwrap(), message);
+    }
+
+    #[test]
+    fn a_bounded_string_over_its_bound_is_refused_at_its_place() {
+        use crate::BoundedString;
+        use crate::msg::StringMessage;
+        let mut out = Vec::new();
+        let fits = StringMessage {
+            data: "n".repeat(256),
+        };
+        encode(&fits, &mut out);
+        let decoded: BoundedString<256> = decode(&out).unwrap();
+        assert_eq!(decoded.0, fits.data);
+        encode(
+            &StringMessage {
+                data: "n".repeat(257),
+            },
+            &mut out,
+        );
+        assert_eq!(
+            decode::<BoundedString<256>>(&out),
+            Err(CdrError::OverBound {
+                at: 0,
+                length: 257,
+                bound: 256
+            })
+        );
     }
 
     #[test]

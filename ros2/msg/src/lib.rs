@@ -16,7 +16,7 @@ mod name;
 mod qos;
 pub mod type_hash;
 
-pub use message::{Byte, Field, FieldType, Message, RosType, TypeDescription};
+pub use message::{BoundedString, Byte, Field, FieldType, Message, RosType, TypeDescription};
 pub use name::{MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, TopicName, TopicNameError};
 pub use qos::{QosProfile, ReliabilityKind};
 pub use type_hash::TypeHash;

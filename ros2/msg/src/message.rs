@@ -55,6 +55,8 @@ pub struct FieldType {
     pub type_id: u8,
     /// A fixed array's length; 0 otherwise.
     pub capacity: u64,
+    /// A bounded string's bound (`string<=256`); 0 otherwise.
+    pub string_capacity: u64,
     /// The nested message type, for nested fields and arrays of them.
     pub nested: Option<&'static TypeDescription>,
 }
@@ -89,6 +91,8 @@ pub mod type_id {
     pub const BYTE: u8 = 16;
     /// `string`.
     pub const STRING: u8 = 17;
+    /// `string<=N`.
+    pub const BOUNDED_STRING: u8 = 21;
     /// Added to an element id for a fixed-size array (`float64[9]`).
     pub const ARRAY_OFFSET: u8 = 48;
     /// Added to an element id for an unbounded sequence (`float64[]`).
@@ -104,7 +108,12 @@ pub trait RosType {
 macro_rules! basic_types {
     ($($rust:ty => $id:ident),* $(,)?) => {
         $(impl RosType for $rust {
-            const FIELD_TYPE: FieldType = FieldType { type_id: type_id::$id, capacity: 0, nested: None };
+            const FIELD_TYPE: FieldType = FieldType {
+                type_id: type_id::$id,
+                capacity: 0,
+                string_capacity: 0,
+                nested: None,
+            };
         })*
     };
 }
@@ -132,10 +141,51 @@ impl CdrField for Byte {
     const MIN_SIZE: usize = 1;
 }
 
+/// ROS's `string<=N`: a string of at most `N` bytes, encoded as any string is; a longer one
+/// is refused when decoded (as the RMWs refuse it), and truncated by nobody.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Hash)]
+pub struct BoundedString<const N: usize>(pub String);
+
+impl<const N: usize> RosType for BoundedString<N> {
+    const FIELD_TYPE: FieldType = FieldType {
+        type_id: type_id::BOUNDED_STRING,
+        capacity: 0,
+        string_capacity: N as u64,
+        nested: None,
+    };
+}
+
+impl<const N: usize> CdrField for BoundedString<N> {
+    fn encode(&self, w: &mut CdrWriter<'_>) {
+        self.0.encode(w);
+    }
+    fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
+        let mut text = BoundedString(String::new());
+        text.decode_into(r)?;
+        Ok(text)
+    }
+    fn decode_into(&mut self, r: &mut CdrReader<'_>) -> Result<(), CdrError> {
+        let at = r.position();
+        let text = crate::cdr::read_str(r)?;
+        if text.len() > N {
+            return Err(CdrError::OverBound {
+                at,
+                length: text.len(),
+                bound: N,
+            });
+        }
+        self.0.clear();
+        self.0.push_str(text);
+        Ok(())
+    }
+    const MIN_SIZE: usize = String::MIN_SIZE;
+}
+
 impl<T: RosType> RosType for Vec<T> {
     const FIELD_TYPE: FieldType = FieldType {
         type_id: T::FIELD_TYPE.type_id + type_id::UNBOUNDED_SEQUENCE_OFFSET,
         capacity: 0,
+        string_capacity: T::FIELD_TYPE.string_capacity,
         nested: T::FIELD_TYPE.nested,
     };
 }
@@ -144,6 +194,7 @@ impl<T: RosType, const N: usize> RosType for [T; N] {
     const FIELD_TYPE: FieldType = FieldType {
         type_id: T::FIELD_TYPE.type_id + type_id::ARRAY_OFFSET,
         capacity: N as u64,
+        string_capacity: T::FIELD_TYPE.string_capacity,
         nested: T::FIELD_TYPE.nested,
     };
 }
@@ -234,6 +285,7 @@ macro_rules! ros_message {
             const FIELD_TYPE: $crate::FieldType = $crate::FieldType {
                 type_id: $crate::message::type_id::NESTED_TYPE,
                 capacity: 0,
+                string_capacity: 0,
                 nested: ::core::option::Option::Some(<$name as $crate::Message>::DESCRIPTION),
             };
         }

@@ -269,3 +269,38 @@ mod tests {
         assert_eq!(type_id::BYTE, 16); // type_description_interfaces/FieldType FIELD_TYPE_BYTE
     }
 }
+
+ros_message! {
+    /// `rmw_dds_common/msg/Gid`: an entity's global id, its DDS GUID (the participant's 12-byte
+    /// prefix and the 4-byte entity id) as Jazzy's RMWs put it.
+    pub struct Gid in "rmw_dds_common" {
+        /// The GUID's 16 bytes (`char[16]`, which ROS maps to `uint8`).
+        data: [u8; 16],
+    }
+}
+
+ros_message! {
+    /// `rmw_dds_common/msg/NodeEntitiesInfo`: one node and the readers and writers it owns.
+    pub struct NodeEntitiesInfo in "rmw_dds_common" {
+        /// Its namespace (`/`, `/robot1`).
+        node_namespace: crate::BoundedString<256>,
+        /// Its name (`joint_state_broadcaster`).
+        node_name: crate::BoundedString<256>,
+        /// Its subscriptions' (and service servers' request readers') GUIDs.
+        reader_gid_seq: Vec<Gid>,
+        /// Its publishers' (and service servers' reply writers') GUIDs.
+        writer_gid_seq: Vec<Gid>,
+    }
+}
+
+ros_message! {
+    /// `rmw_dds_common/msg/ParticipantEntitiesInfo`: what a process publishes on
+    /// `ros_discovery_info` so that ROS tools know its nodes: `ros2 node list`, and the node of
+    /// each endpoint in `ros2 topic info -v`.
+    pub struct ParticipantEntitiesInfo in "rmw_dds_common" {
+        /// The participant's GUID.
+        gid: Gid,
+        /// Its nodes.
+        node_entities_info_seq: Vec<NodeEntitiesInfo>,
+    }
+}

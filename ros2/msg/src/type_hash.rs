@@ -92,9 +92,9 @@ fn write_individual(json: &mut String, description: &TypeDescription) {
         // Writing into a String cannot fail.
         let _ = write!(
             json,
-            ", \"type\": {{\"type_id\": {}, \"capacity\": {}, \"string_capacity\": 0, \
+            ", \"type\": {{\"type_id\": {}, \"capacity\": {}, \"string_capacity\": {}, \
              \"nested_type_name\": ",
-            t.type_id, t.capacity
+            t.type_id, t.capacity, t.string_capacity
         );
         write_string(json, &t.nested.map(|n| n.type_name()).unwrap_or_default());
         json.push_str("}}");
@@ -239,5 +239,48 @@ mod graph_type_tests {
             StringMessage::DESCRIPTION.dds_type_name(),
             "std_msgs::msg::dds_::String_"
         );
+    }
+}
+
+#[cfg(test)]
+mod discovery_type_tests {
+    use super::*;
+    use crate::msg::{Gid, NodeEntitiesInfo, ParticipantEntitiesInfo};
+
+    /// The hashes ROS 2 Jazzy's rmw_dds_common 3.1.0 ships in `share/rmw_dds_common/msg/*.json`
+    /// (`type_hashes`), as in the PyPI wheel `ros-rmw-dds-common`: a `char[16]` (uint8 array)
+    /// and two `string<=256` (a bounded string with its bound in the JSON) among them.
+    const PUBLISHED: [(&str, &str); 3] = [
+        (
+            "rmw_dds_common/msg/Gid",
+            "RIHS01_ab6f21cfbb0a6dbb837161e1110c2051a2850ed9f9c53944d7115d9bcebedf71",
+        ),
+        (
+            "rmw_dds_common/msg/NodeEntitiesInfo",
+            "RIHS01_8ffef65ee2d088c63b1e8fcd31e800ba9fc8dbe0ee15ca60d1676de5218087a7",
+        ),
+        (
+            "rmw_dds_common/msg/ParticipantEntitiesInfo",
+            "RIHS01_91a0593bacdcc50ea9bdcf849a938b128412cc1ea821245c663bcd26f83c295e",
+        ),
+    ];
+
+    #[test]
+    fn the_discovery_types_hash_as_rmw_dds_common_ships_them() {
+        let computed = [
+            (Gid::DESCRIPTION, TypeHash::of::<Gid>()),
+            (
+                NodeEntitiesInfo::DESCRIPTION,
+                TypeHash::of::<NodeEntitiesInfo>(),
+            ),
+            (
+                ParticipantEntitiesInfo::DESCRIPTION,
+                TypeHash::of::<ParticipantEntitiesInfo>(),
+            ),
+        ];
+        for ((description, hash), (name, published)) in computed.iter().zip(PUBLISHED) {
+            assert_eq!(description.type_name(), name);
+            assert_eq!(hash.to_string(), published, "{name}");
+        }
     }
 }
