@@ -17,7 +17,7 @@ use super::EmitError;
 use super::format::header_comment;
 use robot_model::controller_plan::{self, ControllerKind};
 use robot_model::interface::InterfaceKind;
-use robot_model::model::{Robot, Sensor, SensorKind};
+use robot_model::model::{Robot, SensorKind};
 
 const JOINT_STATE_BROADCASTER: &str = "joint_state_broadcaster/JointStateBroadcaster";
 const IMU_SENSOR_BROADCASTER: &str = "imu_sensor_broadcaster/IMUSensorBroadcaster";
@@ -33,28 +33,16 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
     let prefixed = |name: &str| format!("{prefix}{name}");
     let mut manager = map([("update_rate", robot.update_rate.into())]);
     let mut controllers: Vec<(String, Mapping)> = Vec::new();
-    manager.insert(
-        "joint_state_broadcaster".into(),
-        typed(JOINT_STATE_BROADCASTER),
-    );
-    let imus: Vec<&Sensor> = robot.sensors_of(SensorKind::Imu).map(|(_, s)| s).collect();
-    for imu in &imus {
-        let name = imu_broadcaster_name(&imus, imu);
-        manager.insert(name.as_str().into(), typed(IMU_SENSOR_BROADCASTER));
-        let params = map([
-            ("sensor_name", prefixed(&imu.name).into()),
-            ("frame_id", prefixed(&imu.link).into()),
-        ]);
-        controllers.push((name, params));
-    }
-    for sensor in force_torque_sensors(robot) {
-        let name = format!("{}_broadcaster", sensor.name);
-        manager.insert(name.as_str().into(), typed(FORCE_TORQUE_SENSOR_BROADCASTER));
-        let params = map([
-            ("sensor_name", prefixed(&sensor.name).into()),
-            ("frame_id", prefixed(&sensor.link).into()),
-        ]);
-        controllers.push((name, params));
+    for broadcaster in controller_plan::broadcasters(robot) {
+        let plugin = broadcaster_plugin(&broadcaster);
+        manager.insert(broadcaster.name.as_str().into(), typed(plugin));
+        if let Some(sensor) = broadcaster.sensor {
+            let params = map([
+                ("sensor_name", prefixed(&sensor.name).into()),
+                ("frame_id", prefixed(&sensor.link).into()),
+            ]);
+            controllers.push((broadcaster.name, params));
+        }
     }
     for controller in controller_plan::controllers(robot) {
         let joints: Value = controller.joints.iter().map(|j| prefixed(j)).collect();
@@ -91,16 +79,13 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
     Ok(format!("# {}\n{text}", header_comment(robot)))
 }
 
-fn force_torque_sensors(robot: &Robot) -> impl Iterator<Item = &Sensor> {
-    robot.sensors_of(SensorKind::ForceTorque).map(|(_, s)| s)
-}
-
-/// `imu_sensor_broadcaster` for a robot's only IMU, `<sensor>_broadcaster` for each of several.
-fn imu_broadcaster_name(imus: &[&Sensor], imu: &Sensor) -> String {
-    if imus.len() == 1 {
-        "imu_sensor_broadcaster".to_string()
-    } else {
-        format!("{}_broadcaster", imu.name)
+/// The plugin of a broadcaster of the plan.
+fn broadcaster_plugin(broadcaster: &controller_plan::Broadcaster<'_>) -> &'static str {
+    match broadcaster.sensor.map(|s| s.kind) {
+        None => JOINT_STATE_BROADCASTER,
+        Some(SensorKind::ForceTorque) => FORCE_TORQUE_SENSOR_BROADCASTER,
+        // An IMU: contact sensors have no broadcaster.
+        Some(_) => IMU_SENSOR_BROADCASTER,
     }
 }
 
@@ -129,22 +114,17 @@ pub(crate) enum Role {
 
 /// Every controller [`yaml`] declares, in its order.
 pub(crate) fn declared(robot: &Robot) -> Vec<Declared> {
-    let mut out = vec![Declared {
-        name: "joint_state_broadcaster".to_string(),
-        plugin: JOINT_STATE_BROADCASTER,
-        role: Role::JointStates,
-    }];
-    let imus: Vec<&Sensor> = robot.sensors_of(SensorKind::Imu).map(|(_, s)| s).collect();
-    out.extend(imus.iter().map(|imu| Declared {
-        name: imu_broadcaster_name(&imus, imu),
-        plugin: IMU_SENSOR_BROADCASTER,
-        role: Role::Sensor,
-    }));
-    out.extend(force_torque_sensors(robot).map(|sensor| Declared {
-        name: format!("{}_broadcaster", sensor.name),
-        plugin: FORCE_TORQUE_SENSOR_BROADCASTER,
-        role: Role::Sensor,
-    }));
+    let mut out: Vec<Declared> = controller_plan::broadcasters(robot)
+        .into_iter()
+        .map(|broadcaster| Declared {
+            plugin: broadcaster_plugin(&broadcaster),
+            role: match broadcaster.sensor {
+                None => Role::JointStates,
+                Some(_) => Role::Sensor,
+            },
+            name: broadcaster.name,
+        })
+        .collect();
     out.extend(
         controller_plan::controllers(robot)
             .into_iter()

@@ -28,12 +28,16 @@
 //!   `<group>_position_velocity_trajectory_controller`;
 //! * `<group>_<interface>_controller` (`left_leg_stiffness_controller`).
 //!
+//! * broadcasters: `joint_state_broadcaster`; `imu_sensor_broadcaster` for a robot's only IMU
+//!   (`<sensor>_broadcaster` for each of several); `<sensor>_broadcaster` for each force/torque
+//!   sensor ([`broadcasters`]).
+//!
 //! Group names are bus names or names the definition gives, which validation keeps to plain
 //! names (a letter or `_`, then letters, digits and `_`), so these are valid ROS names; it also
 //! rejects a named group whose controller names collide with another group's.
 
 use crate::interface::InterfaceKind::{self, Acceleration, Effort, Position, Velocity};
-use crate::model::{Interface, Joint, List, Robot};
+use crate::model::{Interface, Joint, List, Robot, Sensor, SensorKind};
 
 /// One group of joints, whose controllers share its name as prefix.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,6 +106,50 @@ const JTC_STATES: [&[InterfaceKind]; 3] = [
     &[Position, Velocity],
     &[Position],
 ];
+
+/// A broadcaster of the plan: what publishes the robot's state and sensors to ROS.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Broadcaster<'a> {
+    /// Its name: `joint_state_broadcaster`, `imu_sensor_broadcaster`, `left_ankle_ft_broadcaster`.
+    pub name: String,
+    /// What it broadcasts: every joint's state (`None`), or this sensor's readings.
+    pub sensor: Option<&'a Sensor>,
+}
+
+/// The broadcasters of `robot`, in `controllers.yaml`'s order: the joint state broadcaster, an
+/// IMU broadcaster per IMU, a force/torque broadcaster per force/torque sensor. Contact sensors
+/// have none (ros2_controllers has no contact broadcaster).
+pub fn broadcasters(robot: &Robot) -> Vec<Broadcaster<'_>> {
+    let mut out = vec![Broadcaster {
+        name: "joint_state_broadcaster".to_string(),
+        sensor: None,
+    }];
+    let imus = robot.sensors_of(SensorKind::Imu).count();
+    for (_, imu) in robot.sensors_of(SensorKind::Imu) {
+        out.push(Broadcaster {
+            name: if imus == 1 {
+                "imu_sensor_broadcaster".to_string()
+            } else {
+                format!("{}_broadcaster", imu.name)
+            },
+            sensor: Some(imu),
+        });
+    }
+    for (_, sensor) in robot.sensors_of(SensorKind::ForceTorque) {
+        out.push(Broadcaster {
+            name: format!("{}_broadcaster", sensor.name),
+            sensor: Some(sensor),
+        });
+    }
+    out
+}
+
+/// The broadcaster of sensor `name`, if it has one.
+pub fn broadcaster_of<'a>(broadcasters: &'a [Broadcaster<'_>], name: &str) -> Option<&'a str> {
+    (broadcasters.iter())
+        .find(|b| b.sensor.is_some_and(|s| s.name == name))
+        .map(|b| b.name.as_str())
+}
 
 /// The joints that need a controller: actuated, not mimic, with command interfaces.
 pub fn commanded(joint: &Joint) -> bool {
