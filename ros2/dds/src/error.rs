@@ -52,6 +52,9 @@ pub enum WireError {
     /// The thread could not be started.
     #[error("cannot start the DDS thread: {0}")]
     Thread(#[source] std::io::Error),
+    /// A node's namespace or name ROS does not take.
+    #[error(transparent)]
+    NodeName(#[from] ros2_msg::NodeNameError),
     /// The participant's thread did not answer a request: it has stopped.
     #[error("the DDS participant's thread has stopped")]
     Stopped,

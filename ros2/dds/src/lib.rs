@@ -31,6 +31,7 @@
 
 mod adapters;
 mod error;
+mod nodes;
 mod outbox;
 mod participant;
 mod ports;
@@ -38,6 +39,6 @@ mod qos;
 
 pub use error::WireError;
 pub use participant::{
-    EndpointCounters, MAX_DOMAIN_ID, OUTBOX_DEPTH, Participant, Publisher, Received, Subscription,
-    domain_from_env,
+    EndpointCounters, MAX_DOMAIN_ID, Node, OUTBOX_DEPTH, Participant, Publisher, Received,
+    Subscription, domain_from_env,
 };

@@ -32,10 +32,11 @@ use rustdds::{
 
 use ros2_msg::cdr::Payload;
 use ros2_msg::msg::Time;
-use ros2_msg::{Message, QosProfile, TopicName, TypeHash};
+use ros2_msg::{Message, NodeName, QosProfile, TopicName, TypeHash};
 
 use crate::adapters::{RawCdr, RosCdr};
 use crate::error::WireError;
+use crate::nodes::{Direction, NodeRegistry, NodeToken};
 use crate::qos::policies;
 
 const WAKE: Token = Token(usize::MAX);
@@ -79,6 +80,8 @@ trait Pump: Send {
     }
     /// Whether the control side dropped its handle: the endpoint is then deleted.
     fn abandoned(&self) -> bool;
+    /// The endpoint's GUID, as its node announces it.
+    fn gid(&self) -> [u8; 16];
     /// Takes a reader out of the poll before it is dropped; a writer has nothing registered.
     fn deregister(&mut self, _poll: &Poll) {}
 }
@@ -111,6 +114,7 @@ struct Dds {
     participant: DomainParticipant,
     publisher: rustdds::Publisher,
     subscriber: rustdds::Subscriber,
+    nodes: NodeRegistry,
 }
 
 impl Dds {
@@ -126,11 +130,12 @@ impl Dds {
     }
 }
 
-/// How an endpoint is made from the DDS entities, on their thread.
-type Make = Box<dyn FnOnce(&Dds) -> Result<Box<dyn Pump>, WireError> + Send>;
+/// How an endpoint (or a node, which has no pump) is made from the DDS entities, on their
+/// thread.
+type Make = Box<dyn FnOnce(&mut Dds) -> Result<Option<Box<dyn Pump>>, WireError> + Send>;
 
-/// What the DDS thread is asked to make: an endpoint, from its entities; the answer goes back
-/// to the caller, who waits for it.
+/// What the DDS thread is asked to make: an endpoint or a node, from its entities; the answer
+/// goes back to the caller, who waits for it.
 struct Request {
     make: Make,
     answer: mpsc::SyncSender<Result<(), WireError>>,
@@ -197,10 +202,12 @@ impl Participant {
         let subscriber = participant
             .create_subscriber(&qos)
             .map_err(|e| WireError::dds("cannot create a DDS subscriber", e))?;
+        let nodes = NodeRegistry::new(&participant, &publisher)?;
         let dds = Dds {
             participant,
             publisher,
             subscriber,
+            nodes,
         };
         let poll = Poll::new().map_err(WireError::Poll)?;
         let doorbell = Arc::new(Doorbell {
@@ -251,18 +258,60 @@ impl Participant {
             .is_some_and(|t| !t.is_finished())
     }
 
-    /// A publisher of `M` on `topic`; `template` is what each of its [`OUTBOX_DEPTH`]` + 1`
-    /// buffers starts as (a clone of it: give it the lengths it will need, so filling a buffer
-    /// never allocates). Made on the DDS thread; waits for it.
+    /// Node `name` in `namespace` (`/` for the root), which ROS tools list once the DDS
+    /// thread has announced it; its endpoints are made on it ([`Node::publisher`],
+    /// [`Node::subscription`]). It is announced while a handle of it or one of its endpoints
+    /// lives.
+    pub fn node(&self, namespace: &str, name: &str) -> Result<Node, WireError> {
+        let token = Arc::new(NodeToken {
+            name: NodeName::new(namespace, name)?,
+        });
+        let registered = token.clone();
+        self.request(move |dds| {
+            dds.nodes.add_node(&registered);
+            Ok(None)
+        })?;
+        Ok(Node {
+            participant: self.clone(),
+            token,
+        })
+    }
+
+    /// A publisher of `M` on `topic` that no node owns (ROS tools show it as a bare DDS
+    /// application's, `_CREATED_BY_BARE_DDS_APP_`): for a test standing in for another process.
+    /// A node's endpoints come from [`Node::publisher`].
+    ///
+    /// `template` is what each of its [`OUTBOX_DEPTH`]` + 1` buffers starts as (a clone of it:
+    /// give it the lengths it will need, so filling a buffer never allocates). Made on the DDS
+    /// thread; waits for it.
     pub fn publisher<M: Message>(
         &self,
         topic: &TopicName,
         qos: QosProfile,
         template: M,
     ) -> Result<Publisher<M>, WireError> {
+        self.make_publisher(None, topic, qos, template)
+    }
+
+    /// A subscription to `M` on `topic` that no node owns; see [`Participant::publisher`].
+    pub fn subscription<M: Message>(
+        &self,
+        topic: &TopicName,
+        qos: QosProfile,
+    ) -> Result<Subscription<M>, WireError> {
+        self.make_subscription(None, topic, qos)
+    }
+
+    fn make_publisher<M: Message>(
+        &self,
+        node: Option<&Arc<NodeToken>>,
+        topic: &TopicName,
+        qos: QosProfile,
+        template: M,
+    ) -> Result<Publisher<M>, WireError> {
         let (outbox, outgoing) = crate::outbox::outbox(&template, OUTBOX_DEPTH);
         let counters = Arc::new(EndpointCounters::default());
-        let (name, pump_counters) = (topic.clone(), counters.clone());
+        let (name, pump_counters, owner) = (topic.clone(), counters.clone(), node.cloned());
         self.request(move |dds| {
             let dds_topic = dds.topic(&name, M::DESCRIPTION.dds_type_name(), &qos)?;
             let writer = dds
@@ -272,29 +321,35 @@ impl Participant {
                     Some(endpoint_policies::<M>(&qos)),
                 )
                 .map_err(|e| WireError::dds(format!("cannot create a writer on `{name}`"), e))?;
-            Ok(Box::new(WriterPump {
+            let gid = rustdds::RTPSEntity::guid(&writer).to_bytes();
+            if let Some(owner) = &owner {
+                dds.nodes.add_endpoint(owner, gid, Direction::Writer);
+            }
+            Ok(Some(Box::new(WriterPump {
                 writer,
                 outgoing,
                 counters: pump_counters,
-            }))
+                gid,
+            })))
         })?;
         Ok(Publisher {
             topic: topic.clone(),
             outbox,
             doorbell: self.shared.doorbell.clone(),
             counters,
+            _node: node.cloned(),
         })
     }
 
-    /// A subscription to `M` on `topic`. Made on the DDS thread; waits for it.
-    pub fn subscription<M: Message>(
+    fn make_subscription<M: Message>(
         &self,
+        node: Option<&Arc<NodeToken>>,
         topic: &TopicName,
         qos: QosProfile,
     ) -> Result<Subscription<M>, WireError> {
         let (input, output) = triple_buffer::triple_buffer(&Received::<M>::default());
         let counters = Arc::new(EndpointCounters::default());
-        let (name, pump_counters) = (topic.clone(), counters.clone());
+        let (name, pump_counters, owner) = (topic.clone(), counters.clone(), node.cloned());
         self.request(move |dds| {
             let dds_topic = dds.topic(&name, M::DESCRIPTION.dds_type_name(), &qos)?;
             let reader = dds
@@ -304,25 +359,31 @@ impl Participant {
                     Some(endpoint_policies::<M>(&qos)),
                 )
                 .map_err(|e| WireError::dds(format!("cannot create a reader on `{name}`"), e))?;
-            Ok(Box::new(ReaderPump {
+            let gid = rustdds::RTPSEntity::guid(&reader).to_bytes();
+            if let Some(owner) = &owner {
+                dds.nodes.add_endpoint(owner, gid, Direction::Reader);
+            }
+            Ok(Some(Box::new(ReaderPump {
                 reader,
                 input,
                 arrivals: 0,
                 counters: pump_counters,
-            }))
+                gid,
+            })))
         })?;
         Ok(Subscription {
             topic: topic.clone(),
             output,
             last_seen: 0,
             counters,
+            _node: node.cloned(),
         })
     }
 
     /// Has the DDS thread make an endpoint with `make`, and waits for it.
     fn request(
         &self,
-        make: impl FnOnce(&Dds) -> Result<Box<dyn Pump>, WireError> + Send + 'static,
+        make: impl FnOnce(&mut Dds) -> Result<Option<Box<dyn Pump>>, WireError> + Send + 'static,
     ) -> Result<(), WireError> {
         let (answer, answered) = mpsc::sync_channel(1);
         self.shared
@@ -365,10 +426,14 @@ impl DdsThread {
             doorbell.sleeping.store(false, Ordering::SeqCst);
             let asked = std::mem::take(&mut *self.lock_requests());
             for request in asked {
-                let made = (request.make)(&self.dds).and_then(|pump| self.add(pump));
+                let made = (request.make)(&mut self.dds).and_then(|pump| match pump {
+                    Some(pump) => self.add(pump),
+                    None => Ok(()),
+                });
                 // The caller may have given up waiting; then nobody is told.
                 let _ = request.answer.send(made);
             }
+            self.dds.nodes.announce_if_changed();
             // Every endpoint is pumped on any wake: the readers' readiness is edge-triggered
             // and a writer has no event of its own; pumping an idle endpoint costs an atomic
             // load.
@@ -408,11 +473,13 @@ impl DdsThread {
             let Some(pump) = slot else { continue };
             if pump.abandoned() {
                 pump.deregister(&self.poll);
+                self.dds.nodes.forget_endpoint(pump.gid());
                 *slot = None;
             } else {
                 pump.housekeeping();
             }
         }
+        self.dds.nodes.housekeeping();
     }
 }
 
@@ -443,6 +510,8 @@ pub struct Publisher<M: Message> {
     outbox: crate::outbox::Outbox<M>,
     doorbell: Arc<Doorbell>,
     counters: Arc<EndpointCounters>,
+    /// Keeps its node announced.
+    _node: Option<Arc<NodeToken>>,
 }
 
 impl<M: Message> std::fmt::Debug for Publisher<M> {
@@ -499,6 +568,8 @@ pub struct Subscription<M: Message> {
     output: triple_buffer::Output<Received<M>>,
     last_seen: u64,
     counters: Arc<EndpointCounters>,
+    /// Keeps its node announced.
+    _node: Option<Arc<NodeToken>>,
 }
 
 impl<M: Message> std::fmt::Debug for Subscription<M> {
@@ -543,6 +614,7 @@ struct WriterPump<M: Message> {
     writer: DataWriter<M, RosCdr>,
     outgoing: crate::outbox::Outgoing<M>,
     counters: Arc<EndpointCounters>,
+    gid: [u8; 16],
 }
 
 impl<M: Message> Pump for WriterPump<M> {
@@ -569,6 +641,10 @@ impl<M: Message> Pump for WriterPump<M> {
         Arc::strong_count(&self.counters) == 1
     }
 
+    fn gid(&self) -> [u8; 16] {
+        self.gid
+    }
+
     fn housekeeping(&mut self) {
         while let Some(status) = self.writer.try_recv_status() {
             if let DataWriterStatus::PublicationMatched { current, .. } = status {
@@ -585,6 +661,7 @@ struct ReaderPump<M: Message> {
     input: triple_buffer::Input<Received<M>>,
     arrivals: u64,
     counters: Arc<EndpointCounters>,
+    gid: [u8; 16],
 }
 
 impl<M: Message> Pump for ReaderPump<M> {
@@ -595,6 +672,10 @@ impl<M: Message> Pump for ReaderPump<M> {
 
     fn abandoned(&self) -> bool {
         Arc::strong_count(&self.counters) == 1
+    }
+
+    fn gid(&self) -> [u8; 16] {
+        self.gid
     }
 
     fn deregister(&mut self, poll: &Poll) {
@@ -627,5 +708,54 @@ impl<M: Message> Pump for ReaderPump<M> {
         slot.received = Time::now();
         slot.arrival = self.arrivals;
         self.input.publish();
+    }
+}
+
+/// A node of this process: a name in a namespace that ROS tools list (`ros2 node list`), and
+/// the endpoints made on it, which `ros2 topic info -v` names it for. A handle: clone it
+/// freely; it stays announced while a clone or one of its endpoints lives.
+#[derive(Clone)]
+pub struct Node {
+    participant: Participant,
+    token: Arc<NodeToken>,
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Node").field(&self.token.name).finish()
+    }
+}
+
+impl Node {
+    /// Its namespace and name.
+    pub fn name(&self) -> &NodeName {
+        &self.token.name
+    }
+
+    /// The participant it is announced by.
+    pub fn participant(&self) -> &Participant {
+        &self.participant
+    }
+
+    /// A publisher of `M` on `topic`, this node's; see [`Participant::publisher`] for the
+    /// template. Made on the DDS thread; waits for it.
+    pub fn publisher<M: Message>(
+        &self,
+        topic: &TopicName,
+        qos: QosProfile,
+        template: M,
+    ) -> Result<Publisher<M>, WireError> {
+        self.participant
+            .make_publisher(Some(&self.token), topic, qos, template)
+    }
+
+    /// A subscription to `M` on `topic`, this node's. Made on the DDS thread; waits for it.
+    pub fn subscription<M: Message>(
+        &self,
+        topic: &TopicName,
+        qos: QosProfile,
+    ) -> Result<Subscription<M>, WireError> {
+        self.participant
+            .make_subscription(Some(&self.token), topic, qos)
     }
 }

@@ -17,6 +17,8 @@ mod qos;
 pub mod type_hash;
 
 pub use message::{BoundedString, Byte, Field, FieldType, Message, RosType, TypeDescription};
-pub use name::{MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, TopicName, TopicNameError};
+pub use name::{
+    MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, NodeName, NodeNameError, TopicName, TopicNameError,
+};
 pub use qos::{QosProfile, ReliabilityKind};
 pub use type_hash::TypeHash;

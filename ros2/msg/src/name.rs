@@ -117,6 +117,84 @@ impl std::str::FromStr for TopicName {
     }
 }
 
+/// Why a namespace and name are not a ROS node's, as rmw's `rmw_validate_node_name` and
+/// `rmw_validate_namespace` judge them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NodeNameError {
+    /// A name that is empty, has a character other than a letter, digit or `_`, or starts
+    /// with a digit.
+    #[error(
+        "node name `{0}` is not one ROS takes: letters, digits and `_`, not starting with a digit"
+    )]
+    Name(String),
+    /// A namespace that is not `/` or an absolute name (`/robot1`, `/fleet/robot1`).
+    #[error(
+        "node namespace `{0}` is not one ROS takes: `/` or `/` followed by parts of letters, \
+         digits and `_` (not starting with a digit) joined by `/`"
+    )]
+    Namespace(String),
+}
+
+/// A node's namespace and name (`/robot1`, `controller_manager`), valid.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NodeName {
+    namespace: String,
+    name: String,
+}
+
+/// rmw's limit for a node name.
+const MAX_NODE_NAME_LENGTH: usize = 255;
+
+impl NodeName {
+    /// Validates `name` in `namespace` (`/` for the root; a relative one is taken from the root).
+    pub fn new(namespace: &str, name: &str) -> Result<NodeName, NodeNameError> {
+        let good_token = |token: &str| {
+            !token.is_empty()
+                && !token.starts_with(|c: char| c.is_ascii_digit())
+                && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !good_token(name) || name.len() > MAX_NODE_NAME_LENGTH {
+            return Err(NodeNameError::Name(name.to_string()));
+        }
+        let namespace = match namespace.trim_start_matches('/') {
+            "" if namespace.len() <= 1 => "/".to_string(),
+            rest if rest.split('/').all(good_token) && rest.len() < MAX_LENGTH => {
+                format!("/{rest}")
+            }
+            _ => return Err(NodeNameError::Namespace(namespace.to_string())),
+        };
+        Ok(NodeName {
+            namespace,
+            name: name.to_string(),
+        })
+    }
+
+    /// The namespace: `/`, `/robot1`.
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    /// The name: `controller_manager`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `/robot1/controller_manager`, as `ros2 node list` shows it.
+    pub fn fully_qualified(&self) -> String {
+        match self.namespace.as_str() {
+            "/" => format!("/{}", self.name),
+            namespace => format!("{namespace}/{}", self.name),
+        }
+    }
+}
+
+impl std::fmt::Display for NodeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.fully_qualified())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +228,27 @@ mod tests {
         );
         assert!(message(&"a".repeat(300)).contains("at most 247"));
         assert!(message("~/x").contains("contains `~`"));
+    }
+
+    #[test]
+    fn node_names_are_checked_as_rmw_checks_them() {
+        let node = NodeName::new("/", "controller_manager").unwrap();
+        assert_eq!(node.fully_qualified(), "/controller_manager");
+        let node = NodeName::new("robot1", "joint_state_broadcaster").unwrap();
+        assert_eq!(node.namespace(), "/robot1");
+        assert_eq!(node.to_string(), "/robot1/joint_state_broadcaster");
+        assert_eq!(NodeName::new("", "a").unwrap().namespace(), "/");
+        for bad in ["", "2d", "a-b", "a/b", "a b"] {
+            assert_eq!(
+                NodeName::new("/", bad),
+                Err(NodeNameError::Name(bad.to_string()))
+            );
+        }
+        for bad in ["//", "/a/", "/a//b", "/2d", "/a-b"] {
+            assert_eq!(
+                NodeName::new(bad, "n"),
+                Err(NodeNameError::Namespace(bad.to_string()))
+            );
+        }
     }
 }
