@@ -11,6 +11,10 @@
 #                       backend's tests (ros2/peer/)            }
 #   catkin_pkg          PyPI catkin_pkg: ROS's own package.xml parser    }
 #                       and validator (the description package's test) }
+#   rclpy               PyPI ros-jazzy-rclpy[fastrtps] and the message    }
+#                       packages it reads and writes: ROS 2 Jazzy's own   }
+#                       client library over Fast DDS (rmw_fastrtps_cpp),  }
+#                       the DDS tests' second peer (ros2/peer/); 230 MB }
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
 #                       (scripts/install-mujoco.sh)
 #   EGL, Mesa's OpenGL  Debian's libegl1 libegl-mesa0 libgl1-mesa-dri (system-wide, by apt), for
@@ -31,8 +35,13 @@ cd "$(dirname "$0")/.."
 
 venv=${ROBOT_TOOLS_VENV:-$PWD/.venv}
 # mcap, mcap-ros2-support, rosbags: MCAP readers not ours, for `robot run --record`'s tests.
+# ros-jazzy-*: rclpy with the messages the DDS tests exchange; the `fastrtps` extra brings
+# rmw_fastrtps_cpp and Fast DDS (Jazzy's default RMW).
 pip_pins=(xacro==2.1.1 mujoco==3.17.0 check-jsonschema==0.39.0 cyclonedds==11.0.1 catkin_pkg==1.1.1
-  mcap==1.6.0 mcap-ros2-support==0.6.0 rosbags==0.11.9)
+  mcap==1.6.0 mcap-ros2-support==0.6.0 rosbags==0.11.9
+  'ros-jazzy-rclpy[fastrtps]==7.1.6' ros-jazzy-sensor-msgs==5.3.6 ros-jazzy-geometry-msgs==5.3.6
+  ros-jazzy-trajectory-msgs==5.3.6 ros-jazzy-diagnostic-msgs==5.3.6 ros-jazzy-std-msgs==5.3.6
+  ros-jazzy-rosgraph-msgs==2.0.3 ros-jazzy-rcl-interfaces==2.0.3)
 
 say() { echo "install-tools: $*"; }
 die() { echo "install-tools: $*" >&2; exit 1; }
@@ -83,25 +92,40 @@ if ! "$venv/bin/python" -c '' >/dev/null 2>&1; then
 fi
 python=$venv/bin/python
 
-# Which pins are not installed at their version, in one call.
-missing=$("$python" - "${pip_pins[@]}" <<'EOF'
+# Which pins are not installed at their version, in one call. A pin with extras
+# (`name[extra]==version`) is missing too when a package its extras require is not installed.
+unmet=$("$python" - "${pip_pins[@]}" <<'EOF'
+import re
 import sys
 from importlib import metadata
+
+
+def version(dist):
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
 for pin in sys.argv[1:]:
     name, want = pin.split("==")
-    try:
-        have = metadata.version(name)
-    except metadata.PackageNotFoundError:
-        have = None
-    if have != want:
+    name, _, extras = name.partition("[")
+    extras = [e for e in extras.rstrip("]").split(",") if e]
+    needed = [
+        re.match(r"[A-Za-z0-9._-]+", r).group(0)
+        for r in (metadata.requires(name) or [] if version(name) else [])
+        if any(re.search(rf"extra\s*==\s*['\"]{e}['\"]", r) for e in extras)
+    ]
+    if version(name) != want or not all(version(d) for d in needed):
         print(pin)
 EOF
 )
-if [[ -n $missing ]]; then
-  # shellcheck disable=SC2086 # one pin a line
-  say "pip install into $venv:" $missing
-  # shellcheck disable=SC2086
-  "$python" -m pip install --quiet --disable-pip-version-check $missing
+missing=()
+[[ -z $unmet ]] || mapfile -t missing <<<"$unmet"
+if ((${#missing[@]} > 0)); then
+  say "pip install into $venv: ${missing[*]}"
+  # Quoted: a pin's `[extra]` is not a glob.
+  "$python" -m pip install --quiet --disable-pip-version-check "${missing[@]}"
 fi
 
 # Fail here, loudly, rather than in a test: every tool must now run.
@@ -116,6 +140,11 @@ command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after in
 "$python" -c "import catkin_pkg.package" || die "$python cannot import catkin_pkg"
 "$python" -c "import mcap_ros2.decoder, rosbags.highlevel" \
   || die "$python cannot import the MCAP readers (mcap-ros2-support, rosbags)"
+# Imported, not started: a node outside a network namespace would announce itself on the network.
+"$python" -c "
+import rclpy, sensor_msgs.msg, geometry_msgs.msg, trajectory_msgs.msg, diagnostic_msgs.msg
+assert rclpy.get_rmw_implementation_identifier() == 'rmw_fastrtps_cpp'" \
+  || die "$python cannot import rclpy over rmw_fastrtps_cpp with the message packages"
 
 # MuJoCo's C library for the MuJoCo backend (mujoco-rs), from the wheel just installed.
 ROBOT_TOOLS_VENV=$venv scripts/install-mujoco.sh
