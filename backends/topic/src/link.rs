@@ -33,20 +33,23 @@ impl Link {
         let io = |e: ros2_dds::WireError| {
             HardwareError::new(component, ErrorKind::Io, "the topics' endpoints").caused_by(e)
         };
-        let commands = participant
+        // topic_based_ros2_control's node: `topic_based_ros2_control_<block>`.
+        let node = participant
+            .node("/", &format!("topic_based_ros2_control_{component}"))
+            .map_err(io)?;
+        let commands = node
             .publisher(
                 &options.commands_topic,
                 COMMANDS_QOS,
                 command_template(plan),
             )
             .map_err(io)?;
-        let states = participant
+        let states = node
             .subscription::<JointState>(&options.states_topic, STATES_QOS)
             .map_err(io)?;
         let imu = match (&options.imu_topic, plan.imu) {
             (Some(topic), Some(_)) => Some(
-                participant
-                    .subscription::<Imu>(topic, QosProfile::SENSOR_DATA)
+                node.subscription::<Imu>(topic, QosProfile::SENSOR_DATA)
                     .map_err(io)?,
             ),
             _ => None,

@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use robot_runtime::typed::{RobotTypes, Values};
-use ros2_dds::{Participant, Publisher, WireError};
+use ros2_dds::{Node, Participant, Publisher, WireError};
 use ros2_msg::msg::{DiagnosticArray, StringMessage, TFMessage};
 use ros2_msg::{Message, QosProfile, ReliabilityKind, TopicName, TopicNameError};
 
@@ -177,9 +177,9 @@ pub enum GraphError {
     Thread(#[source] std::io::Error),
 }
 
-/// A publisher of `topic` when `on`.
+/// A publisher of `topic` on `node` when `on`.
 fn publisher<M: Message>(
-    participant: &Participant,
+    node: &Node,
     options: &GraphOptions,
     on: bool,
     topic: &str,
@@ -189,7 +189,7 @@ fn publisher<M: Message>(
     if !on {
         return Ok(None);
     }
-    Ok(Some(participant.publisher(
+    Ok(Some(node.publisher(
         &options.resolve(topic)?,
         qos,
         template,
@@ -223,10 +223,14 @@ impl RosGraph {
         // A namespace that makes no topic name is refused before any endpoint is made (the
         // topics after it are fixed names, valid wherever `joint_states` is).
         options.resolve("joint_states")?;
-        let b = participant;
+        // The nodes a bringup of ros2_control makes, each publishing what it publishes there.
+        let node = |name: &str| participant.node(&options.namespace, name);
+        let controller_manager = node("controller_manager")?;
+        let state_publisher = node("robot_state_publisher")?;
+        let joint_state_broadcaster = node("joint_state_broadcaster")?;
         let o = &options;
         let mut joint_states_out = publisher(
-            b,
+            &joint_state_broadcaster,
             o,
             topics.joint_states,
             "joint_states",
@@ -234,31 +238,34 @@ impl RosGraph {
             joint_states.message(),
         )?;
         let mut imu_out = Vec::new();
-        for imu in &imus {
+        // A broadcaster's node only where its topic is on.
+        for imu in imus.iter().filter(|_| topics.imu) {
             imu_out.extend(publisher(
-                b,
+                &node(&imu.broadcaster)?,
                 o,
-                topics.imu,
+                true,
                 &imu.topic,
                 IMU_QOS,
                 imu.message(),
             )?);
         }
         let mut wrench_out = Vec::new();
-        for wrench in &wrenches {
+        for wrench in wrenches.iter().filter(|_| topics.wrench) {
             wrench_out.extend(publisher(
-                b,
+                &node(&wrench.broadcaster)?,
                 o,
-                topics.wrench,
+                true,
                 &wrench.topic,
                 WRENCH_QOS,
                 wrench.message(),
             )?);
         }
-        let mut tf_out = publisher(b, o, topics.tf, "tf", TF_QOS, frames.tf_message())?;
-        let tf_static_out = publisher(b, o, topics.tf, "tf_static", LATCHED, TFMessage::default())?;
+        let sp = &state_publisher;
+        let mut tf_out = publisher(sp, o, topics.tf, "tf", TF_QOS, frames.tf_message())?;
+        let tf_static_out =
+            publisher(sp, o, topics.tf, "tf_static", LATCHED, TFMessage::default())?;
         let description_out = publisher(
-            b,
+            sp,
             o,
             topics.robot_description,
             "robot_description",
@@ -266,7 +273,7 @@ impl RosGraph {
             StringMessage::default(),
         )?;
         let mut diagnostics_out = publisher(
-            b,
+            &controller_manager,
             o,
             topics.diagnostics,
             "diagnostics",
@@ -295,8 +302,10 @@ impl RosGraph {
             *out.message_mut() = fixed;
             out.publish();
         }
-        // Kept for the run: they answer late joiners.
+        // Kept for the run: they answer late joiners; and the nodes stay announced while the
+        // graph runs, whichever of their topics are on.
         let latched = (description_out, tf_static_out);
+        let nodes = [controller_manager, state_publisher, joint_state_broadcaster];
 
         let period = Duration::from_secs_f64(1.0 / rate_cap);
         let (observer, mut incoming) =
@@ -310,6 +319,7 @@ impl RosGraph {
             .spawn(move || {
                 // Kept here: the endpoints are deleted when this thread ends.
                 let _latched = latched;
+                let _nodes = nodes;
                 let mut report = GraphReport::default();
                 let mut positions = Frames::initial_positions(&frames.movable);
                 let mut next = Instant::now();

@@ -4,6 +4,7 @@
 //! "unknown" in REP-145's terms, not −1 "no estimate": the estimates are there).
 
 use robot_runtime::Robot;
+use robot_runtime::controller_plan;
 use robot_runtime::model::SensorKind;
 use robot_runtime::typed::Layout;
 use ros2_msg::msg::{Header, Imu, Time};
@@ -16,6 +17,8 @@ pub struct ImuChannel {
     pub topic: String,
     /// The sensor's name in the definition.
     pub sensor: String,
+    /// The broadcaster publishing it, whose node the topic belongs to (`imu_sensor_broadcaster`).
+    pub broadcaster: String,
     /// The link it is fixed to: the message's `frame_id`.
     pub frame_id: String,
     /// The first of its ten slots: orientation x y z w, angular velocity x y z, linear
@@ -28,6 +31,7 @@ impl ImuChannel {
     pub fn of(robot: &Robot, state: &Layout) -> Vec<ImuChannel> {
         let imus = || robot.sensors_of(SensorKind::Imu);
         let several = imus().count() > 1;
+        let broadcasters = controller_plan::broadcasters(robot);
         imus()
             .filter_map(|(index, sensor)| {
                 Some(ImuChannel {
@@ -37,6 +41,8 @@ impl ImuChannel {
                         "imu/data".to_string()
                     },
                     sensor: sensor.name.to_string(),
+                    broadcaster: controller_plan::broadcaster_of(&broadcasters, &sensor.name)?
+                        .to_string(),
                     frame_id: sensor.link.to_string(),
                     first_slot: state.sensor_slot(index)?,
                 })

@@ -4,6 +4,7 @@
 //! the broadcaster.
 
 use robot_runtime::Robot;
+use robot_runtime::controller_plan;
 use robot_runtime::model::SensorKind;
 use robot_runtime::typed::Layout;
 use ros2_msg::msg::{Header, Time, WrenchStamped};
@@ -15,6 +16,9 @@ pub struct WrenchChannel {
     pub topic: String,
     /// The sensor's name in the definition.
     pub sensor: String,
+    /// The broadcaster publishing it, whose node the topic belongs to
+    /// (`<sensor>_broadcaster`).
+    pub broadcaster: String,
     /// The link it is fixed to: the message's `frame_id`.
     pub frame_id: String,
     /// The first of its six slots: force x y z, torque x y z.
@@ -24,11 +28,14 @@ pub struct WrenchChannel {
 impl WrenchChannel {
     /// Every force/torque sensor of `robot` whose state is laid out as `state`.
     pub fn of(robot: &Robot, state: &Layout) -> Vec<WrenchChannel> {
+        let broadcasters = controller_plan::broadcasters(robot);
         (robot.sensors_of(SensorKind::ForceTorque))
             .filter_map(|(index, sensor)| {
+                let broadcaster = controller_plan::broadcaster_of(&broadcasters, &sensor.name)?;
                 Some(WrenchChannel {
-                    topic: format!("{}_broadcaster/wrench", sensor.name),
+                    topic: format!("{broadcaster}/wrench"),
                     sensor: sensor.name.to_string(),
+                    broadcaster: broadcaster.to_string(),
                     frame_id: sensor.link.to_string(),
                     first_slot: state.sensor_slot(index)?,
                 })

@@ -111,6 +111,7 @@ impl<R: RobotTypes> TrajectoryController<R> {
         }
         let (thread, handoffs) = intake::start(
             &self.participant,
+            &self.options.namespace,
             self.following.iter().map(|f| &f.group),
             self.options.allow_partial_joints_goal,
             Arc::clone(&self.stats),

@@ -100,10 +100,12 @@ pub enum IntakeError {
     Thread(#[source] std::io::Error),
 }
 
-/// Subscribes to every group's topic on `participant` and starts the thread; returns the
-/// control thread's ends, one per group in order.
+/// Subscribes to every group's topic on `participant`, each on its controller's node in
+/// `namespace` (as joint_trajectory_controller's `~/joint_trajectory`), and starts the thread;
+/// returns the control thread's ends, one per group in order.
 pub(crate) fn start<'a>(
     participant: &Participant,
+    namespace: &str,
     groups: impl IntoIterator<Item = &'a Group>,
     allow_partial: bool,
     stats: Arc<TrajectoryStats>,
@@ -116,7 +118,8 @@ pub(crate) fn start<'a>(
             reason: e.to_string(),
         })?;
         // joint_trajectory_controller's subscription: rclcpp::SystemDefaultsQoS.
-        let subscription = participant.subscription(&topic, QosProfile::reliable(10))?;
+        let node = participant.node(namespace, &group.controller)?;
+        let subscription = node.subscription(&topic, QosProfile::reliable(10))?;
         let (filled, filled_out) = rtrb::RingBuffer::new(POOL);
         let (mut spent_in, spent) = rtrb::RingBuffer::new(POOL);
         for _ in 0..POOL {
