@@ -32,12 +32,12 @@ pub enum CdrError {
         /// Where, from the start of the body.
         at: usize,
     },
-    /// A bounded string (`string<=256`) longer than its bound.
-    #[error("string at byte {at} is {length} bytes long, over its bound of {bound}")]
+    /// A bounded string (`string<=256`) or sequence (`T[<=1]`) longer than its bound.
+    #[error("string or sequence at byte {at} is {length} long, over its bound of {bound}")]
     OverBound {
         /// Where, from the start of the body.
         at: usize,
-        /// Its length in bytes.
+        /// Its length: bytes of a string, elements of a sequence.
         length: usize,
         /// The most the type allows.
         bound: usize,

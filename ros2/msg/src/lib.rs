@@ -13,12 +13,17 @@ pub mod cdr;
 pub mod message;
 pub mod msg;
 mod name;
+pub mod parameters;
 mod qos;
+pub mod service;
 pub mod type_hash;
 
-pub use message::{BoundedString, Byte, Field, FieldType, Message, RosType, TypeDescription};
+pub use message::{
+    BoundedString, BoundedVec, Byte, Field, FieldType, Message, RosType, TypeDescription,
+};
 pub use name::{
     MAX_LENGTH as MAX_TOPIC_NAME_LENGTH, NodeName, NodeNameError, TopicName, TopicNameError,
 };
 pub use qos::{QosProfile, ReliabilityKind};
+pub use service::Service;
 pub use type_hash::TypeHash;

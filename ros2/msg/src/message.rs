@@ -15,11 +15,15 @@ pub trait Message:
 }
 
 /// One message type's description: `package/msg/Name` and its fields in order (rosidl's
-/// `IndividualTypeDescription`).
+/// `IndividualTypeDescription`). A service's request, response and event are messages of the
+/// service's package under `srv` (`rcl_interfaces/srv/GetParameters_Request`), and so is the
+/// service itself, whose fields are those three ([`crate::Service`]).
 #[derive(Debug, PartialEq, Eq)]
 pub struct TypeDescription {
     /// The package: `sensor_msgs`.
     pub package: &'static str,
+    /// The kind of interface it is defined in: `msg`, or `srv` for a service's types.
+    pub interface: &'static str,
     /// The message name: `JointState`.
     pub name: &'static str,
     /// The fields, in definition order.
@@ -29,12 +33,12 @@ pub struct TypeDescription {
 impl TypeDescription {
     /// `sensor_msgs/msg/JointState`, as REP-2011 and `ros2 topic` name it.
     pub fn type_name(&self) -> String {
-        format!("{}/msg/{}", self.package, self.name)
+        format!("{}/{}/{}", self.package, self.interface, self.name)
     }
 
     /// `sensor_msgs::msg::dds_::JointState_`, the DDS type name ROS 2's RMWs use.
     pub fn dds_type_name(&self) -> String {
-        format!("{}::msg::dds_::{}_", self.package, self.name)
+        format!("{}::{}::dds_::{}_", self.package, self.interface, self.name)
     }
 }
 
@@ -95,8 +99,22 @@ pub mod type_id {
     pub const BOUNDED_STRING: u8 = 21;
     /// Added to an element id for a fixed-size array (`float64[9]`).
     pub const ARRAY_OFFSET: u8 = 48;
+    /// Added to an element id for a bounded sequence (`Request[<=1]`).
+    pub const BOUNDED_SEQUENCE_OFFSET: u8 = 96;
     /// Added to an element id for an unbounded sequence (`float64[]`).
     pub const UNBOUNDED_SEQUENCE_OFFSET: u8 = 144;
+}
+
+/// A field's ROS name from its Rust one: a raw identifier (`r#type`, for ROS's `type`)
+/// without its `r#`.
+pub const fn field_name(rust: &'static str) -> &'static str {
+    match rust.as_bytes() {
+        [b'r', b'#', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(name) => name,
+            Err(_) => rust,
+        },
+        _ => rust,
+    }
 }
 
 /// A Rust type that stands for a ROS field type.
@@ -190,6 +208,45 @@ impl<T: RosType> RosType for Vec<T> {
     };
 }
 
+/// ROS's `T[<=N]`: a sequence of at most `N` elements, encoded as any sequence is; a longer
+/// one is refused when decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BoundedVec<T, const N: usize>(pub Vec<T>);
+
+impl<T, const N: usize> Default for BoundedVec<T, N> {
+    fn default() -> Self {
+        BoundedVec(Vec::new())
+    }
+}
+
+impl<T: RosType, const N: usize> RosType for BoundedVec<T, N> {
+    const FIELD_TYPE: FieldType = FieldType {
+        type_id: T::FIELD_TYPE.type_id + type_id::BOUNDED_SEQUENCE_OFFSET,
+        capacity: N as u64,
+        string_capacity: T::FIELD_TYPE.string_capacity,
+        nested: T::FIELD_TYPE.nested,
+    };
+}
+
+impl<T: CdrField, const N: usize> CdrField for BoundedVec<T, N> {
+    fn encode(&self, w: &mut CdrWriter<'_>) {
+        self.0.encode(w);
+    }
+    fn decode(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
+        let at = r.position();
+        let items = Vec::<T>::decode(r)?;
+        if items.len() > N {
+            return Err(CdrError::OverBound {
+                at,
+                length: items.len(),
+                bound: N,
+            });
+        }
+        Ok(BoundedVec(items))
+    }
+    const MIN_SIZE: usize = 4;
+}
+
 impl<T: RosType, const N: usize> RosType for [T; N] {
     const FIELD_TYPE: FieldType = FieldType {
         type_id: T::FIELD_TYPE.type_id + type_id::ARRAY_OFFSET,
@@ -228,7 +285,7 @@ macro_rules! ros_message {
         $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
     }) => {
         $crate::ros_message! {
-            $(#[$meta])* pub struct $name as (::core::stringify!($name)) in $package {
+            $(#[$meta])* pub struct $name as (::core::stringify!($name)) in $package :: msg {
                 $($(#[$field_meta])* $field : $type),*
             }
         }
@@ -237,12 +294,12 @@ macro_rules! ros_message {
         $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
     }) => {
         $crate::ros_message! {
-            $(#[$meta])* pub struct $name as ($ros_name) in $package {
+            $(#[$meta])* pub struct $name as ($ros_name) in $package :: msg {
                 $($(#[$field_meta])* $field : $type),*
             }
         }
     };
-    ($(#[$meta:meta])* pub struct $name:ident as ($ros_name:expr) in $package:literal {
+    ($(#[$meta:meta])* pub struct $name:ident as ($ros_name:expr) in $package:literal :: $interface:ident {
         $($(#[$field_meta:meta])* $field:ident : $type:ty),* $(,)?
     }) => {
         $(#[$meta])*
@@ -255,9 +312,10 @@ macro_rules! ros_message {
         impl $crate::Message for $name {
             const DESCRIPTION: &'static $crate::TypeDescription = &$crate::TypeDescription {
                 package: $package,
+                interface: ::core::stringify!($interface),
                 name: $ros_name,
                 fields: &[$($crate::Field {
-                    name: ::core::stringify!($field),
+                    name: $crate::message::field_name(::core::stringify!($field)),
                     field_type: <$type as $crate::RosType>::FIELD_TYPE,
                 },)*],
             };

@@ -284,3 +284,66 @@ mod discovery_type_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod parameter_type_tests {
+    use super::*;
+    use crate::Service;
+    use crate::parameters::{
+        DescribeParameters, GetParameterTypes, GetParameters, ListParameters, ParameterEvent,
+        SetParameters, SetParametersAtomically,
+    };
+
+    /// The hashes ROS 2 Jazzy's rcl_interfaces 2.0.3 ships in `share/rcl_interfaces/srv/*.json`
+    /// and `msg/ParameterEvent.json` (`type_hashes`, as in the PyPI wheel
+    /// `ros-rcl-interfaces`): a service's is the hash of the service type, whose fields are its
+    /// request, response and event (bounded sequences, `[<=1]`, among them).
+    const PUBLISHED: [(&str, &str); 7] = [
+        (
+            "rcl_interfaces/srv/GetParameters",
+            "RIHS01_bf9803d5c74cf989a5de3e0c2e99444599a627c7ff75f97b8c05b01003675cbc",
+        ),
+        (
+            "rcl_interfaces/srv/GetParameterTypes",
+            "RIHS01_da199c878688b3e530bdfe3ca8f74cb9fa0c303101e980a9e8f260e25e1c80ca",
+        ),
+        (
+            "rcl_interfaces/srv/ListParameters",
+            "RIHS01_3e6062bfbb27bfb8730d4cef2558221f51a11646d78e7bb30a1e83afac3aad9d",
+        ),
+        (
+            "rcl_interfaces/srv/DescribeParameters",
+            "RIHS01_845b484d71eb0673dae682f2e3ba3c4851a65a3dcfb97bddd82c5b57e91e4cff",
+        ),
+        (
+            "rcl_interfaces/srv/SetParameters",
+            "RIHS01_56eed9a67e169f9cb6c1f987bc88f868c14a8fc9f743a263bc734c154015d7e0",
+        ),
+        (
+            "rcl_interfaces/srv/SetParametersAtomically",
+            "RIHS01_0e192ef259c07fc3c07a13191d27002222e65e00ccec653ca05e856f79285fcd",
+        ),
+        (
+            "rcl_interfaces/msg/ParameterEvent",
+            "RIHS01_043e627780fcad87a22d225bc2a037361dba713fca6a6b9f4b869a5aa0393204",
+        ),
+    ];
+
+    #[test]
+    fn the_parameter_services_hash_as_rcl_interfaces_ships_them() {
+        let computed = [
+            GetParameters::DESCRIPTION,
+            GetParameterTypes::DESCRIPTION,
+            ListParameters::DESCRIPTION,
+            DescribeParameters::DESCRIPTION,
+            SetParameters::DESCRIPTION,
+            SetParametersAtomically::DESCRIPTION,
+            ParameterEvent::DESCRIPTION,
+        ];
+        for (description, (name, published)) in computed.iter().zip(PUBLISHED) {
+            assert_eq!(description.type_name(), name);
+            let hash = TypeHash::of_description(description);
+            assert_eq!(hash.to_string(), published, "{name}");
+        }
+    }
+}
