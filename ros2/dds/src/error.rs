@@ -55,6 +55,15 @@ pub enum WireError {
     /// A node's namespace or name ROS does not take.
     #[error(transparent)]
     NodeName(#[from] ros2_msg::NodeNameError),
+    /// A name that makes no valid ROS name.
+    #[error("`{name}` makes no valid ROS name: {source}")]
+    Name {
+        /// The name given.
+        name: String,
+        /// Why.
+        #[source]
+        source: ros2_msg::TopicNameError,
+    },
     /// The participant's thread did not answer a request: it has stopped.
     #[error("the DDS participant's thread has stopped")]
     Stopped,

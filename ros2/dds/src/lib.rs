@@ -36,9 +36,11 @@ mod outbox;
 mod participant;
 mod ports;
 mod qos;
+pub mod service;
 
 pub use error::WireError;
 pub use participant::{
     EndpointCounters, MAX_DOMAIN_ID, Node, OUTBOX_DEPTH, Participant, Publisher, Received,
     Subscription, domain_from_env,
 };
+pub use service::{ServiceCounters, ServiceServer};

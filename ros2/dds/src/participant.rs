@@ -32,12 +32,13 @@ use rustdds::{
 
 use ros2_msg::cdr::Payload;
 use ros2_msg::msg::Time;
-use ros2_msg::{Message, NodeName, QosProfile, TopicName, TypeHash};
+use ros2_msg::{Message, NodeName, QosProfile, Service, TopicName, TypeHash};
 
 use crate::adapters::{RawCdr, RosCdr};
 use crate::error::WireError;
 use crate::nodes::{Direction, NodeRegistry, NodeToken};
 use crate::qos::policies;
+use crate::service::{ServiceCounters, ServiceServer};
 
 const WAKE: Token = Token(usize::MAX);
 /// How many published messages may wait for the DDS thread (16 ms of a 1 kHz loop); past
@@ -65,8 +66,8 @@ pub struct EndpointCounters {
     pub matched: AtomicU64,
 }
 
-/// What one endpoint does on the DDS thread.
-trait Pump: Send {
+/// What one endpoint (or a service server's pair of them) does on the DDS thread.
+pub(crate) trait Pump: Send {
     /// Registers a reader with the poll; a writer has nothing to register.
     fn register(&mut self, poll: &Poll, token: Token) -> std::io::Result<()>;
     /// Sends what the control side published, takes what arrived.
@@ -80,8 +81,8 @@ trait Pump: Send {
     }
     /// Whether the control side dropped its handle: the endpoint is then deleted.
     fn abandoned(&self) -> bool;
-    /// The endpoint's GUID, as its node announces it.
-    fn gid(&self) -> [u8; 16];
+    /// The GUIDs of its DDS endpoints, as its node announces them.
+    fn gids(&self) -> &[[u8; 16]];
     /// Takes a reader out of the poll before it is dropped; a writer has nothing registered.
     fn deregister(&mut self, _poll: &Poll) {}
 }
@@ -110,11 +111,11 @@ impl Doorbell {
 }
 
 /// The DDS entities, which live and die on the DDS thread.
-struct Dds {
+pub(crate) struct Dds {
     participant: DomainParticipant,
-    publisher: rustdds::Publisher,
-    subscriber: rustdds::Subscriber,
-    nodes: NodeRegistry,
+    pub(crate) publisher: rustdds::Publisher,
+    pub(crate) subscriber: rustdds::Subscriber,
+    pub(crate) nodes: NodeRegistry,
 }
 
 impl Dds {
@@ -124,9 +125,20 @@ impl Dds {
         type_name: String,
         qos: &QosProfile,
     ) -> Result<rustdds::Topic, WireError> {
+        self.raw_topic(name.dds_name(), type_name, qos, TopicKind::NoKey)
+    }
+
+    /// A topic by its DDS name (`rq/controller_manager/get_parametersRequest`).
+    pub(crate) fn raw_topic(
+        &self,
+        dds_name: String,
+        type_name: String,
+        qos: &QosProfile,
+        kind: TopicKind,
+    ) -> Result<rustdds::Topic, WireError> {
         self.participant
-            .create_topic(name.dds_name(), type_name, &policies(qos), TopicKind::NoKey)
-            .map_err(|e| WireError::dds(format!("cannot create topic `{name}`"), e))
+            .create_topic(dds_name.clone(), type_name, &policies(qos), kind)
+            .map_err(|e| WireError::dds(format!("cannot create topic `{dds_name}`"), e))
     }
 }
 
@@ -473,7 +485,9 @@ impl DdsThread {
             let Some(pump) = slot else { continue };
             if pump.abandoned() {
                 pump.deregister(&self.poll);
-                self.dds.nodes.forget_endpoint(pump.gid());
+                for &gid in pump.gids() {
+                    self.dds.nodes.forget_endpoint(gid);
+                }
                 *slot = None;
             } else {
                 pump.housekeeping();
@@ -641,8 +655,8 @@ impl<M: Message> Pump for WriterPump<M> {
         Arc::strong_count(&self.counters) == 1
     }
 
-    fn gid(&self) -> [u8; 16] {
-        self.gid
+    fn gids(&self) -> &[[u8; 16]] {
+        std::slice::from_ref(&self.gid)
     }
 
     fn housekeeping(&mut self) {
@@ -674,8 +688,8 @@ impl<M: Message> Pump for ReaderPump<M> {
         Arc::strong_count(&self.counters) == 1
     }
 
-    fn gid(&self) -> [u8; 16] {
-        self.gid
+    fn gids(&self) -> &[[u8; 16]] {
+        std::slice::from_ref(&self.gid)
     }
 
     fn deregister(&mut self, poll: &Poll) {
@@ -757,5 +771,37 @@ impl Node {
     ) -> Result<Subscription<M>, WireError> {
         self.participant
             .make_subscription(Some(&self.token), topic, qos)
+    }
+
+    /// `~/<name>`: a name in this node's own namespace (`/robot1/controller_manager/list_parameters`),
+    /// as rcl expands a private name.
+    pub fn private_name(&self, name: &str) -> Result<TopicName, WireError> {
+        TopicName::new(&format!("{}/{name}", self.token.name.fully_qualified())).map_err(|e| {
+            WireError::Name {
+                name: name.to_string(),
+                source: e,
+            }
+        })
+    }
+
+    /// A server of service `S` on `name`, this node's: `handler` answers each request, on the
+    /// participant's thread ([`crate::service`] says how replies are paired with requests).
+    /// It serves while the returned handle lives. Made on the DDS thread; waits for it.
+    pub fn service<S: Service>(
+        &self,
+        name: &TopicName,
+        handler: impl FnMut(&S::Request) -> S::Response + Send + 'static,
+    ) -> Result<ServiceServer, WireError> {
+        let counters = Arc::new(ServiceCounters::default());
+        let (owner, service, pump_counters) = (self.token.clone(), name.clone(), counters.clone());
+        let handler: crate::service::Handler<S> = Box::new(handler);
+        self.participant.request(move |dds| {
+            crate::service::make::<S>(dds, &owner, &service, handler, pump_counters).map(Some)
+        })?;
+        Ok(ServiceServer::new(
+            name.clone(),
+            counters,
+            self.token.clone(),
+        ))
     }
 }

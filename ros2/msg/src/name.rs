@@ -102,6 +102,18 @@ impl TopicName {
     pub fn dds_name(&self) -> String {
         format!("rt{}", self.0)
     }
+
+    /// As a service's name, the DDS topic its requests go on:
+    /// `rq/controller_manager/get_parametersRequest`.
+    pub fn dds_request_name(&self) -> String {
+        format!("rq{}Request", self.0)
+    }
+
+    /// As a service's name, the DDS topic its replies go on:
+    /// `rr/controller_manager/get_parametersReply`.
+    pub fn dds_reply_name(&self) -> String {
+        format!("rr{}Reply", self.0)
+    }
 }
 
 impl std::fmt::Display for TopicName {
@@ -203,6 +215,15 @@ mod tests {
     fn names_map_to_rt_topics() {
         let name = TopicName::new("/robot_joint_states").unwrap();
         assert_eq!(name.dds_name(), "rt/robot_joint_states");
+        let service = TopicName::new("/controller_manager/get_parameters").unwrap();
+        assert_eq!(
+            service.dds_request_name(),
+            "rq/controller_manager/get_parametersRequest"
+        );
+        assert_eq!(
+            service.dds_reply_name(),
+            "rr/controller_manager/get_parametersReply"
+        );
         assert_eq!(TopicName::new("imu/data").unwrap().as_str(), "/imu/data");
     }
 
