@@ -24,13 +24,12 @@ Modes (each prints one JSON object per line on stdout; the last line is a summar
           domain: each one's key with the topics of the writers and readers it owns (a ROS 2
           process is one participant, whatever its nodes)
 
-Every mode first prints {"event": "ready"} once its endpoints exist.
+Every mode first prints {"event": "ready"} once its endpoints exist. The command line and the
+helpers are peer_common.py's, shared with rclpy_peer.py (the same modes over ROS 2's rclpy).
 """
 
-import argparse
 import json
 import math
-import signal
 import sys
 import time
 
@@ -49,10 +48,7 @@ from cyclonedds.topic import Topic
 from cyclonedds.util import duration
 
 import ros_types as ros
-
-
-def say(**fields):
-    print(json.dumps(fields), flush=True)
+from peer_common import Stopper, as_json, graph_namespace, parse_args, say, sim_joints, wrap
 
 
 def stamp_now():
@@ -68,41 +64,10 @@ def take_all(reader):
     return [s for s in reader.take(N=1000) if not isinstance(s, InvalidSample)]
 
 
-class Stopper:
-    def __init__(self):
-        self.stopped = False
-        signal.signal(signal.SIGTERM, self.stop)
-        signal.signal(signal.SIGINT, self.stop)
-
-    def stop(self, *_):
-        self.stopped = True
-
-
 def endpoints(args, participant):
     commands = Topic(participant, ros.dds_topic(args.commands), ros.JointState, qos=ros.reliable(1))
     states = Topic(participant, ros.dds_topic(args.states), ros.JointState, qos=ros.sensor_data())
     return commands, states
-
-
-def wrap(angle):
-    """Isaac Sim's wrapping: into (-2π, 2π), the sign kept."""
-    return math.fmod(angle, 2 * math.pi)
-
-
-def joints_of(urdf):
-    """The joints a description's `<ros2_control>` blocks command, in their order: what a
-    simulator driven through JointStateTopicSystem reports (mimic joints have no command
-    interface there, and are left out)."""
-    import xml.etree.ElementTree as ElementTree
-
-    names = []
-    for block in ElementTree.parse(urdf).getroot().iter("ros2_control"):
-        for joint in block.iter("joint"):
-            if joint.find("command_interface") is not None and joint.get("name") not in names:
-                names.append(joint.get("name"))
-    if not names:
-        sys.exit(f"peer.py: {urdf} has no <ros2_control> joint with a command interface")
-    return names
 
 
 def sim(args, participant, stopper):
@@ -113,7 +78,7 @@ def sim(args, participant, stopper):
     if args.imu:
         imu_topic = Topic(participant, ros.dds_topic(args.imu), ros.Imu, qos=ros.sensor_data())
         imu_writer = DataWriter(participant, imu_topic, qos=ros.sensor_data())
-    names = joints_of(args.urdf) if args.urdf else args.joints.split(",")
+    names = sim_joints(args)
     position = {n: float(args.initial) for n in names}
     velocity = {n: 0.0 for n in names}
     target = {}
@@ -284,11 +249,6 @@ def trajectory(args, participant, stopper):
     say(event="summary", published=len(goals) - len(pending))
 
 
-def as_json(values):
-    """Floats for JSON, which has no NaN or infinity: those as text."""
-    return [v if math.isfinite(v) else str(v) for v in values]
-
-
 def policy_name(policy):
     """`Reliable` for `Policy.Reliability.Reliable(...)`."""
     return type(policy).__name__.split(".")[-1]
@@ -384,9 +344,7 @@ def transform_json(t):
 def graph(args, participant, stopper):
     """The robot in the ROS 2 graph, as its subscribers see it: QoS as joint_state_broadcaster,
     robot_state_publisher and tf2_ros's listeners ask for it."""
-    ns = args.namespace.rstrip("/")
-    if ns and not ns.startswith("/"):
-        ns = "/" + ns
+    ns = graph_namespace(args.namespace)
 
     def reader(name, kind, qos):
         return DataReader(participant, Topic(participant, ros.dds_topic(ns + "/" + name), kind),
@@ -449,35 +407,15 @@ def graph(args, participant, stopper):
     say(event="summary", **counts)
 
 
+MODES = {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen,
+         "graph": graph, "trajectory": trajectory, "participants": participants}
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["sim", "echo", "ping", "script", "listen", "graph",
-                                         "trajectory", "participants"])
-    parser.add_argument("--domain", type=int, default=0)
-    parser.add_argument("--commands", default="/robot_joint_commands")
-    parser.add_argument("--states", default="/robot_joint_states")
-    parser.add_argument("--imu", default="")
-    parser.add_argument("--joints", default="")
-    parser.add_argument("--urdf", default="", help="sim: the joints of this URDF's ros2_control")
-    parser.add_argument("--rate", type=float, default=1000.0)
-    parser.add_argument("--seconds", type=float, default=0.0)
-    parser.add_argument("--stop-after", type=float, default=0.0)
-    parser.add_argument("--tau", type=float, default=0.01)
-    parser.add_argument("--initial", type=float, default=0.0)
-    parser.add_argument("--wrap", action="store_true")
-    parser.add_argument("--depth", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--interval", type=float, default=0.01)
-    parser.add_argument("--settle", type=float, default=0.0)
-    parser.add_argument("--max", type=int, default=5, help="graph: messages printed per topic")
-    parser.add_argument("--namespace", default="", help="graph: the topics' namespace")
-    parser.add_argument("--wrench", default="", help="graph: force/torque sensors to read")
-    args = parser.parse_args()
+    args = parse_args(__doc__, list(MODES))
     participant = DomainParticipant(args.domain)
     stopper = Stopper()
-    {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen,
-     "graph": graph, "trajectory": trajectory, "participants": participants}[args.mode](
-        args, participant, stopper)
+    MODES[args.mode](args, participant, stopper)
 
 
 if __name__ == "__main__":

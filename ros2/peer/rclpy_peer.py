@@ -1,0 +1,428 @@
+"""The second independent DDS peer of the tests: ROS 2 Jazzy's own client library, rclpy, over
+its default RMW, rmw_fastrtps_cpp (eProsima Fast DDS), from PyPI `ros-jazzy-rclpy[fastrtps]`.
+No ROS install and no sourcing: the venv's python imports it. The message types are ROS 2's
+own (`sensor_msgs`, `trajectory_msgs`, ... wheels), not declared by hand as peer.py's are.
+
+The command line and the JSON lines are peer.py's (peer_common.py holds both), for these modes:
+
+  sim     a simulator of the joints of --joints (or of --urdf's <ros2_control> blocks): takes
+          JointState commands, moves each joint towards its commanded position (first-order,
+          time constant --tau), publishes JointState at --rate Hz (and an Imu on --imu);
+          --stop-after S stops publishing after S seconds
+  echo    for round trips: answers every command at once with a JointState carrying the
+          command's stamp and positions
+  script  publishes the JointStates of a JSON list (stdin), each --repeat times --interval apart
+  listen  prints every command it receives, and at the end the writers of --commands and the
+          readers of --states as rclpy's graph API gives them (below)
+  trajectory  publishes the JointTrajectory goals of a JSON list (stdin) at their times and
+          prints every /joint_states it reads
+  graph   subscribes as RViz would to /joint_states, /imu/data, /robot_description and
+          /diagnostics (in --namespace; /robot_description transient-local, so a late joiner
+          gets it), and each /<sensor>_broadcaster/wrench of --wrench, prints the first --max
+          messages of each, and counts the rest. NOT /tf or /tf_static: there is no tf2_msgs
+          wheel on PyPI, so rclpy here has no TFMessage type to subscribe with (peer.py reads
+          them)
+  nodes   (peer.py has no such mode) for --seconds, what `ros2 node list` and
+          `ros2 topic info -v` would say: the nodes of the domain but this peer's own, and for
+          each topic of --topics (comma-separated) its publishers and subscriptions
+
+peer.py's `ping` and `participants` are not here: `ping` is Cyclone's own baseline, and rclpy
+sees nodes, never DDS participants.
+
+Where peer.py reads an endpoint's QoS and USER_DATA from Cyclone's builtin topics, this peer
+asks rclpy's graph (`get_publishers_info_by_topic`, `get_subscriptions_info_by_topic`), which
+gives ROS 2's view of the same endpoint:
+  node_name, node_namespace  from ros_discovery_info: `_CREATED_BY_BARE_DDS_APP_` for a
+          participant that publishes none, `_NODE_NAME_UNKNOWN_` for an endpoint no node of its
+          participant claims
+  topic_type  `sensor_msgs/msg/JointState`, not the DDS type name
+  topic_type_hash  `RIHS01_<hex>`, the type hash the RMW parsed from the endpoint's USER_DATA
+          (not the USER_DATA text); `INVALID` when there is none
+  reliability, durability, history, depth  spelt as peer.py spells them (`Reliable`,
+          `TransientLocal`, `KeepLast`); Fast DDS's discovery does not carry the history, so
+          another process's endpoint has history `Unknown` and depth 0
+
+Every mode first prints {"event": "ready"} once its endpoints exist. The domain is --domain, 0
+when not given, as peer.py's.
+"""
+
+import json
+import math
+import os
+import sys
+import time
+
+# UDP only, no shared memory: Fast DDS's shared-memory transport names its segments in /dev/shm
+# after the port (`fastrtps_port7411`), which network namespaces do not separate, so peers of
+# tests running side by side would write into each other's ports; and a killed peer leaves its
+# segments behind. Our runtime speaks UDP only, so nothing it is tested against is lost.
+os.environ["FASTDDS_BUILTIN_TRANSPORTS"] = "UDPv4"
+
+import rclpy
+from builtin_interfaces.msg import Duration, Time
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import WrenchStamped
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
+from sensor_msgs.msg import Imu, JointState
+from std_msgs.msg import Header, String
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from peer_common import Stopper, as_json, graph_namespace, now_ns, parse_args, say, sim_joints, wrap
+
+
+def reliable(depth):
+    """rclcpp::QoS(depth): reliable, keep-last `depth`, volatile."""
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=depth,
+                      reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.VOLATILE)
+
+
+def sensor_data():
+    """rclcpp::SensorDataQoS(): best effort, keep-last 5, volatile."""
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=5,
+                      reliability=ReliabilityPolicy.BEST_EFFORT,
+                      durability=DurabilityPolicy.VOLATILE)
+
+
+def transient_local(depth):
+    """rclcpp::QoS(depth).transient_local(): late joiners get the last `depth` samples."""
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=depth,
+                      reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def stamp(ns):
+    return Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)
+
+
+def stamp_ns(t):
+    return t.sec * 1_000_000_000 + t.nanosec
+
+
+class Peer:
+    """The peer's one node and the executor that runs its callbacks between the mode's ticks."""
+
+    def __init__(self, args):
+        # Our own SIGTERM handling (Stopper): rclpy's would shut the context down mid-loop,
+        # before the summary. No log file per run in ~/.ros/log (rcl's spdlog sink): messages
+        # still go to stderr.
+        rclpy.init(args=["--ros-args", "--disable-external-lib-logs"], domain_id=args.domain,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        self.node = rclpy.create_node(f"rclpy_peer_{args.mode}_{os.getpid()}")
+        self.executor = SingleThreadedExecutor()
+        self.executor.add_node(self.node)
+
+    def spin_until(self, deadline):
+        """Runs callbacks as they come until `deadline` (time.monotonic()), and one that is
+        ready even when the deadline has passed."""
+        self.executor.spin_once(timeout_sec=0)
+        while (left := deadline - time.monotonic()) > 0:
+            self.executor.spin_once(timeout_sec=left)
+
+    def close(self):
+        self.executor.shutdown()
+        self.node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def sim(args, peer, stopper):
+    node = peer.node
+    names = sim_joints(args)
+    position = {n: float(args.initial) for n in names}
+    velocity = {n: 0.0 for n in names}
+    target = {}
+    received = published = 0
+
+    def command(message):
+        nonlocal received
+        received += 1
+        for i, name in enumerate(message.name):
+            if i < len(message.position) and math.isfinite(message.position[i]):
+                target[name] = message.position[i]
+
+    node.create_subscription(JointState, args.commands, command, reliable(1))
+    writer = node.create_publisher(JointState, args.states, sensor_data())
+    imu_writer = node.create_publisher(Imu, args.imu, sensor_data()) if args.imu else None
+    period = 1.0 / args.rate
+    start = time.monotonic()
+    next_tick = start
+    say(event="ready")
+    while not stopper.stopped:
+        now = time.monotonic()
+        if args.seconds and now - start >= args.seconds:
+            break
+        for name in names:
+            if name in target:
+                old = position[name]
+                position[name] += (target[name] - old) * min(1.0, period / args.tau)
+                velocity[name] = (position[name] - old) / period
+        stopped_publishing = args.stop_after and now - start >= args.stop_after
+        if not stopped_publishing:
+            reported = [wrap(position[n]) if args.wrap else position[n] for n in names]
+            writer.publish(JointState(
+                header=Header(stamp=stamp(now_ns())),
+                name=names,
+                position=reported,
+                velocity=[velocity[n] for n in names],
+                effort=[0.0] * len(names),
+            ))
+            if imu_writer is not None:
+                imu_writer.publish(Imu(header=Header(stamp=stamp(now_ns()), frame_id="imu")))
+            published += 1
+        next_tick += period
+        if next_tick <= time.monotonic():
+            next_tick = time.monotonic()
+        # The commands that arrive until the next tick, as peer.py takes them at its start.
+        peer.spin_until(next_tick)
+    say(event="summary", commands_received=received, states_published=published,
+        positions={n: position[n] for n in names})
+
+
+def echo(args, peer, stopper):
+    node = peer.node
+    writer = node.create_publisher(JointState, args.states, sensor_data())
+    received = 0
+
+    def command(message):
+        nonlocal received
+        received += 1
+        writer.publish(JointState(header=message.header, name=message.name,
+                                  position=message.position))
+
+    node.create_subscription(JointState, args.commands, command, reliable(args.depth))
+    start = time.monotonic()
+    say(event="ready")
+    while not stopper.stopped and not (args.seconds and time.monotonic() - start >= args.seconds):
+        peer.spin_until(time.monotonic() + 0.05)
+    say(event="summary", commands_received=received)
+
+
+def script(args, peer, stopper):
+    writer = peer.node.create_publisher(JointState, args.states, sensor_data())
+    messages = json.load(sys.stdin)
+    say(event="ready")
+    time.sleep(args.settle)
+    for message in messages:
+        for _ in range(args.repeat):
+            if stopper.stopped:
+                break
+            writer.publish(JointState(
+                header=Header(stamp=stamp(now_ns())),
+                name=message.get("name", []),
+                position=[float(v) for v in message.get("position", [])],
+                velocity=[float(v) for v in message.get("velocity", [])],
+                effort=[float(v) for v in message.get("effort", [])],
+            ))
+            time.sleep(args.interval)
+    say(event="summary", scripted=len(messages))
+
+
+def trajectory(args, peer, stopper):
+    """As rqt_joint_trajectory_controller or a MoveIt user would: publishes the
+    trajectory_msgs/JointTrajectory messages of a JSON list (stdin) on their `topic`, each `after`
+    seconds from the start, stamped now (or zero: `"stamp": 0`, meaning on receipt), and prints
+    every /joint_states it reads, so the test sees where the joints were when."""
+    node = peer.node
+    goals = json.load(sys.stdin)
+    writers = {}
+    for goal in goals:
+        if goal["topic"] not in writers:
+            writers[goal["topic"]] = node.create_publisher(JointTrajectory, goal["topic"],
+                                                           reliable(10))
+
+    def joint_states(message):
+        say(event="joint_states", stamp=stamp_ns(message.header.stamp),
+            name=list(message.name), position=as_json(message.position))
+
+    node.create_subscription(JointState, "/joint_states", joint_states, reliable(100))
+    say(event="ready")
+    time.sleep(args.settle)
+    start = time.monotonic()
+    pending = sorted(goals, key=lambda g: g.get("after", 0.0))
+    while not stopper.stopped and (args.seconds <= 0 or time.monotonic() - start < args.seconds):
+        while pending and time.monotonic() - start >= pending[0].get("after", 0.0):
+            goal = pending.pop(0)
+            now = now_ns()
+            points = []
+            for point in goal["points"]:
+                t = float(point["time_from_start"])
+                points.append(JointTrajectoryPoint(
+                    positions=[float(v) for v in point.get("positions", [])],
+                    velocities=[float(v) for v in point.get("velocities", [])],
+                    time_from_start=Duration(sec=int(t), nanosec=int(round((t % 1) * 1e9)))))
+            writers[goal["topic"]].publish(JointTrajectory(
+                header=Header(stamp=Time() if goal.get("stamp", None) == 0 else stamp(now)),
+                joint_names=goal["joint_names"], points=points))
+            say(event="published", topic=goal["topic"], stamp=now)
+        peer.spin_until(time.monotonic() + 0.001)
+    say(event="summary", published=len(goals) - len(pending))
+
+
+def policy_name(policy):
+    """`Reliable` for ReliabilityPolicy.RELIABLE, `TransientLocal` for TRANSIENT_LOCAL: as
+    peer.py names Cyclone's policies."""
+    return "".join(word.capitalize() for word in policy.name.split("_"))
+
+
+def endpoint_json(info):
+    """An endpoint as rclpy's graph gives it (what `ros2 topic info -v` prints)."""
+    qos = info.qos_profile
+    return dict(
+        node_name=info.node_name,
+        node_namespace=info.node_namespace,
+        topic_type=info.topic_type,
+        topic_type_hash=str(info.topic_type_hash),
+        reliability=policy_name(qos.reliability),
+        durability=policy_name(qos.durability),
+        history=policy_name(qos.history),
+        depth=qos.depth,
+    )
+
+
+def endpoints(node, topic, kind):
+    """The publishers (`kind` "publishers") or subscriptions of `topic`, this peer's left out,
+    keyed by their GID."""
+    found = (node.get_publishers_info_by_topic(topic) if kind == "publishers"
+             else node.get_subscriptions_info_by_topic(topic))
+    return {bytes(info.endpoint_gid): endpoint_json(info) for info in found
+            if (info.node_name, info.node_namespace)
+            != (node.get_name(), node.get_namespace())}
+
+
+def listen(args, peer, stopper):
+    node = peer.node
+    received = 0
+
+    def command(message):
+        nonlocal received
+        received += 1
+        say(event="command", name=list(message.name), position=as_json(message.position),
+            velocity=as_json(message.velocity), effort=as_json(message.effort))
+
+    node.create_subscription(JointState, args.commands, command, reliable(1))
+    say(event="ready")
+    start = time.monotonic()
+    writers = {}
+    readers = {}
+    while not stopper.stopped and time.monotonic() - start < args.seconds:
+        peer.spin_until(time.monotonic() + 0.05)
+        # Every endpoint seen while listening, as peer.py collects Cyclone's discovery samples.
+        writers.update(endpoints(node, args.commands, "publishers"))
+        readers.update(endpoints(node, args.states, "subscriptions"))
+    say(
+        event="summary",
+        commands_received=received,
+        writers=list(writers.values()),
+        readers=list(readers.values()),
+    )
+
+
+def nodes(args, peer, stopper):
+    node = peer.node
+    topics = [t for t in args.topics.split(",") if t]
+    seen_nodes = {}
+    publishers = {t: {} for t in topics}
+    subscriptions = {t: {} for t in topics}
+    own = (node.get_name(), node.get_namespace())
+    say(event="ready")
+    start = time.monotonic()
+    while not stopper.stopped and time.monotonic() - start < args.seconds:
+        peer.spin_until(time.monotonic() + 0.1)
+        for name, namespace in node.get_node_names_and_namespaces():
+            if (name, namespace) != own:
+                seen_nodes[(name, namespace)] = dict(name=name, namespace=namespace)
+        for topic in topics:
+            publishers[topic].update(endpoints(node, topic, "publishers"))
+            subscriptions[topic].update(endpoints(node, topic, "subscriptions"))
+    say(
+        event="summary",
+        nodes=list(seen_nodes.values()),
+        topics={t: dict(publishers=list(publishers[t].values()),
+                        subscriptions=list(subscriptions[t].values())) for t in topics},
+    )
+
+
+def graph(args, peer, stopper):
+    """The robot in the ROS 2 graph, as its subscribers see it: QoS as joint_state_broadcaster
+    and robot_state_publisher's listeners ask for it. No /tf, /tf_static: no tf2_msgs here."""
+    node = peer.node
+    ns = graph_namespace(args.namespace)
+    counts = {}
+
+    def subscribe(name, topic, kind, qos, show):
+        counts[name] = 0
+
+        def received(message):
+            counts[name] += 1
+            if counts[name] <= args.max:
+                show(message)
+
+        node.create_subscription(kind, ns + "/" + topic, received, qos)
+
+    def joint_states(message):
+        say(event="joint_states", stamp=stamp_ns(message.header.stamp),
+            frame_id=message.header.frame_id, name=list(message.name),
+            position=as_json(message.position), velocity=as_json(message.velocity),
+            effort=as_json(message.effort))
+
+    def imu(message):
+        o, w, a = message.orientation, message.angular_velocity, message.linear_acceleration
+        say(event="imu", stamp=stamp_ns(message.header.stamp),
+            frame_id=message.header.frame_id,
+            orientation=as_json([o.x, o.y, o.z, o.w]),
+            angular_velocity=as_json([w.x, w.y, w.z]),
+            linear_acceleration=as_json([a.x, a.y, a.z]),
+            covariance=as_json(list(message.orientation_covariance)
+                               + list(message.angular_velocity_covariance)
+                               + list(message.linear_acceleration_covariance)))
+
+    def diagnostics(message):
+        say(event="diagnostics", stamp=stamp_ns(message.header.stamp),
+            # `level` is a ROS `byte`: one `bytes` in rclpy.
+            status=[dict(level=ord(s.level), name=s.name, message=s.message,
+                         hardware_id=s.hardware_id,
+                         values={kv.key: kv.value for kv in s.values})
+                    for s in message.status])
+
+    def wrench(sensor):
+        def show(message):
+            f, t = message.wrench.force, message.wrench.torque
+            say(event="wrench", sensor=sensor, stamp=stamp_ns(message.header.stamp),
+                frame_id=message.header.frame_id,
+                force=as_json([f.x, f.y, f.z]), torque=as_json([t.x, t.y, t.z]))
+        return show
+
+    # Keep-last 10 as RViz asks; --depth N asks for more (the loss measurements).
+    subscribe("joint_states", "joint_states", JointState, reliable(max(10, args.depth)),
+              joint_states)
+    subscribe("imu", "imu/data", Imu, reliable(10), imu)
+    subscribe("robot_description", "robot_description", String, transient_local(1),
+              lambda message: say(event="robot_description", data=message.data))
+    subscribe("diagnostics", "diagnostics", DiagnosticArray, reliable(10), diagnostics)
+    for sensor in filter(None, args.wrench.split(",")):
+        subscribe("wrench:" + sensor, sensor + "_broadcaster/wrench", WrenchStamped,
+                  reliable(10), wrench(sensor))
+    say(event="ready")
+    start = time.monotonic()
+    while not stopper.stopped and (args.seconds <= 0 or time.monotonic() - start < args.seconds):
+        peer.spin_until(time.monotonic() + 0.01)
+    say(event="summary", **counts)
+
+
+MODES = {"sim": sim, "echo": echo, "script": script, "listen": listen, "graph": graph,
+         "trajectory": trajectory, "nodes": nodes}
+
+
+def main():
+    args = parse_args(__doc__, list(MODES))
+    stopper = Stopper()
+    peer = Peer(args)
+    try:
+        MODES[args.mode](args, peer, stopper)
+    finally:
+        peer.close()
+
+
+if __name__ == "__main__":
+    main()
