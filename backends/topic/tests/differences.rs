@@ -1,7 +1,8 @@
 //! The table of differences from upstream (`docs/ros2-topic-backend.md`), row by row, against
-//! the Cyclone DDS peer in a network namespace of each test's own: what the peer sends (unknown
-//! names, short arrays, NaN, wrapped angles, joints out of order, a name twice) and what we
-//! publish (arrays in step with `name`, never NaN, nothing before there is something to say).
+//! each peer of `ros2-peer` (Cyclone DDS, rclpy over Fast DDS) in a network namespace of each
+//! run's own: what the peer sends (unknown names, short arrays, NaN, wrapped angles, joints out
+//! of order, a name twice) and what we publish (arrays in step with `name`, never NaN, nothing
+//! before there is something to say).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod common;

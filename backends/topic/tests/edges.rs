@@ -1,8 +1,8 @@
 //! The rows of the table of differences (`docs/ros2-topic-backend.md`) that the other tests do
-//! not reach, against the Cyclone DDS peer in a network namespace of each test's own: an
-//! infinite command, a stale IMU beside fresh joint states, a disabled joint, and the lifecycle
-//! around deactivation. The component is driven through its own contract here (`Component`),
-//! as the System drives it.
+//! not reach, against each peer of `ros2-peer` (Cyclone DDS, rclpy over Fast DDS) in a network
+//! namespace of each run's own: an infinite command, a stale IMU beside fresh joint states, a
+//! disabled joint, and the lifecycle around deactivation. The component is driven through its
+//! own contract here (`Component`), as the System drives it.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod common;

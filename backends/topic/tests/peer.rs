@@ -1,7 +1,7 @@
-//! The topic backend against the Cyclone DDS peer (`ros2/peer/peer.py`) simulating
-//! lite_biped at 1 kHz, each test in a network namespace of its own: the squat runs through the
-//! same loop as on the mock and tracks; the peer stopping ends the run with a stale-state error,
-//! everything switched off.
+//! The topic backend against each peer of `ros2-peer` (Cyclone DDS's `peer.py`, ROS 2's rclpy
+//! over Fast DDS) simulating lite_biped at 1 kHz, each run in a network namespace of its own:
+//! the squat runs through the same loop as on the mock and tracks; the peer stopping ends the
+//! run with a stale-state error, everything switched off.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod common;

@@ -1,23 +1,98 @@
 //! `ros2-peer`: what the DDS tests of `ros2-dds`, `ros2-graph`, `ros2-trajectory` and `backend-topic` share.
 //!
-//! * [`isolated`] runs a test body on a thread of its own inside a fresh network namespace
-//!   (`unshare(CLONE_NEWNET)`, then `ip link set lo up` and a multicast route on `lo`), so
-//!   discovery and traffic never leave it: the DDS threads the body starts, and the peer
-//!   processes it spawns, inherit the namespace. Tests running side by side do not see each
-//!   other.
-//! * [`Peer`] is `peer.py` (beside this crate's `Cargo.toml`): Eclipse Cyclone DDS through PyPI
-//!   `cyclonedds`, from the project's venv (`scripts/install-tools.sh`), an implementation of
-//!   ROS 2's wire format that is not ours.
+//! * [`isolated`] runs a test body against each [`Implementation`] of ROS 2's wire format that
+//!   is not ours, once per implementation, each run on a thread of its own inside a fresh
+//!   network namespace (`unshare(CLONE_NEWNET)`, then `ip link set lo up` and a multicast route
+//!   on `lo`), so discovery and traffic never leave it: the DDS threads the body starts, and the
+//!   peer processes it spawns, inherit the namespace. Tests running side by side do not see each
+//!   other, and neither do the two runs of one test. A failure says which peer it was against:
+//!   the namespace's thread is named after the implementation (the panic message names it), and
+//!   `isolated` prints `ros2-peer: failed against …` before failing the test.
+//! * [`isolated_on`] runs a body against one implementation only, for what only that one can
+//!   tell (Cyclone DDS sees DDS participants; rclpy sees nodes).
+//! * [`PeerPython`] is the venv's Python (`scripts/install-tools.sh`) for one implementation,
+//!   and [`PeerPython::start`] spawns that implementation's peer script (beside this crate's
+//!   `Cargo.toml`) in a mode:
+//!   * [`Implementation::Cyclone`]: `peer.py`, Eclipse Cyclone DDS through PyPI `cyclonedds`,
+//!     the ROS 2 message types declared by hand (`ros_types.py`);
+//!   * [`Implementation::Rclpy`]: `rclpy_peer.py`, ROS 2 Jazzy's own client library, rclpy,
+//!     over its default RMW, rmw_fastrtps_cpp (eProsima Fast DDS), with ROS 2's own message
+//!     packages (PyPI `ros-jazzy-rclpy[fastrtps]`, `ros-jazzy-sensor-msgs`, …).
 //!
-//! Where no namespace can be made, or the peer is not installed, a test prints `SKIPPED: …`
+//!   Both take the same command line (`peer_common.py`) and print one JSON object per line on
+//!   stdout, `{"event":"ready"}` first and `{"event":"summary",…}` last ([`Peer`] reads them).
+//!   The modes `sim`, `echo`, `script`, `listen`, `trajectory` and `graph` are in both;
+//!   `participants` and `ping` are Cyclone's only, `nodes` (rclpy's graph: node names, and a
+//!   topic's endpoints with their node, type hash and QoS) rclpy's only. Where they differ in
+//!   what they report, the scripts' docstrings say how: rclpy's `graph` has no `/tf` or
+//!   `/tf_static` (there is no `tf2_msgs` wheel), and its `listen` reports endpoints as
+//!   rclpy's graph API gives them (node, `topic_type`, `topic_type_hash`) where peer.py gives
+//!   Cyclone's discovery data (DDS type name, USER_DATA). The rclpy peer speaks Fast DDS's
+//!   UDP transport only: its shared-memory transport names segments in `/dev/shm` after the
+//!   port, which network namespaces do not separate, so peers of tests running side by side
+//!   would write into each other's.
+//!
+//! Where no namespace can be made, or a peer is not installed, a test prints `SKIPPED: …`
 //! saying why, and fails when `CI` is `true` (as the tool tests of `tests/` do).
 #![warn(missing_docs)]
 
+use std::fmt;
 use std::io::{BufRead, BufReader, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
+
+/// An implementation of ROS 2's wire format that is not ours, and its peer script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Implementation {
+    /// Eclipse Cyclone DDS through its Python binding (PyPI `cyclonedds`), the ROS 2 types
+    /// declared by hand: `peer.py`.
+    Cyclone,
+    /// ROS 2 Jazzy's own client library, rclpy, over rmw_fastrtps_cpp (eProsima Fast DDS),
+    /// from PyPI `ros-jazzy-rclpy[fastrtps]`: `rclpy_peer.py`.
+    Rclpy,
+}
+
+impl Implementation {
+    /// Every implementation, in the order [`isolated`] runs them.
+    pub const ALL: [Implementation; 2] = [Implementation::Cyclone, Implementation::Rclpy];
+
+    /// The peer script, beside this crate's `Cargo.toml`.
+    pub fn script(self) -> &'static str {
+        match self {
+            Implementation::Cyclone => "peer.py",
+            Implementation::Rclpy => "rclpy_peer.py",
+        }
+    }
+
+    /// The Python package the venv must have for it.
+    fn package(self) -> &'static str {
+        match self {
+            Implementation::Cyclone => "cyclonedds",
+            Implementation::Rclpy => "rclpy",
+        }
+    }
+
+    /// What the venv's Python imports to show it is there.
+    fn module(self) -> &'static str {
+        match self {
+            Implementation::Cyclone => "cyclonedds.domain",
+            Implementation::Rclpy => "rclpy",
+        }
+    }
+}
+
+impl fmt::Display for Implementation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Implementation::Cyclone => "Cyclone DDS (peer.py)",
+            Implementation::Rclpy => "rclpy over Fast DDS (rclpy_peer.py)",
+        })
+    }
+}
 
 /// Why a test cannot run here.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +101,9 @@ pub enum HarnessError {
     /// `unshare(CLONE_NEWNET)` failed (not root, or no namespaces in this kernel or container).
     #[error("cannot make a network namespace: unshare(CLONE_NEWNET) failed: {0}")]
     Namespace(std::io::Error),
+    /// The thread that enters the namespace could not be started.
+    #[error("cannot start the thread that enters a network namespace: {0}")]
+    Thread(std::io::Error),
     /// `ip` failed inside the namespace.
     #[error("cannot set up the namespace's loopback: `ip {command}` failed: {message}")]
     Loopback {
@@ -34,12 +112,17 @@ pub enum HarnessError {
         /// What went wrong.
         message: String,
     },
-    /// No Python with `cyclonedds` in the venv.
-    #[error("cyclonedds not found; run scripts/install-tools.sh")]
-    PeerMissing,
+    /// No Python in the venv that imports the implementation's package.
+    #[error("{} not found; run scripts/install-tools.sh", .0.package())]
+    PeerMissing(Implementation),
     /// The peer did not start or answer.
-    #[error("the cyclonedds peer failed: {0}")]
-    Peer(String),
+    #[error("the {implementation} peer failed: {message}")]
+    Peer {
+        /// Which peer.
+        implementation: Implementation,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// Whether this is a CI run (`CI` is `true` or `1`), where a skipped test fails.
@@ -59,7 +142,7 @@ pub fn skip(why: &HarnessError) {
 pub fn in_namespace<T: Send + 'static>(
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
-    in_a_namespace(true, body)
+    in_a_namespace(None, true, body)
 }
 
 /// As [`in_namespace`], but with nothing set up: `lo` down, no route anywhere (a machine with no
@@ -67,31 +150,66 @@ pub fn in_namespace<T: Send + 'static>(
 pub fn in_namespace_without_network<T: Send + 'static>(
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
-    in_a_namespace(false, body)
+    in_a_namespace(None, false, body)
 }
 
+/// The namespace's thread is named `name`, if given: a panic's message names it.
 fn in_a_namespace<T: Send + 'static>(
+    name: Option<String>,
     loopback: bool,
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
-    let thread = std::thread::spawn(move || -> Result<T, HarnessError> {
-        enter_new_namespace(loopback)?;
-        Ok(body())
-    });
+    let mut thread = std::thread::Builder::new();
+    if let Some(name) = name {
+        thread = thread.name(name);
+    }
+    let thread = thread
+        .spawn(move || -> Result<T, HarnessError> {
+            enter_new_namespace(loopback)?;
+            Ok(body())
+        })
+        .map_err(HarnessError::Thread)?;
     match thread.join() {
         Ok(result) => result,
-        Err(panic) => std::panic::resume_unwind(panic),
+        Err(panic) => resume_unwind(panic),
     }
 }
 
-/// Runs a DDS test body in its own network namespace with the peer's interpreter found, or
-/// prints why it cannot (failing under CI).
-pub fn isolated(body: impl FnOnce(&PeerPython) + Send + 'static) {
-    let python = match PeerPython::find() {
+/// Runs a DDS test body against every [`Implementation`] in turn, each run in a network
+/// namespace of its own with that implementation's interpreter found (or printing why it
+/// cannot, failing under CI). A body that fails against one still runs against the others;
+/// then the test fails with the first failure, having printed which peers it failed against.
+pub fn isolated(body: impl Fn(&PeerPython) + Send + Sync + 'static) {
+    let body = Arc::new(body);
+    let mut first_failure = None;
+    for implementation in Implementation::ALL {
+        let body = Arc::clone(&body);
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            isolated_on(implementation, move |python| body(python));
+        }));
+        if let Err(panic) = run {
+            eprintln!("ros2-peer: failed against {implementation}");
+            first_failure.get_or_insert(panic);
+        }
+    }
+    if let Some(panic) = first_failure {
+        resume_unwind(panic);
+    }
+}
+
+/// Runs a DDS test body against `implementation` only, in a network namespace of its own on a
+/// thread named after the implementation, with its interpreter found (or printing why it
+/// cannot, failing under CI): for what only that implementation can tell.
+pub fn isolated_on(
+    implementation: Implementation,
+    body: impl FnOnce(&PeerPython) + Send + 'static,
+) {
+    let python = match PeerPython::find(implementation) {
         Ok(python) => python,
         Err(why) => return skip(&why),
     };
-    if let Err(why) = in_namespace(move || body(&python)) {
+    let name = format!("peer {}", implementation.script());
+    if let Err(why) = in_a_namespace(Some(name), true, move || body(&python)) {
         skip(&why);
     }
 }
@@ -124,10 +242,11 @@ fn enter_new_namespace(loopback: bool) -> Result<(), HarnessError> {
     Ok(())
 }
 
-/// The venv's Python, known to import `cyclonedds`.
+/// The venv's Python, known to import one implementation's package.
 #[derive(Debug, Clone)]
 pub struct PeerPython {
     interpreter: PathBuf,
+    implementation: Implementation,
 }
 
 /// The workspace root (this crate is `ros2/peer`).
@@ -137,27 +256,36 @@ fn workspace_root() -> PathBuf {
 
 impl PeerPython {
     /// `$ROBOT_TOOLS_VENV/bin/python` (relative to the workspace root), else `.venv/bin/python`,
-    /// if it imports `cyclonedds`.
-    pub fn find() -> Result<PeerPython, HarnessError> {
+    /// if it imports `implementation`'s package (`cyclonedds`, `rclpy`).
+    pub fn find(implementation: Implementation) -> Result<PeerPython, HarnessError> {
         let venv = match std::env::var_os("ROBOT_TOOLS_VENV") {
             Some(dir) if !dir.is_empty() => workspace_root().join(dir),
             _ => workspace_root().join(".venv"),
         };
         let interpreter = venv.join("bin/python");
         let imports = Command::new(&interpreter)
-            .args(["-c", "import cyclonedds.domain"])
+            .args(["-c", &format!("import {}", implementation.module())])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success());
         if imports {
-            Ok(PeerPython { interpreter })
+            Ok(PeerPython {
+                interpreter,
+                implementation,
+            })
         } else {
-            Err(HarnessError::PeerMissing)
+            Err(HarnessError::PeerMissing(implementation))
         }
     }
 
-    /// Starts `peer.py <mode> <args>` in this thread's namespace and waits for it to be ready.
+    /// Which implementation's peer [`start`](Self::start) runs.
+    pub fn implementation(&self) -> Implementation {
+        self.implementation
+    }
+
+    /// Starts the implementation's peer script (`peer.py <mode> <args>`, `rclpy_peer.py <mode>
+    /// <args>`) in this thread's namespace and waits for it to be ready.
     pub fn start(&self, mode: &str, args: &[&str]) -> Result<Peer, HarnessError> {
         self.start_with_input(mode, args, None)
     }
@@ -169,26 +297,31 @@ impl PeerPython {
         args: &[&str],
         input: Option<&str>,
     ) -> Result<Peer, HarnessError> {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peer.py");
+        let implementation = self.implementation;
+        let script = implementation.script();
+        let failed = |message: String| HarnessError::Peer {
+            implementation,
+            message,
+        };
         let mut child = Command::new(&self.interpreter)
             .arg("-u")
-            .arg(script)
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
             .arg(mode)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| HarnessError::Peer(format!("cannot start peer.py: {e}")))?;
+            .map_err(|e| failed(format!("cannot start {script}: {e}")))?;
         if let Some(mut stdin) = child.stdin.take() {
             stdin
                 .write_all(input.unwrap_or("").as_bytes())
-                .map_err(|e| HarnessError::Peer(format!("cannot feed peer.py: {e}")))?;
+                .map_err(|e| failed(format!("cannot feed {script}: {e}")))?;
         }
         let stdout = child
             .stdout
             .take()
-            .ok_or_else(|| HarnessError::Peer("no stdout".into()))?;
+            .ok_or_else(|| failed("no stdout".into()))?;
         let (lines, events) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -201,6 +334,7 @@ impl PeerPython {
         });
         let mut peer = Peer {
             child,
+            implementation,
             events,
             seen: Vec::new(),
         };
@@ -209,10 +343,11 @@ impl PeerPython {
     }
 }
 
-/// A running `peer.py`; killed when dropped.
+/// A running peer script; killed when dropped.
 #[derive(Debug)]
 pub struct Peer {
     child: Child,
+    implementation: Implementation,
     events: Receiver<serde_json::Value>,
     seen: Vec<serde_json::Value>,
 }
@@ -231,17 +366,25 @@ impl Peer {
                 Ok(value) if value["event"] == event => return Ok(value),
                 Ok(value) => self.seen.push(value),
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(HarnessError::Peer(format!(
-                        "no `{event}` from peer.py within {timeout:?}"
-                    )));
+                    return Err(self.failed(format!("no `{event}` within {timeout:?}")));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(HarnessError::Peer(format!(
-                        "peer.py ended before `{event}`"
-                    )));
+                    return Err(self.failed(format!("it ended before `{event}`")));
                 }
             }
         }
+    }
+
+    fn failed(&self, message: String) -> HarnessError {
+        HarnessError::Peer {
+            implementation: self.implementation,
+            message,
+        }
+    }
+
+    /// Which implementation this peer is.
+    pub fn implementation(&self) -> Implementation {
+        self.implementation
     }
 
     /// The lines read so far that were not waited for.
