@@ -7,7 +7,7 @@ use robot_core::Backend;
 use robot_core::config::{RosConfig, RuntimeConfig};
 use robot_core::typed::RobotTypes;
 use ros2_dds::Participant;
-use ros2_graph::{GraphObserver, GraphOptions, RosGraph, Topics};
+use ros2_graph::{GraphObserver, GraphOptions, LiveParameter, RosGraph, Topics};
 
 use crate::run::error::RunError;
 
@@ -26,6 +26,9 @@ pub struct RosRequest {
     pub rate_cap_hz: f64,
     /// `/diagnostics` this often, Hz of loop time.
     pub diagnostics_hz: f64,
+    /// The parameters a ROS user may set while the robot runs (the trajectory controllers'
+    /// `allow_partial_joints_goal`); every other one is read-only.
+    pub live: Vec<LiveParameter>,
 }
 
 impl Default for RosRequest {
@@ -36,6 +39,7 @@ impl Default for RosRequest {
             topics: Topics::default(),
             rate_cap_hz: DEFAULT_RATE_CAP_HZ,
             diagnostics_hz: DEFAULT_DIAGNOSTICS_HZ,
+            live: Vec::new(),
         }
     }
 }
@@ -83,11 +87,13 @@ pub fn request(
         },
         rate_cap_hz: rate_hz.map_or(section_rate, f64::from),
         diagnostics_hz,
+        live: Vec::new(),
     }))
 }
 
-/// Publishes robot `R` on `backend` into the graph, on the run's `participant`. An endpoint
-/// that cannot be made is [`RunError::Ros`], before the loop starts.
+/// Publishes robot `R` on `backend` into the graph, on the run's `participant`, its nodes
+/// serving the parameters of `controllers.yaml`, on simulated time when `use_sim_time`. An
+/// endpoint that cannot be made is [`RunError::Ros`], before the loop starts.
 ///
 /// The topic backend reads its IMU from a topic (`/imu/data` by default): when that is the
 /// topic the graph would publish the IMU on, the graph leaves the IMU out, rather than echo the
@@ -97,6 +103,7 @@ pub fn start<R: RobotTypes>(
     backend: Backend,
     config: Option<&RuntimeConfig>,
     participant: &Participant,
+    use_sim_time: bool,
     progress: &mut dyn std::io::Write,
 ) -> Result<(RosGraph, GraphObserver<R>), RunError> {
     // The same text `emit` writes as `<robot>.<backend>.urdf`.
@@ -105,11 +112,19 @@ pub fn start<R: RobotTypes>(
             backend,
             reason: format!("cannot emit its URDF for /robot_description: {e}"),
         })?;
+    let parameters_file =
+        robot_core::emit::controllers_yaml(R::DESCRIPTION).map_err(|e| RunError::Backend {
+            backend,
+            reason: format!("cannot emit controllers.yaml for the controllers' parameters: {e}"),
+        })?;
     let mut options = GraphOptions {
         namespace: request.namespace.clone(),
         topics: request.topics,
         rate_cap_hz: request.rate_cap_hz,
         diagnostics_hz: request.diagnostics_hz,
+        parameters_file,
+        use_sim_time,
+        live: request.live.clone(),
         ..GraphOptions::new(robot_description)
     };
     if backend == Backend::Topic && options.topics.imu {

@@ -100,6 +100,7 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
             request.backend,
             request.config,
             participant,
+            request.options.pacing.is_simulated(),
             progress,
         )?),
         _ => None,

@@ -156,6 +156,9 @@ struct Request {
 /// What the handles and the DDS thread share.
 struct Shared {
     domain_id: u16,
+    /// The nodes made so far: asking for a node of the same name again gives the same node
+    /// while it lives (a process has one node of a name, as ROS tools expect).
+    nodes: Mutex<Vec<std::sync::Weak<NodeToken>>>,
     doorbell: Arc<Doorbell>,
     requests: Arc<Mutex<Vec<Request>>>,
     stop: Arc<AtomicBool>,
@@ -247,6 +250,7 @@ impl Participant {
         Ok(Participant {
             shared: Arc::new(Shared {
                 domain_id,
+                nodes: Mutex::new(Vec::new()),
                 doorbell,
                 requests,
                 stop,
@@ -272,12 +276,29 @@ impl Participant {
 
     /// Node `name` in `namespace` (`/` for the root), which ROS tools list once the DDS
     /// thread has announced it; its endpoints are made on it ([`Node::publisher`],
-    /// [`Node::subscription`]). It is announced while a handle of it or one of its endpoints
-    /// lives.
+    /// [`Node::subscription`], [`Node::service`]). It is announced while a handle of it or one
+    /// of its endpoints lives; asked for again meanwhile, it is the same node.
     pub fn node(&self, namespace: &str, name: &str) -> Result<Node, WireError> {
-        let token = Arc::new(NodeToken {
-            name: NodeName::new(namespace, name)?,
-        });
+        let name = NodeName::new(namespace, name)?;
+        let mut nodes = self
+            .shared
+            .nodes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        nodes.retain(|n| n.strong_count() > 0);
+        if let Some(token) = nodes
+            .iter()
+            .filter_map(std::sync::Weak::upgrade)
+            .find(|t| t.name == name)
+        {
+            return Ok(Node {
+                participant: self.clone(),
+                token,
+            });
+        }
+        let token = Arc::new(NodeToken { name });
+        nodes.push(Arc::downgrade(&token));
+        drop(nodes);
         let registered = token.clone();
         self.request(move |dds| {
             dds.nodes.add_node(&registered);

@@ -11,6 +11,11 @@ use std::time::{Duration, Instant};
 
 use robot_runtime::typed::{RobotTypes, Values};
 use ros2_dds::{Node, Participant, Publisher, WireError};
+
+use crate::parameters::{
+    self, Apply, Declared, ParameterServer, Setting, bool_value, string_value,
+};
+use crate::params_file::{self, ParamsFileError};
 use ros2_msg::msg::{DiagnosticArray, StringMessage, TFMessage};
 use ros2_msg::{Message, QosProfile, ReliabilityKind, TopicName, TopicNameError};
 
@@ -69,6 +74,38 @@ pub struct GraphOptions {
     pub diagnostics_hz: f64,
     /// The URDF `robot_description` carries (the backend's expanded URDF).
     pub robot_description: String,
+    /// The parameters file of the controllers (`controllers.yaml`): the nodes of every
+    /// controller it names are made and serve its parameters ([`crate::parameters`]); empty
+    /// for none.
+    pub parameters_file: String,
+    /// Whether the nodes run on simulated time (`use_sim_time`).
+    pub use_sim_time: bool,
+    /// The parameters that may be set while the robot runs, and what applies them; every
+    /// other one is read-only.
+    pub live: Vec<LiveParameter>,
+}
+
+/// A parameter that may be set while the robot runs.
+#[derive(Clone)]
+pub struct LiveParameter {
+    /// Its node's name (`left_leg_trajectory_controller`).
+    pub node: String,
+    /// Its name (`allow_partial_joints_goal`).
+    pub name: String,
+    /// What applies a new value.
+    pub apply: Apply,
+}
+
+impl std::fmt::Debug for LiveParameter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LiveParameter({}.{})", self.node, self.name)
+    }
+}
+
+impl PartialEq for LiveParameter {
+    fn eq(&self, other: &Self) -> bool {
+        self.node == other.node && self.name == other.name && Arc::ptr_eq(&self.apply, &other.apply)
+    }
 }
 
 impl GraphOptions {
@@ -80,6 +117,9 @@ impl GraphOptions {
             rate_cap_hz: DEFAULT_RATE_CAP_HZ,
             diagnostics_hz: DEFAULT_DIAGNOSTICS_HZ,
             robot_description,
+            parameters_file: String::new(),
+            use_sim_time: false,
+            live: Vec::new(),
         }
     }
 
@@ -172,6 +212,9 @@ pub enum GraphError {
         /// The value given.
         value: f64,
     },
+    /// The parameters file could not be read.
+    #[error("cannot serve the controllers' parameters: {0}")]
+    Parameters(#[from] ParamsFileError),
     /// The publishing thread could not be started.
     #[error("cannot start the ROS 2 graph's publishing thread: {0}")]
     Thread(#[source] std::io::Error),
@@ -194,6 +237,66 @@ fn publisher<M: Message>(
         qos,
         template,
     )?))
+}
+
+/// Why a parameter of the controller manager cannot be set.
+const MANAGER_FIXED: &str =
+    "the controller manager fixes its rate and its controllers when the run starts";
+/// Why a controller's parameter cannot be set.
+const CONTROLLER_FIXED: &str = "the controller read it when it was configured";
+
+/// The parameter services of the controller manager, robot_state_publisher, every broadcaster
+/// and every controller of the parameters file, each with `use_sim_time`.
+fn serve_parameters(
+    participant: &Participant,
+    options: &GraphOptions,
+    made: [&Node; 3],
+) -> Result<Vec<ParameterServer>, GraphError> {
+    let file = if options.parameters_file.is_empty() {
+        Vec::new()
+    } else {
+        params_file::read(&options.parameters_file)?
+    };
+    let sim_time = Declared::read_only(
+        "use_sim_time",
+        bool_value(options.use_sim_time),
+        "the backend sets the clock (simulated on MuJoCo and with --fast)",
+    );
+    // The nodes already made, then the controllers the file names, each once.
+    let mut nodes: Vec<Node> = made.into_iter().cloned().collect();
+    for section in &file {
+        if !nodes.iter().any(|n| n.name().name() == section.node) {
+            nodes.push(participant.node(&options.namespace, &section.node)?);
+        }
+    }
+    let mut servers = Vec::new();
+    for node in &nodes {
+        let name = node.name().name();
+        let mut declared = vec![sim_time.clone()];
+        if name == "robot_state_publisher" {
+            declared.push(Declared::read_only(
+                "robot_description",
+                string_value(&options.robot_description),
+                "the description is fixed while the robot runs",
+            ));
+        }
+        let section = file.iter().filter(|s| s.node == name);
+        for (parameter, value) in section.flat_map(|s| &s.parameters) {
+            let live = (options.live.iter()).find(|l| l.node == name && l.name == *parameter);
+            declared.push(Declared {
+                name: parameter.clone(),
+                value: value.clone(),
+                description: String::new(),
+                setting: match live {
+                    Some(live) => Setting::Live(live.apply.clone()),
+                    None if name == "controller_manager" => Setting::ReadOnly(MANAGER_FIXED.into()),
+                    None => Setting::ReadOnly(CONTROLLER_FIXED.into()),
+                },
+            });
+        }
+        servers.push(parameters::serve(node, declared)?);
+    }
+    Ok(servers)
 }
 
 fn positive(what: &'static str, value: f64) -> Result<f64, GraphError> {
@@ -283,7 +386,9 @@ impl RosGraph {
         // Once, transient-local: what never changes.
         let mut description_out = description_out;
         if let Some(out) = &mut description_out {
-            out.message_mut().data = options.robot_description;
+            out.message_mut()
+                .data
+                .clone_from(&options.robot_description);
             out.publish();
         }
         let mut tf_static_out = tf_static_out;
@@ -305,6 +410,15 @@ impl RosGraph {
         // Kept for the run: they answer late joiners; and the nodes stay announced while the
         // graph runs, whichever of their topics are on.
         let latched = (description_out, tf_static_out);
+        let parameters = serve_parameters(
+            participant,
+            &options,
+            [
+                &controller_manager,
+                &state_publisher,
+                &joint_state_broadcaster,
+            ],
+        )?;
         let nodes = [controller_manager, state_publisher, joint_state_broadcaster];
 
         let period = Duration::from_secs_f64(1.0 / rate_cap);
@@ -320,6 +434,7 @@ impl RosGraph {
                 // Kept here: the endpoints are deleted when this thread ends.
                 let _latched = latched;
                 let _nodes = nodes;
+                let _parameters = parameters;
                 let mut report = GraphReport::default();
                 let mut positions = Frames::initial_positions(&frames.movable);
                 let mut next = Instant::now();

@@ -28,10 +28,12 @@
 mod diagnostics;
 mod graph;
 mod observer;
+pub mod parameters;
+pub mod params_file;
 
 pub use diagnostics::LoopWatch;
 pub use graph::{
-    DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport, RosGraph,
-    Topics,
+    DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport,
+    LiveParameter, RosGraph, Topics,
 };
 pub use observer::GraphObserver;

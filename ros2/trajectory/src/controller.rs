@@ -10,6 +10,7 @@
 
 use std::marker::PhantomData;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use robot_runtime::Mit;
@@ -38,6 +39,9 @@ pub struct TrajectoryOptions {
 #[derive(Debug)]
 struct Following {
     group: Group,
+    /// Its controller's `allow_partial_joints_goal`: the intake reads it for every goal, so it
+    /// may be set while the robot runs.
+    allow_partial: Arc<AtomicBool>,
     /// The control thread's end of the group's rings, from the first activation on.
     handoff: Option<Handoff>,
     /// The trajectory followed.
@@ -85,7 +89,9 @@ impl<R: RobotTypes> TrajectoryController<R> {
             &options.namespace,
         );
         TrajectoryController {
-            following: groups.into_iter().map(Following::new).collect(),
+            following: (groups.into_iter())
+                .map(|g| Following::new(g, options.allow_partial_joints_goal))
+                .collect(),
             options,
             participant,
             stats: Arc::default(),
@@ -100,6 +106,14 @@ impl<R: RobotTypes> TrajectoryController<R> {
         self.following.iter().map(|f| &f.group)
     }
 
+    /// Each controller's name and its `allow_partial_joints_goal`, which takes effect from the
+    /// next goal when set (the parameter a ROS user may set while the robot runs).
+    pub fn allow_partial_joints_goal(&self) -> Vec<(String, Arc<AtomicBool>)> {
+        (self.following.iter())
+            .map(|f| (f.group.controller.clone(), f.allow_partial.clone()))
+            .collect()
+    }
+
     /// What it received, accepted and refused so far (shared: read it from another thread).
     pub fn stats(&self) -> Arc<TrajectoryStats> {
         Arc::clone(&self.stats)
@@ -112,8 +126,7 @@ impl<R: RobotTypes> TrajectoryController<R> {
         let (thread, handoffs) = intake::start(
             &self.participant,
             &self.options.namespace,
-            self.following.iter().map(|f| &f.group),
-            self.options.allow_partial_joints_goal,
+            self.following.iter().map(|f| (&f.group, &f.allow_partial)),
             Arc::clone(&self.stats),
         )
         .map_err(|e| ControllerError::new(e.to_string()))?;
@@ -127,10 +140,11 @@ impl<R: RobotTypes> TrajectoryController<R> {
 
 impl Following {
     /// Group `group`, holding still, not yet taking trajectories.
-    fn new(group: Group) -> Following {
+    fn new(group: Group, allow_partial: bool) -> Following {
         let joints = group.joints.len();
         Following {
             group,
+            allow_partial: Arc::new(AtomicBool::new(allow_partial)),
             handoff: None,
             current: None,
             pending: None,

@@ -67,6 +67,8 @@ impl Handoff {
 /// The intake's end of one group's rings, and its subscription.
 struct Intake {
     group: Group,
+    /// Its controller's `allow_partial_joints_goal`, which may change while it runs.
+    allow_partial: Arc<AtomicBool>,
     subscription: Subscription<JointTrajectory>,
     filled: rtrb::Producer<Trajectory>,
     spent: rtrb::Consumer<Trajectory>,
@@ -106,13 +108,12 @@ pub enum IntakeError {
 pub(crate) fn start<'a>(
     participant: &Participant,
     namespace: &str,
-    groups: impl IntoIterator<Item = &'a Group>,
-    allow_partial: bool,
+    groups: impl IntoIterator<Item = (&'a Group, &'a Arc<AtomicBool>)>,
     stats: Arc<TrajectoryStats>,
 ) -> Result<(IntakeThread, Vec<Handoff>), IntakeError> {
     let mut intakes = Vec::new();
     let mut handoffs = Vec::new();
-    for group in groups {
+    for (group, allow_partial) in groups {
         let topic = TopicName::new(&group.topic).map_err(|e| IntakeError::Topic {
             topic: group.topic.clone(),
             reason: e.to_string(),
@@ -127,6 +128,7 @@ pub(crate) fn start<'a>(
         }
         intakes.push(Intake {
             group: group.clone(),
+            allow_partial: allow_partial.clone(),
             subscription,
             filled,
             spent,
@@ -144,7 +146,7 @@ pub(crate) fn start<'a>(
         .spawn(move || {
             while !thread_stop.load(Ordering::Acquire) {
                 for intake in &mut intakes {
-                    intake.poll(allow_partial, &stats);
+                    intake.poll(&stats);
                 }
                 std::thread::sleep(POLL);
             }
@@ -161,7 +163,7 @@ pub(crate) fn start<'a>(
 
 impl Intake {
     /// Takes the newest message, if any, checks it and hands it over.
-    fn poll(&mut self, allow_partial: bool, stats: &TrajectoryStats) {
+    fn poll(&mut self, stats: &TrajectoryStats) {
         let Some(received) = self.subscription.take_latest() else {
             return;
         };
@@ -175,7 +177,7 @@ impl Intake {
             &received.message,
             received.received.as_nanos(),
             Time::now().as_nanos(),
-            allow_partial,
+            self.allow_partial.load(Ordering::Relaxed),
             &mut buffer,
         );
         match outcome {

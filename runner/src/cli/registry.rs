@@ -7,9 +7,15 @@ use std::io::Write;
 use robot_core::Robot;
 use robot_core::control_loop::Controller;
 use robot_core::typed::RobotTypes;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use ros2_graph::LiveParameter;
+use ros2_msg::parameters::ParameterValue;
 use ros2_trajectory::{TrajectoryController, TrajectoryOptions};
 
 use super::outcome::{Position, positions, sensor_readings};
+use crate::ros::RosRequest;
 use crate::run::{Hardware, RunError, RunRequest, run};
 
 /// Runs one registered controller: builds it, runs it, returns the report and the final joint
@@ -82,8 +88,24 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
             };
             let controller = TrajectoryController::<R>::new(options, participant.clone());
             let stats = controller.stats();
+            // Each controller's allow_partial_joints_goal may be set while it runs.
+            let ros = request.ros.map(|ros| RosRequest {
+                live: (controller.allow_partial_joints_goal().into_iter())
+                    .map(|(node, flag)| LiveParameter {
+                        node,
+                        name: "allow_partial_joints_goal".into(),
+                        apply: Arc::new(move |value: &ParameterValue| {
+                            flag.store(value.bool_value, Ordering::Relaxed);
+                            Ok(())
+                        }),
+                    })
+                    .chain(ros.live.iter().cloned())
+                    .collect(),
+                ..ros.clone()
+            });
             let request = RunRequest {
                 participant: Some(&participant),
+                ros: ros.as_ref(),
                 ..*request
             };
             let finished = finish::<R, _>(controller, &request, progress);

@@ -137,6 +137,10 @@ pub(crate) struct Reader {
   last_fragment_garbage_collect: Timestamp,
   matched_writers: BTreeMap<GUID, RtpsWriterProxy>,
   writer_match_count_total: i32, // total count, never decreases
+  // Sequence numbers of DATA from user-defined writers not matched yet, with when the first
+  // came: a writer that matched us first may send before its SEDP reaches us. Requested again
+  // when the writer is matched, instead of waiting for its next HEARTBEAT.
+  early_data: BTreeMap<GUID, (Timestamp, Vec<SequenceNumber>)>,
 
   requested_deadline_missed_count: i32,
   offered_incompatible_qos_count: i32,
@@ -158,6 +162,11 @@ pub(crate) struct Reader {
 const FRAGMENT_ASSEMBLY_TIMEOUT: Duration = Duration::from_secs(10);
 // minimum interval (max frequency) of AssemblyBuffer GC
 const MIN_FRAGMENT_GC_INTERVAL: Duration = Duration::from_secs(2);
+// How long, for how many writers, and how many sequence numbers each, DATA from writers not
+// matched yet is remembered.
+const EARLY_DATA_KEPT: Duration = Duration::from_secs(2);
+const EARLY_DATA_WRITERS: usize = 64;
+const EARLY_DATA_SEQNUMS: usize = 32;
 
 impl Reader {
   pub(crate) fn new(
@@ -204,6 +213,7 @@ impl Reader {
       last_fragment_garbage_collect: Timestamp::now(),
       matched_writers: BTreeMap::new(),
       writer_match_count_total: 0,
+      early_data: BTreeMap::new(),
       requested_deadline_missed_count: 0,
       offered_incompatible_qos_count: 0,
       timed_event_timer,
@@ -422,7 +432,18 @@ impl Reader {
           // reader withholds all samples received in the meantime.
           if self.reliability != policy::Reliability::BestEffort {
             if let Some(mut writer_proxy) = self.matched_writers.remove(&writer) {
-              self.send_preemptive_acknack_to(&mut writer_proxy);
+              // DATA it sent before we knew it is requested again at once.
+              let early = self
+                .early_data
+                .remove(&writer)
+                .filter(|(since, _)| Timestamp::now().duration_since(*since) < EARLY_DATA_KEPT)
+                .map(|(_, seqnums)| seqnums)
+                .unwrap_or_default();
+              if early.is_empty() {
+                self.send_preemptive_acknack_to(&mut writer_proxy);
+              } else {
+                self.send_acknack_for_early_data(&mut writer_proxy, &early);
+              }
               self.matched_writers.insert(writer, writer_proxy);
             }
           }
@@ -753,6 +774,11 @@ impl Reader {
         // We just ignore the data in such a case
         // ... unless it is Discovery traffic.
         if writer_guid.entity_id.entity_kind.is_user_defined() {
+          // ... or a writer whose SEDP has not reached us yet: remember the sequence number,
+          // to request it again when the writer is matched.
+          if self.reliability != policy::Reliability::BestEffort {
+            self.remember_early_data(writer_guid, writer_sn, receive_timestamp);
+          }
           return;
         }
       }
@@ -1417,6 +1443,57 @@ impl Reader {
     }
     // put writer proxies back
     self.matched_writers = writer_proxies;
+  }
+
+  fn remember_early_data(&mut self, writer: GUID, sn: SequenceNumber, now: Timestamp) {
+    self
+      .early_data
+      .retain(|_, (since, _)| now.duration_since(*since) < EARLY_DATA_KEPT);
+    if self.early_data.len() >= EARLY_DATA_WRITERS && !self.early_data.contains_key(&writer) {
+      return;
+    }
+    let (_, seqnums) = self.early_data.entry(writer).or_insert((now, Vec::new()));
+    if seqnums.len() < EARLY_DATA_SEQNUMS && !seqnums.contains(&sn) {
+      seqnums.push(sn);
+      seqnums.sort();
+    }
+  }
+
+  // Requests the DATA a writer sent before it was matched (it was dropped then).
+  fn send_acknack_for_early_data(
+    &self,
+    writer_proxy: &mut RtpsWriterProxy,
+    seqnums: &[SequenceNumber],
+  ) {
+    let flags = BitFlags::<ACKNACK_Flags>::from_flag(ACKNACK_Flags::Endianness);
+    let acknack_count = writer_proxy.next_ack_nack_sequence_number();
+    let base = seqnums.first().copied().unwrap_or(SequenceNumber::new(1));
+    let RtpsWriterProxy {
+      remote_writer_guid,
+      unicast_locator_list,
+      ..
+    } = writer_proxy;
+    self.send_acknack_to(
+      flags,
+      AckNack {
+        reader_id: self.entity_id(),
+        writer_id: remote_writer_guid.entity_id,
+        reader_sn_state: SequenceNumberSet::from_base_and_set(
+          base,
+          &seqnums
+            .iter()
+            .copied()
+            .take_while(|sn| sn < &(base + SequenceNumber::new(256)))
+            .collect(),
+        ),
+        count: acknack_count,
+      },
+      InfoDestination {
+        guid_prefix: remote_writer_guid.prefix,
+      },
+      unicast_locator_list,
+      *remote_writer_guid,
+    );
   }
 
   // An ACKNACK without the final flag requests an immediate HEARTBEAT from the
