@@ -15,11 +15,13 @@ use crate::plot::{self, PlotError};
 use crate::run::error::RunError;
 use crate::trace::{self, Trace, TracedJoint};
 
-/// Starts recording robot `R` on `backend` into `file`; `title` says what ran where.
+/// Starts recording robot `R` on `backend` into `file`; `title` says what ran where; stamps on
+/// simulated time with `sim_time`.
 pub fn start<R: RobotTypes>(
     file: RecordFile,
     backend: Backend,
     title: String,
+    sim_time: bool,
 ) -> Result<(Recorder, RecordObserver<R>), RunError> {
     // The same text `emit` writes as `<robot>.<backend>.urdf`, as `--ros` publishes it.
     let robot_description =
@@ -29,7 +31,10 @@ pub fn start<R: RobotTypes>(
         })?;
     Ok(Recorder::start::<R>(
         file,
-        RecordOptions::new(title, robot_description),
+        RecordOptions {
+            sim_time,
+            ..RecordOptions::new(title, robot_description)
+        },
     )?)
 }
 

@@ -107,7 +107,12 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
     };
     let (graph, graph_observer) = graph.unzip();
     let recorder = match record_file {
-        Some(file) => Some(record::start::<R>(file, request.backend, title.clone())?),
+        Some(file) => Some(record::start::<R>(
+            file,
+            request.backend,
+            title.clone(),
+            request.options.pacing.is_simulated(),
+        )?),
         None => None,
     };
     let (recorder, record_observer) = recorder.unzip();

@@ -16,7 +16,7 @@ use crate::parameters::{
     self, Apply, Declared, ParameterServer, Setting, bool_value, string_value,
 };
 use crate::params_file::{self, ParamsFileError};
-use ros2_msg::msg::{DiagnosticArray, StringMessage, TFMessage};
+use ros2_msg::msg::{Clock, DiagnosticArray, StringMessage, TFMessage};
 use ros2_msg::{Message, QosProfile, ReliabilityKind, TopicName, TopicNameError};
 
 use ros2_state::{Frames, ImuChannel, JointStateLayout, WrenchChannel};
@@ -178,6 +178,12 @@ const IMU_QOS: QosProfile = QosProfile::reliable(10); // imu_sensor_broadcaster:
 // force_torque_sensor_broadcaster: SystemDefaultsQoS too.
 const WRENCH_QOS: QosProfile = QosProfile::reliable(10);
 const DIAGNOSTICS_QOS: QosProfile = QosProfile::reliable(10); // diagnostic_updater
+// rclcpp::ClockQoS: best effort, keep-last 1.
+const CLOCK_QOS: QosProfile = QosProfile {
+    reliability: ReliabilityKind::BestEffort,
+    depth: 1,
+    transient_local: false,
+};
 const TF_QOS: QosProfile = QosProfile::reliable(100); // tf2_ros::DynamicBroadcasterQoS
 const LATCHED: QosProfile = QosProfile {
     // robot_state_publisher's /robot_description, tf2_ros::StaticBroadcasterQoS
@@ -383,6 +389,19 @@ impl RosGraph {
             DIAGNOSTICS_QOS,
             DiagnosticArray::default(),
         )?;
+        // Simulated time, for the nodes of the graph that run on it: `/clock` is absolute (every
+        // node's time source subscribes to `/clock`, whatever its namespace).
+        let mut clock_out = match options.use_sim_time {
+            true => Some(controller_manager.publisher(
+                &TopicName::new("/clock").map_err(|source| GraphError::Namespace {
+                    namespace: String::new(),
+                    source,
+                })?,
+                CLOCK_QOS,
+                Clock::default(),
+            )?),
+            false => None,
+        };
         // Once, transient-local: what never changes.
         let mut description_out = description_out;
         if let Some(out) = &mut description_out {
@@ -422,8 +441,10 @@ impl RosGraph {
         let nodes = [controller_manager, state_publisher, joint_state_broadcaster];
 
         let period = Duration::from_secs_f64(1.0 / rate_cap);
-        let (observer, mut incoming) =
-            snapshots::<R>(Duration::from_secs_f64(1.0 / diagnostics_hz));
+        let (observer, mut incoming) = snapshots::<R>(
+            Duration::from_secs_f64(1.0 / diagnostics_hz),
+            options.use_sim_time,
+        );
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
         let watch = LoopWatch::default();
@@ -449,6 +470,10 @@ impl RosGraph {
                         report.passed_over += passed_over;
                         let stamp = snapshot.stamp();
                         let state = snapshot.state.as_slice();
+                        if let Some(out) = &mut clock_out {
+                            out.message_mut().clock = stamp.clone();
+                            out.publish();
+                        }
                         if let Some(out) = &mut joint_states_out {
                             joint_states.fill(state, &stamp, out.message_mut());
                             out.publish();

@@ -37,10 +37,11 @@ pub(crate) struct Snapshots<R: RobotTypes> {
 /// A connected pair; the system's health is handed over every `health_period` of loop time.
 pub(crate) fn snapshots<R: RobotTypes>(
     health_period: Duration,
+    sim_time: bool,
 ) -> (GraphObserver<R>, Snapshots<R>) {
     let (input, output) = triple_buffer::triple_buffer(&Snapshot::default());
     let (health_in, health_out) = triple_buffer::triple_buffer(&Health::default());
-    let taker = CycleTaker::new(health_period);
+    let taker = CycleTaker::new(health_period, sim_time);
     let names = taker.names();
     (
         GraphObserver {

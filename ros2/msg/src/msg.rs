@@ -304,3 +304,11 @@ ros_message! {
         node_entities_info_seq: Vec<NodeEntitiesInfo>,
     }
 }
+
+ros_message! {
+    /// `rosgraph_msgs/msg/Clock`: simulated time, on `/clock`, for nodes with `use_sim_time`.
+    pub struct Clock in "rosgraph_msgs" {
+        /// The time now.
+        clock: Time,
+    }
+}

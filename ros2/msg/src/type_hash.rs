@@ -245,12 +245,12 @@ mod graph_type_tests {
 #[cfg(test)]
 mod discovery_type_tests {
     use super::*;
-    use crate::msg::{Gid, NodeEntitiesInfo, ParticipantEntitiesInfo};
+    use crate::msg::{Clock, Gid, NodeEntitiesInfo, ParticipantEntitiesInfo};
 
     /// The hashes ROS 2 Jazzy's rmw_dds_common 3.1.0 ships in `share/rmw_dds_common/msg/*.json`
     /// (`type_hashes`), as in the PyPI wheel `ros-rmw-dds-common`: a `char[16]` (uint8 array)
     /// and two `string<=256` (a bounded string with its bound in the JSON) among them.
-    const PUBLISHED: [(&str, &str); 3] = [
+    const PUBLISHED: [(&str, &str); 4] = [
         (
             "rmw_dds_common/msg/Gid",
             "RIHS01_ab6f21cfbb0a6dbb837161e1110c2051a2850ed9f9c53944d7115d9bcebedf71",
@@ -262,6 +262,11 @@ mod discovery_type_tests {
         (
             "rmw_dds_common/msg/ParticipantEntitiesInfo",
             "RIHS01_91a0593bacdcc50ea9bdcf849a938b128412cc1ea821245c663bcd26f83c295e",
+        ),
+        // rosgraph_msgs 2.0.3's `share/rosgraph_msgs/msg/Clock.json`.
+        (
+            "rosgraph_msgs/msg/Clock",
+            "RIHS01_692f7a66e93a3c83e71765d033b60349ba68023a8c689a79e48078bcb5c58564",
         ),
     ];
 
@@ -277,6 +282,7 @@ mod discovery_type_tests {
                 ParticipantEntitiesInfo::DESCRIPTION,
                 TypeHash::of::<ParticipantEntitiesInfo>(),
             ),
+            (Clock::DESCRIPTION, TypeHash::of::<Clock>()),
         ];
         for ((description, hash), (name, published)) in computed.iter().zip(PUBLISHED) {
             assert_eq!(description.type_name(), name);

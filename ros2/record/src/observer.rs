@@ -53,11 +53,14 @@ pub(crate) struct Incoming<R: RobotTypes> {
 }
 
 /// A connected pair: the observer and the writer's end, a ring of `capacity` snapshots.
-pub(crate) fn ring<R: RobotTypes>(capacity: usize) -> (RecordObserver<R>, Incoming<R>) {
+pub(crate) fn ring<R: RobotTypes>(
+    capacity: usize,
+    sim_time: bool,
+) -> (RecordObserver<R>, Incoming<R>) {
     let (producer, snapshots) = rtrb::RingBuffer::new(capacity.max(1));
     let (health_producer, health) = rtrb::RingBuffer::new(HEALTH_RING);
     let dropped = Arc::new(AtomicU64::new(0));
-    let taker = CycleTaker::new(HEALTH_PERIOD);
+    let taker = CycleTaker::new(HEALTH_PERIOD, sim_time);
     let names = taker.names();
     let observer = RecordObserver {
         producer,

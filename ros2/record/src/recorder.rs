@@ -58,6 +58,9 @@ pub struct RecordOptions {
     pub capacity: usize,
     /// A chunk is closed at least this often, bounding what a kill loses.
     pub flush_period: Duration,
+    /// Stamps (and log times) on the simulated clock from zero, as `/clock` runs, rather than
+    /// the wall clock: on a simulated backend.
+    pub sim_time: bool,
 }
 
 impl RecordOptions {
@@ -68,6 +71,7 @@ impl RecordOptions {
             robot_description,
             capacity: DEFAULT_CAPACITY,
             flush_period: DEFAULT_FLUSH_PERIOD,
+            sim_time: false,
         }
     }
 }
@@ -140,7 +144,7 @@ impl Recorder {
             &options.title,
             options.robot_description,
         )?;
-        let (observer, incoming) = ring::<R>(options.capacity);
+        let (observer, incoming) = ring::<R>(options.capacity, options.sim_time);
         let dropped = Arc::clone(&incoming.dropped);
         let Incoming {
             snapshots: mut incoming,

@@ -169,6 +169,8 @@ pub struct CycleTaker<R: RobotTypes> {
     health_period: Duration,
     next_health: Duration,
     epoch_at_start: Option<Duration>,
+    /// Stamps on simulated time from zero, as `/clock` runs, rather than from the wall clock.
+    sim_time: bool,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for CycleTaker<R> {
@@ -180,15 +182,24 @@ impl<R: RobotTypes> std::fmt::Debug for CycleTaker<R> {
 }
 
 impl<R: RobotTypes> CycleTaker<R> {
-    /// A taker of a [`Health`] every `health_period` of loop time.
-    pub fn new(health_period: Duration) -> Self {
+    /// A taker of a [`Health`] every `health_period` of loop time. With `sim_time`, stamps are
+    /// the loop's simulated clock from zero (what `/clock` says, as a simulator's ROS time
+    /// runs); without, the wall clock from when the loop started, advancing with the loop's
+    /// clock.
+    pub fn new(health_period: Duration, sim_time: bool) -> Self {
         CycleTaker {
             names: Names::default(),
             pending: Snapshot::default(),
             health_period,
             next_health: Duration::ZERO,
-            epoch_at_start: None,
+            epoch_at_start: sim_time.then_some(Duration::ZERO),
+            sim_time,
         }
+    }
+
+    /// Whether stamps are simulated time.
+    pub fn sim_time(&self) -> bool {
+        self.sim_time
     }
 
     /// Where the components' names will be, for the thread that reads the healths.

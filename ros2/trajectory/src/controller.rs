@@ -10,7 +10,7 @@
 
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use robot_runtime::Mit;
@@ -33,6 +33,9 @@ pub struct TrajectoryOptions {
     /// `controllers.yaml` says `false`): a goal naming only some joints moves those, the others
     /// hold.
     pub allow_partial_joints_goal: bool,
+    /// ROS time is the loop's simulated clock from zero (`/clock`, `use_sim_time`): goal stamps
+    /// are read on it. Otherwise the wall clock.
+    pub use_sim_time: bool,
 }
 
 /// One group and how the control thread follows it.
@@ -66,6 +69,9 @@ pub struct TrajectoryController<R: RobotTypes> {
     intake: Option<IntakeThread>,
     /// ROS time (ns) when the loop's clock was zero, taken at the first update.
     epoch_ns: Option<i128>,
+    /// ROS time now (ns), each cycle's, for the intake to read goal stamps on under simulated
+    /// time.
+    ros_now: Arc<AtomicI64>,
     _robot: PhantomData<fn() -> R>,
 }
 
@@ -97,6 +103,7 @@ impl<R: RobotTypes> TrajectoryController<R> {
             stats: Arc::default(),
             intake: None,
             epoch_ns: None,
+            ros_now: Arc::new(AtomicI64::new(0)),
             _robot: PhantomData,
         }
     }
@@ -126,6 +133,7 @@ impl<R: RobotTypes> TrajectoryController<R> {
         let (thread, handoffs) = intake::start(
             &self.participant,
             &self.options.namespace,
+            self.options.use_sim_time.then(|| self.ros_now.clone()),
             self.following.iter().map(|f| (&f.group, &f.allow_partial)),
             Arc::clone(&self.stats),
         )
@@ -236,13 +244,35 @@ impl Following {
     }
 }
 
+impl<R: RobotTypes> TrajectoryController<R> {
+    /// ROS time at `clock` (ns), shared with the intake. Allocates nothing.
+    fn ros_now(&mut self, clock: Clock) -> i128 {
+        let sim_time = self.options.use_sim_time;
+        let epoch_ns = *self.epoch_ns.get_or_insert_with(|| {
+            if sim_time {
+                return 0;
+            }
+            // Once (a vDSO call, no allocation): ROS time of the loop's clock zero.
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default();
+            now.as_nanos() as i128 - clock.time.as_nanos() as i128
+        });
+        let now_ns = epoch_ns + clock.time.as_nanos() as i128;
+        self.ros_now
+            .store(i64::try_from(now_ns).unwrap_or(i64::MAX), Ordering::Relaxed);
+        now_ns
+    }
+}
+
 impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
     fn on_activate(
         &mut self,
-        _clock: Clock,
+        clock: Clock,
         state: &R::State,
         command: &mut R::Command,
     ) -> Result<(), ControllerError> {
+        self.ros_now(clock);
         self.join_graph()?;
         for following in &mut self.following {
             following.hold(state.as_slice());
@@ -257,14 +287,7 @@ impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
         _state: &R::State,
         command: &mut R::Command,
     ) -> Result<(), ControllerError> {
-        let epoch_ns = *self.epoch_ns.get_or_insert_with(|| {
-            // Once (a vDSO call, no allocation): ROS time of the loop's clock zero.
-            let now = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap_or_default();
-            now.as_nanos() as i128 - clock.time.as_nanos() as i128
-        });
-        let now_ns = epoch_ns + clock.time.as_nanos() as i128;
+        let now_ns = self.ros_now(clock);
         for following in &mut self.following {
             following.advance(now_ns);
             following.sample(now_ns);

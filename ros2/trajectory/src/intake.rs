@@ -4,7 +4,7 @@
 //! back), so the control thread neither allocates nor frees a trajectory.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -108,6 +108,7 @@ pub enum IntakeError {
 pub(crate) fn start<'a>(
     participant: &Participant,
     namespace: &str,
+    sim_clock: Option<Arc<AtomicI64>>,
     groups: impl IntoIterator<Item = (&'a Group, &'a Arc<AtomicBool>)>,
     stats: Arc<TrajectoryStats>,
 ) -> Result<(IntakeThread, Vec<Handoff>), IntakeError> {
@@ -146,7 +147,7 @@ pub(crate) fn start<'a>(
         .spawn(move || {
             while !thread_stop.load(Ordering::Acquire) {
                 for intake in &mut intakes {
-                    intake.poll(&stats);
+                    intake.poll(sim_clock.as_deref(), &stats);
                 }
                 std::thread::sleep(POLL);
             }
@@ -161,9 +162,15 @@ pub(crate) fn start<'a>(
     ))
 }
 
+/// ROS time now on the loop's simulated clock.
+fn now(clock: &AtomicI64) -> i128 {
+    i128::from(clock.load(Ordering::Relaxed))
+}
+
 impl Intake {
     /// Takes the newest message, if any, checks it and hands it over.
-    fn poll(&mut self, stats: &TrajectoryStats) {
+    /// `sim_clock`: ROS time now under simulated time (the loop's); the wall clock otherwise.
+    fn poll(&mut self, sim_clock: Option<&AtomicI64>, stats: &TrajectoryStats) {
         let Some(received) = self.subscription.take_latest() else {
             return;
         };
@@ -175,8 +182,9 @@ impl Intake {
         let outcome = validate::fill(
             &self.group,
             &received.message,
-            received.received.as_nanos(),
-            Time::now().as_nanos(),
+            // Under simulated time a goal arrives at the loop's time now.
+            sim_clock.map_or(received.received.as_nanos(), now),
+            sim_clock.map_or(Time::now().as_nanos(), now),
             self.allow_partial.load(Ordering::Relaxed),
             &mut buffer,
         );

@@ -84,6 +84,7 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
                     .ros
                     .map(|ros| ros.namespace.clone())
                     .unwrap_or_default(),
+                use_sim_time: request.options.pacing.is_simulated(),
                 ..TrajectoryOptions::default()
             };
             let controller = TrajectoryController::<R>::new(options, participant.clone());
