@@ -249,8 +249,10 @@ fn goal(
 /// Runs lite_biped with the trajectory controller and `--ros` on `backend` (extra arguments of
 /// `robot run`) while the peer sends goals, and checks each point is reached at its time within
 /// `bound` rad, plus the fastest segment's speed (0.8 rad/s) times how far the nearest
-/// /joint_states sample is from that time (a loaded machine skips deadlines).
-fn follow_goals(backend: &'static [&'static str], bound: f64) {
+/// /joint_states sample is from that time (a loaded machine skips deadlines). On a simulator
+/// (`sim_time`) the run's stamps are on /clock, and the peer stamps its goals on it as a
+/// `use_sim_time` node does.
+fn follow_goals(backend: &'static [&'static str], bound: f64, sim_time: bool) {
     ros2_peer::isolated(move |python| {
         let left = "/left_leg_trajectory_controller/joint_trajectory";
         let right = "/right_leg_trajectory_controller/joint_trajectory";
@@ -281,7 +283,11 @@ fn follow_goals(backend: &'static [&'static str], bound: f64) {
             goal(left, 4.5, &[(1.0, &beyond)], false),
         ]);
         let peer = python
-            .start_with_input("trajectory", &[], Some(&goals.to_string()))
+            .start_with_input(
+                "trajectory",
+                if sim_time { &["--sim-time"] } else { &[] },
+                Some(&goals.to_string()),
+            )
             .unwrap();
         let mut args = vec!["--controller", "trajectory", "--ros", "--seconds", "6"];
         args.extend(backend);
@@ -353,7 +359,7 @@ fn follow_goals(backend: &'static [&'static str], bound: f64) {
 fn the_trajectory_controller_follows_goals_from_the_peer_on_the_mock() {
     // The mock is where it was commanded a cycle before: a 5 ms cycle of the fastest segment
     // (0.8 rad/s) is 0.004 rad.
-    follow_goals(&["--backend", "mock"], 0.01);
+    follow_goals(&["--backend", "mock"], 0.01, false);
 }
 
 #[test]
@@ -362,7 +368,7 @@ fn the_trajectory_controller_follows_goals_from_the_peer_on_mujoco() {
     // Hanging on the test stand, the legs driven by the stand-in servo (ServoGains' default:
     // saturating at 0.1 rad of error) with the trajectory's velocity as the MIT velocity target:
     // 7 mrad at most measured.
-    follow_goals(&["--backend", "mujoco", "--model", "stand"], 0.02);
+    follow_goals(&["--backend", "mujoco", "--model", "stand"], 0.02, true);
 }
 
 /// A ROS 2 process is one DDS participant, whatever speaks ROS 2 in it: the topic backend, the

@@ -223,14 +223,24 @@ def trajectory(args, participant, stopper):
                 participant, ros.dds_topic(topic), ros.JointTrajectory), qos=ros.reliable(10))
     states = DataReader(participant, Topic(
         participant, ros.dds_topic("/joint_states"), ros.JointState), qos=ros.reliable(100))
+    clock = DataReader(participant, Topic(participant, ros.dds_topic("/clock"), ros.Clock),
+                       qos=ros.sensor_data()) if args.sim_time else None
+    latest_clock = None
     say(event="ready")
     time.sleep(args.settle)
+    # On simulated time the goals are stamped on /clock, and wait for its first tick.
+    while clock is not None and latest_clock is None and not stopper.stopped:
+        ticks = take_all(clock)
+        latest_clock = ticks[-1].clock if ticks else None
+        time.sleep(0.001)
     start = time.monotonic()
     pending = sorted(goals, key=lambda g: g.get("after", 0.0))
     while not stopper.stopped and (args.seconds <= 0 or time.monotonic() - start < args.seconds):
         while pending and time.monotonic() - start >= pending[0].get("after", 0.0):
             goal = pending.pop(0)
-            now = stamp_now()
+            if clock is not None:
+                latest_clock = ([latest_clock] + [t.clock for t in take_all(clock)])[-1]
+            now = latest_clock if clock is not None else stamp_now()
             stamp = ros.Time() if goal.get("stamp", None) == 0 else now
             points = []
             for point in goal["points"]:

@@ -63,6 +63,7 @@ from builtin_interfaces.msg import Duration, Time
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import WrenchStamped
 from rclpy.executors import SingleThreadedExecutor
+from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import Imu, JointState
@@ -236,14 +237,19 @@ def trajectory(args, peer, stopper):
             name=list(message.name), position=as_json(message.position))
 
     node.create_subscription(JointState, "/joint_states", joint_states, reliable(100))
+    if args.sim_time:
+        node.set_parameters([Parameter("use_sim_time", Parameter.Type.BOOL, True)])
     say(event="ready")
     time.sleep(args.settle)
+    # On simulated time the node's clock is /clock's (zero until its first tick).
+    while args.sim_time and node.get_clock().now().nanoseconds == 0 and not stopper.stopped:
+        peer.spin_until(time.monotonic() + 0.001)
     start = time.monotonic()
     pending = sorted(goals, key=lambda g: g.get("after", 0.0))
     while not stopper.stopped and (args.seconds <= 0 or time.monotonic() - start < args.seconds):
         while pending and time.monotonic() - start >= pending[0].get("after", 0.0):
             goal = pending.pop(0)
-            now = now_ns()
+            now = node.get_clock().now().nanoseconds if args.sim_time else now_ns()
             points = []
             for point in goal["points"]:
                 t = float(point["time_from_start"])

@@ -117,6 +117,11 @@ class DiagnosticArray(IdlStruct, typename="diagnostic_msgs::msg::dds_::Diagnosti
 
 
 @dataclass
+class Clock(IdlStruct, typename="rosgraph_msgs::msg::dds_::Clock_"):
+    clock: Time = field(default_factory=Time)
+
+
+@dataclass
 class Duration(IdlStruct, typename="builtin_interfaces::msg::dds_::Duration_"):
     sec: int32 = 0
     nanosec: uint32 = 0

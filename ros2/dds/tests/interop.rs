@@ -1,5 +1,6 @@
-//! Against Eclipse Cyclone DDS (PyPI `cyclonedds`, `ros2/peer/peer.py`), inside a
-//! network namespace of each test's own: the peer sees our writer and reader with ROS 2's type
+//! Against Eclipse Cyclone DDS (PyPI `cyclonedds`, `ros2/peer/peer.py`) and ROS 2 Jazzy's rclpy
+//! over Fast DDS (`ros2/peer/rclpy_peer.py`), each inside a network namespace of its own: the
+//! peer sees our writer and reader with ROS 2's type
 //! name, QoS and REP-2011 type hash, and reads what we publish; what it publishes decodes here
 //! bit for bit.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
@@ -9,7 +10,7 @@ use std::time::{Duration, Instant};
 use ros2_dds::Participant;
 use ros2_msg::msg::{Header, JointState, Time};
 use ros2_msg::{QosProfile, TopicName, TypeHash};
-use ros2_peer::isolated;
+use ros2_peer::{Implementation, isolated};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -19,12 +20,13 @@ fn the_peer_sees_our_endpoints_with_the_ros_type_name_qos_and_type_hash_and_read
     isolated(|python| {
         let peer = python.start("listen", &["--seconds", "3"]).unwrap();
         let participant = Participant::join(0).unwrap();
+        let node = participant.node("/", "interop_talker").unwrap();
         let topic = TopicName::new("/robot_joint_commands").unwrap();
-        let mut commands = participant
+        let mut commands = node
             .publisher(&topic, QosProfile::reliable(1), JointState::default())
             .unwrap();
         let states = TopicName::new("/robot_joint_states").unwrap();
-        let _states = participant
+        let _states = node
             .subscription::<JointState>(&states, QosProfile::SENSOR_DATA)
             .unwrap();
         let sent = JointState {
@@ -44,27 +46,43 @@ fn the_peer_sees_our_endpoints_with_the_ros_type_name_qos_and_type_hash_and_read
             std::thread::sleep(Duration::from_millis(10));
         }
         let summary = peer.summary(WAIT).unwrap();
-        let writers = summary["writers"].as_array().unwrap();
+        let (writers, readers) = (
+            summary["writers"].as_array().unwrap(),
+            summary["readers"].as_array().unwrap(),
+        );
         assert_eq!(writers.len(), 1, "{summary}");
-        let writer = &writers[0];
-        assert_eq!(writer["topic_name"], "rt/robot_joint_commands");
-        assert_eq!(writer["type_name"], "sensor_msgs::msg::dds_::JointState_");
-        assert_eq!(writer["reliability"], "Reliable");
-        assert_eq!(writer["history"], "KeepLast");
-        assert_eq!(writer["depth"], 1);
-        assert_eq!(writer["durability"], "Volatile");
+        assert_eq!(readers.len(), 1, "{summary}");
+        let (writer, reader) = (&writers[0], &readers[0]);
         // REP-2011: the type hash in each endpoint's USER_DATA, as Jazzy's RMWs announce it,
         // computed here from the message descriptions (tested against rosidl's in type_hash).
-        let announced = TypeHash::of::<JointState>().user_data();
-        assert!(announced.starts_with("typehash=RIHS01_"), "{announced}");
-        assert_eq!(writer["user_data"], announced.as_str());
-        let readers = summary["readers"].as_array().unwrap();
-        assert_eq!(readers.len(), 1, "{summary}");
-        assert_eq!(
-            readers[0]["type_name"],
-            "sensor_msgs::msg::dds_::JointState_"
-        );
-        assert_eq!(readers[0]["user_data"], announced.as_str());
+        let hash = TypeHash::of::<JointState>();
+        match python.implementation() {
+            // What DDS discovery carries, as Cyclone's built-in topics give it.
+            Implementation::Cyclone => {
+                assert_eq!(writer["topic_name"], "rt/robot_joint_commands");
+                assert_eq!(writer["type_name"], "sensor_msgs::msg::dds_::JointState_");
+                assert_eq!(writer["history"], "KeepLast");
+                assert_eq!(writer["depth"], 1);
+                let announced = hash.user_data();
+                assert!(announced.starts_with("typehash=RIHS01_"), "{announced}");
+                assert_eq!(writer["user_data"], announced.as_str());
+                assert_eq!(reader["type_name"], "sensor_msgs::msg::dds_::JointState_");
+                assert_eq!(reader["user_data"], announced.as_str());
+            }
+            // What ROS 2 makes of it (`ros2 topic info -v`): the ROS type, the hash, the node
+            // (announced on ros_discovery_info). History is not in DDS discovery: Unknown.
+            Implementation::Rclpy => {
+                for endpoint in [writer, reader] {
+                    assert_eq!(endpoint["topic_type"], "sensor_msgs/msg/JointState");
+                    assert_eq!(endpoint["topic_type_hash"], hash.to_string(), "{summary}");
+                    assert_eq!(endpoint["node_name"], "interop_talker", "{summary}");
+                    assert_eq!(endpoint["node_namespace"], "/", "{summary}");
+                }
+                assert_eq!(reader["reliability"], "BestEffort");
+            }
+        }
+        assert_eq!(writer["reliability"], "Reliable");
+        assert_eq!(writer["durability"], "Volatile");
         assert!(
             summary["commands_received"].as_u64().unwrap() > 10,
             "{summary}"
