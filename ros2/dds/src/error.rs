@@ -32,12 +32,11 @@ pub enum WireError {
         #[source]
         source: std::io::Error,
     },
-    /// No route for discovery: no network interface is up, or none takes multicast.
+    /// No route for discovery: no network interface is up, not even the loopback.
     #[error(
-        "cannot join DDS domain {domain}: discovery has no route to its multicast group \
-         239.255.0.1 ({source}); bring up a network interface, or, in a network namespace with \
-         only its loopback, `ip link set lo up && ip link set lo multicast on && ip route add \
-         224.0.0.0/4 dev lo`"
+        "cannot join DDS domain {domain}: discovery can reach no one, not even this host's other \
+         processes ({source}): bring up a network interface, or at least the loopback \
+         (`ip link set lo up`)"
     )]
     NoRoute {
         /// The domain.
@@ -46,6 +45,9 @@ pub enum WireError {
         #[source]
         source: std::io::Error,
     },
+    /// A ROS environment variable that says nothing ROS understands.
+    #[error("{0}")]
+    Environment(String),
     /// The event poll could not be made.
     #[error("cannot set up the DDS thread's event poll: {0}")]
     Poll(#[source] std::io::Error),

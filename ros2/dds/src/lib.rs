@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod adapters;
+pub mod discovery;
 mod error;
 mod nodes;
 mod outbox;
@@ -38,6 +39,7 @@ mod ports;
 mod qos;
 pub mod service;
 
+pub use discovery::{Discovery, DiscoveryRange};
 pub use error::WireError;
 pub use participant::{
     EndpointCounters, MAX_DOMAIN_ID, Node, OUTBOX_DEPTH, Participant, Publisher, Received,

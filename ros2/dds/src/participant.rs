@@ -25,16 +25,14 @@ use std::time::Duration;
 
 use rustdds::mio1::{Events, Interest, Poll, Token, Waker};
 use rustdds::no_key::{DataReader, DataWriter};
-use rustdds::{
-    DataWriterStatus, DomainParticipant, DomainParticipantBuilder, QosPolicyBuilder, StatusEvented,
-    TopicKind,
-};
+use rustdds::{DataWriterStatus, DomainParticipant, QosPolicyBuilder, StatusEvented, TopicKind};
 
 use ros2_msg::cdr::Payload;
 use ros2_msg::msg::Time;
 use ros2_msg::{Message, NodeName, QosProfile, Service, TopicName, TypeHash};
 
 use crate::adapters::{RawCdr, RosCdr};
+use crate::discovery::{Discovery, DiscoveryRange};
 use crate::error::WireError;
 use crate::nodes::{Direction, NodeRegistry, NodeToken};
 use crate::qos::policies;
@@ -202,12 +200,22 @@ impl Participant {
     /// Joins DDS domain `domain_id` (ROS_DOMAIN_ID; 0 to 232) on every interface the network
     /// namespace has, and starts the participant's thread.
     pub fn join(domain_id: u16) -> Result<Participant, WireError> {
+        let discovery = Discovery::from_env().map_err(WireError::Environment)?;
+        Participant::join_with(domain_id, &discovery)
+    }
+
+    /// Joins DDS domain `domain_id`, discovering others as `discovery` says
+    /// ([`crate::discovery`]).
+    pub fn join_with(domain_id: u16, discovery: &Discovery) -> Result<Participant, WireError> {
         if domain_id > MAX_DOMAIN_ID {
             return Err(WireError::DomainId(domain_id));
         }
         crate::ports::check_shared_ports(domain_id)?;
-        crate::ports::check_discovery_route(domain_id)?;
-        let participant = DomainParticipantBuilder::new(domain_id)
+        if discovery.range != DiscoveryRange::Off {
+            crate::ports::check_discovery_route(domain_id, discovery.range)?;
+        }
+        let participant = discovery
+            .builder(domain_id)
             .build()
             .map_err(|e| WireError::dds(format!("cannot join DDS domain {domain_id}"), e))?;
         let qos = QosPolicyBuilder::new().build();

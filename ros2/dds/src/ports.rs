@@ -8,6 +8,7 @@ use std::net::{Ipv4Addr, SocketAddrV4};
 
 use socket2::{Domain, Socket, Type};
 
+use crate::discovery::DiscoveryRange;
 use crate::error::WireError;
 
 /// The discovery and user-traffic multicast ports of a domain.
@@ -34,17 +35,27 @@ pub(crate) fn check_shared_ports(domain_id: u16) -> Result<(), WireError> {
 /// SPDP's multicast group (DDSI-RTPS 2.5, 9.6.1.4.1), where discovery goes.
 const DISCOVERY_GROUP: Ipv4Addr = Ipv4Addr::new(239, 255, 0, 1);
 
-/// Checks that discovery can leave this machine's stack: a route to SPDP's multicast group.
-/// Without one (no interface up, or a network namespace with `lo` alone and no multicast route)
-/// the DDS stack starts anyway and publishes to no one; this says why instead. Connecting a UDP
-/// socket only looks the route up: nothing is sent.
-pub(crate) fn check_discovery_route(domain_id: u16) -> Result<(), WireError> {
+/// Checks that discovery can reach anyone in `range`: a route to SPDP's multicast group or to
+/// the loopback (where the well-known ports of this host's other participants are; a network
+/// namespace with `lo` alone and no multicast route discovers the host's other processes that
+/// way). Without either (no interface up at all, `lo` down) the DDS stack would start anyway
+/// and publish to no one; this says why instead. Connecting a UDP socket only looks the route
+/// up: nothing is sent.
+pub(crate) fn check_discovery_route(
+    domain_id: u16,
+    range: DiscoveryRange,
+) -> Result<(), WireError> {
     let [(port, _), _] = shared_ports(domain_id);
-    let route = || -> io::Result<()> {
+    let route = |to: Ipv4Addr| -> io::Result<()> {
         let socket = std::net::UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))?;
-        socket.connect(SocketAddrV4::new(DISCOVERY_GROUP, port))
+        socket.connect(SocketAddrV4::new(to, port))
     };
-    route().map_err(|source| WireError::NoRoute {
+    let loopback = route(Ipv4Addr::LOCALHOST);
+    let reachable = match range {
+        DiscoveryRange::Localhost => loopback,
+        _ => route(DISCOVERY_GROUP).or(loopback),
+    };
+    reachable.map_err(|source| WireError::NoRoute {
         domain: domain_id,
         source,
     })

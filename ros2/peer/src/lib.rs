@@ -9,7 +9,9 @@
 //!   the namespace's thread is named after the implementation (the panic message names it), and
 //!   `isolated` prints `ros2-peer: failed against …` before failing the test.
 //! * [`isolated_on`] runs a body against one implementation only, for what only that one can
-//!   tell (Cyclone DDS sees DDS participants; rclpy sees nodes).
+//!   tell (Cyclone DDS sees DDS participants; rclpy sees nodes); [`isolated_in`] does so in a
+//!   namespace whose network is a [`Network`] other than the usual one (`lo` up, no multicast
+//!   route: a host offline, as discovery sees it).
 //! * [`PeerPython`] is the venv's Python (`scripts/install-tools.sh`) for one implementation,
 //!   and [`PeerPython::start`] spawns that implementation's peer script (beside this crate's
 //!   `Cargo.toml`) in a mode:
@@ -142,7 +144,7 @@ pub fn skip(why: &HarnessError) {
 pub fn in_namespace<T: Send + 'static>(
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
-    in_a_namespace(None, true, body)
+    in_a_namespace(None, Network::LoopbackMulticast, body)
 }
 
 /// As [`in_namespace`], but with nothing set up: `lo` down, no route anywhere (a machine with no
@@ -150,13 +152,26 @@ pub fn in_namespace<T: Send + 'static>(
 pub fn in_namespace_without_network<T: Send + 'static>(
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
-    in_a_namespace(None, false, body)
+    in_a_namespace(None, Network::Down, body)
+}
+
+/// What a test's network namespace has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Network {
+    /// Nothing: `lo` down, no route anywhere.
+    Down,
+    /// `lo` up, without multicast: only unicast to 127.0.0.1 reaches anyone (a laptop offline,
+    /// a container with its loopback alone).
+    Loopback,
+    /// `lo` up and multicast routed to it, so DDS discovery's multicast reaches the namespace's
+    /// other processes: what [`isolated`] and [`isolated_on`] give.
+    LoopbackMulticast,
 }
 
 /// The namespace's thread is named `name`, if given: a panic's message names it.
 fn in_a_namespace<T: Send + 'static>(
     name: Option<String>,
-    loopback: bool,
+    network: Network,
     body: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, HarnessError> {
     let mut thread = std::thread::Builder::new();
@@ -165,7 +180,7 @@ fn in_a_namespace<T: Send + 'static>(
     }
     let thread = thread
         .spawn(move || -> Result<T, HarnessError> {
-            enter_new_namespace(loopback)?;
+            enter_new_namespace(network)?;
             Ok(body())
         })
         .map_err(HarnessError::Thread)?;
@@ -204,30 +219,41 @@ pub fn isolated_on(
     implementation: Implementation,
     body: impl FnOnce(&PeerPython) + Send + 'static,
 ) {
+    isolated_in(implementation, Network::LoopbackMulticast, body);
+}
+
+/// As [`isolated_on`], in a namespace with `network`.
+pub fn isolated_in(
+    implementation: Implementation,
+    network: Network,
+    body: impl FnOnce(&PeerPython) + Send + 'static,
+) {
     let python = match PeerPython::find(implementation) {
         Ok(python) => python,
         Err(why) => return skip(&why),
     };
     let name = format!("peer {}", implementation.script());
-    if let Err(why) = in_a_namespace(Some(name), true, move || body(&python)) {
+    if let Err(why) = in_a_namespace(Some(name), network, move || body(&python)) {
         skip(&why);
     }
 }
 
-fn enter_new_namespace(loopback: bool) -> Result<(), HarnessError> {
+fn enter_new_namespace(network: Network) -> Result<(), HarnessError> {
     // SAFETY: unshare takes flags only; CLONE_NEWNET moves this thread alone, and its children.
     if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
         return Err(HarnessError::Namespace(std::io::Error::last_os_error()));
     }
-    if !loopback {
-        return Ok(());
-    }
-    for args in [
-        &["link", "set", "lo", "up"][..],
-        &["link", "set", "lo", "multicast", "on"],
-        // DDS discovery is multicast; in a namespace with only `lo` it must go there.
-        &["route", "add", "224.0.0.0/4", "dev", "lo"],
-    ] {
+    let commands: &[&[&str]] = match network {
+        Network::Down => &[],
+        Network::Loopback => &[&["link", "set", "lo", "up"]],
+        Network::LoopbackMulticast => &[
+            &["link", "set", "lo", "up"],
+            &["link", "set", "lo", "multicast", "on"],
+            // DDS discovery is multicast; in a namespace with only `lo` it must go there.
+            &["route", "add", "224.0.0.0/4", "dev", "lo"],
+        ],
+    };
+    for &args in commands {
         let output = Command::new("ip").args(args).output();
         let failure = match output {
             Ok(o) if o.status.success() => continue,
