@@ -110,9 +110,11 @@ fn rclpy_lists_the_nodes_and_a_topic_s_endpoints_as_ros2_topic_info_would() {
         let nodes = rclpy
             .start(
                 "nodes",
+                // Long enough for two Fast DDS participants to discover each other on a loaded
+                // machine (2 s once was not, with the whole suite running beside it).
                 &[
                     "--seconds",
-                    "2",
+                    "5",
                     "--topics",
                     "/robot_joint_states,/robot_joint_commands",
                 ],
