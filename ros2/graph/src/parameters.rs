@@ -117,14 +117,12 @@ pub struct ParameterServer {
     _services: Vec<ServiceServer>,
 }
 
-/// What the services share, on the participant's thread.
-struct Table {
-    node: String,
+/// A node's declared parameters: what the services answer from, and how they change.
+struct Parameters {
     declared: Vec<Declared>,
-    events: Publisher<ParameterEvent>,
 }
 
-impl Table {
+impl Parameters {
     fn find(&self, name: &str) -> Option<&Declared> {
         self.declared.iter().find(|d| d.name == name)
     }
@@ -154,79 +152,51 @@ impl Table {
         }
     }
 
-    /// Stores the new values and announces them on `/parameter_events`.
-    fn changed(&mut self, parameters: &[Parameter]) {
+    fn store(&mut self, parameters: &[Parameter]) {
         for parameter in parameters {
             if let Some(declared) = self.declared.iter_mut().find(|d| d.name == parameter.name) {
                 declared.value = parameter.value.clone();
             }
         }
-        let event = self.events.message_mut();
-        event.stamp = Time::now();
-        event.node.clone_from(&self.node);
-        event.new_parameters.clear();
-        event.deleted_parameters.clear();
-        event.changed_parameters = parameters.to_vec();
-        self.events.publish();
     }
 
-    fn set_one(&mut self, parameter: &Parameter) -> SetParametersResult {
-        let applied = self
-            .check(parameter)
-            .and_then(|apply| apply(&parameter.value));
-        match applied {
-            Ok(()) => {
-                self.changed(std::slice::from_ref(parameter));
-                SetParametersResult {
-                    successful: true,
-                    reason: String::new(),
+    /// Sets all of `parameters` or none (`set_parameters_atomically`; `set_parameters` sets
+    /// one at a time): every one is checked before any is applied, and if an apply refuses
+    /// after others took theirs, those get their old values back.
+    fn set(&mut self, parameters: &[Parameter]) -> Result<(), String> {
+        let applies = (parameters.iter())
+            .map(|p| self.check(p))
+            .collect::<Result<Vec<Apply>, String>>()?;
+        for (done, (apply, parameter)) in applies.iter().zip(parameters).enumerate() {
+            if let Err(reason) = apply(&parameter.value) {
+                for (apply, parameter) in applies.iter().zip(parameters).take(done) {
+                    if let Some(old) = self.find(&parameter.name) {
+                        // The old value was accepted once: taking it back cannot be refused.
+                        let _ = apply(&old.value);
+                    }
                 }
+                return Err(reason);
             }
-            Err(reason) => SetParametersResult {
-                successful: false,
-                reason,
-            },
         }
+        self.store(parameters);
+        Ok(())
     }
 
-    fn set_all(&mut self, parameters: &[Parameter]) -> SetParametersResult {
-        let checked: Result<Vec<Apply>, String> =
-            parameters.iter().map(|p| self.check(p)).collect();
-        let applied = checked.and_then(|applies| {
-            // All or none: every value is checked before any is applied; an apply that
-            // refuses after others succeeded is reported, the others stand.
-            applies
-                .iter()
-                .zip(parameters)
-                .try_for_each(|(apply, parameter)| apply(&parameter.value))
-        });
-        match applied {
-            Ok(()) => {
-                self.changed(parameters);
-                SetParametersResult {
-                    successful: true,
-                    reason: String::new(),
-                }
-            }
-            Err(reason) => SetParametersResult {
-                successful: false,
-                reason,
-            },
-        }
-    }
-
+    /// As rclcpp lists them: by name; with no prefix, those with fewer than `depth` dots
+    /// (0: all); under a prefix, the prefix itself and those below it with fewer than `depth`
+    /// dots after it; and the prefixes (all but the last part) of the names listed.
     fn list(&self, prefixes: &[String], depth: u64) -> ListParametersResult {
         let mut result = ListParametersResult::default();
-        let levels = |name: &str| name.matches('.').count() as u64;
-        for declared in &self.declared {
-            let name = declared.name.as_str();
-            let all = prefixes.is_empty() && (depth == 0 || levels(name) < depth);
+        let shallow = |name: &str| depth == 0 || (name.matches('.').count() as u64) < depth;
+        let mut names: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
+        names.sort_unstable();
+        for name in names {
+            let all = prefixes.is_empty() && shallow(name);
             let under = prefixes.iter().any(|prefix| {
                 name == prefix
-                    || name.strip_prefix(prefix.as_str()).is_some_and(|rest| {
-                        rest.strip_prefix('.')
-                            .is_some_and(|rest| depth == 0 || levels(rest) < depth)
-                    })
+                    || (name.strip_prefix(prefix.as_str()))
+                        .and_then(|rest| rest.strip_prefix('.'))
+                        .is_some_and(shallow)
             });
             if all || under {
                 result.names.push(name.to_string());
@@ -256,6 +226,39 @@ impl Table {
             None => ParameterDescriptor {
                 name: name.to_string(),
                 ..ParameterDescriptor::default()
+            },
+        }
+    }
+}
+
+/// What the services share, on the participant's thread: the parameters, and where their
+/// changes are announced.
+struct Table {
+    node: String,
+    parameters: Parameters,
+    events: Publisher<ParameterEvent>,
+}
+
+impl Table {
+    /// Sets `parameters` all or none, and announces them on `/parameter_events` if set.
+    fn set(&mut self, parameters: &[Parameter]) -> SetParametersResult {
+        match self.parameters.set(parameters) {
+            Ok(()) => {
+                let event = self.events.message_mut();
+                event.stamp = Time::now();
+                event.node.clone_from(&self.node);
+                event.new_parameters.clear();
+                event.deleted_parameters.clear();
+                event.changed_parameters = parameters.to_vec();
+                self.events.publish();
+                SetParametersResult {
+                    successful: true,
+                    reason: String::new(),
+                }
+            }
+            Err(reason) => SetParametersResult {
+                successful: false,
+                reason,
             },
         }
     }
@@ -296,14 +299,14 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
     )?;
     let table = Arc::new(Mutex::new(Table {
         node: node.name().fully_qualified(),
-        declared,
+        parameters: Parameters { declared },
         events,
     }));
     let services = vec![
         node.service::<ListParameters>(&node.private_name("list_parameters")?, {
             let table = table.clone();
             move |request| ListParametersResponse {
-                result: locked(&table).list(&request.prefixes, request.depth),
+                result: (locked(&table).parameters).list(&request.prefixes, request.depth),
             }
         })?,
         node.service::<GetParameters>(&node.private_name("get_parameters")?, {
@@ -312,7 +315,11 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
                 let table = locked(&table);
                 GetParametersResponse {
                     values: (request.names.iter())
-                        .map(|n| table.find(n).map(|d| d.value.clone()).unwrap_or_default())
+                        .map(|n| {
+                            (table.parameters.find(n))
+                                .map(|d| d.value.clone())
+                                .unwrap_or_default()
+                        })
                         .collect(),
                 }
             }
@@ -324,8 +331,7 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
                 GetParameterTypesResponse {
                     types: (request.names.iter())
                         .map(|n| {
-                            table
-                                .find(n)
+                            (table.parameters.find(n))
                                 .map_or(parameter_type::NOT_SET, |d| d.value.r#type)
                         })
                         .collect(),
@@ -337,7 +343,9 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
             move |request| {
                 let table = locked(&table);
                 DescribeParametersResponse {
-                    descriptors: request.names.iter().map(|n| table.describe(n)).collect(),
+                    descriptors: (request.names.iter())
+                        .map(|n| table.parameters.describe(n))
+                        .collect(),
                 }
             }
         })?,
@@ -349,7 +357,7 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
                     results: request
                         .parameters
                         .iter()
-                        .map(|p| table.set_one(p))
+                        .map(|p| table.set(std::slice::from_ref(p)))
                         .collect(),
                 }
             }
@@ -359,7 +367,7 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
             {
                 let table = table.clone();
                 move |request| SetParametersAtomicallyResponse {
-                    result: locked(&table).set_all(&request.parameters),
+                    result: locked(&table).set(&request.parameters),
                 }
             },
         )?,
@@ -367,4 +375,162 @@ pub fn serve(node: &Node, declared: Vec<Declared>) -> Result<ParameterServer, Wi
     Ok(ParameterServer {
         _services: services,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicI64, Ordering};
+
+    use super::*;
+
+    /// A live integer that refuses negative values, and what it holds.
+    fn live(name: &str, value: i64) -> (Declared, Arc<AtomicI64>) {
+        let held = Arc::new(AtomicI64::new(value));
+        let apply: Apply = Arc::new({
+            let held = held.clone();
+            move |v: &ParameterValue| {
+                if v.integer_value < 0 {
+                    return Err("no negative values".to_string());
+                }
+                held.store(v.integer_value, Ordering::Relaxed);
+                Ok(())
+            }
+        });
+        let declared = Declared {
+            name: name.to_string(),
+            value: integer_value(value),
+            description: String::new(),
+            setting: Setting::Live(apply),
+        };
+        (declared, held)
+    }
+
+    fn parameter(name: &str, value: ParameterValue) -> Parameter {
+        Parameter {
+            name: name.to_string(),
+            value,
+        }
+    }
+
+    fn names(parameters: &Parameters, prefixes: &[&str], depth: u64) -> (Vec<String>, Vec<String>) {
+        let prefixes: Vec<String> = prefixes.iter().map(|p| p.to_string()).collect();
+        let result = parameters.list(&prefixes, depth);
+        (result.names, result.prefixes)
+    }
+
+    #[test]
+    fn lists_by_prefix_and_depth_as_rclcpp_does() {
+        let table = Parameters {
+            declared: [
+                "update_rate",
+                "joints",
+                "constraints.goal_time",
+                "constraints.a.b",
+            ]
+            .iter()
+            .map(|n| Declared::read_only(n, integer_value(0), "fixed"))
+            .collect(),
+        };
+        let all = names(&table, &[], 0);
+        assert_eq!(
+            all.0,
+            [
+                "constraints.a.b",
+                "constraints.goal_time",
+                "joints",
+                "update_rate"
+            ]
+        );
+        assert_eq!(all.1, ["constraints.a", "constraints"]);
+        assert_eq!(names(&table, &[], 1).0, ["joints", "update_rate"]);
+        assert_eq!(
+            names(&table, &[], 2).0,
+            ["constraints.goal_time", "joints", "update_rate"]
+        );
+        assert_eq!(
+            names(&table, &["constraints"], 0).0,
+            ["constraints.a.b", "constraints.goal_time"]
+        );
+        assert_eq!(
+            names(&table, &["constraints"], 1).0,
+            ["constraints.goal_time"]
+        );
+        // A prefix is a whole part of the name: `constraint` is not `constraints`'s.
+        assert!(names(&table, &["constraint"], 0).0.is_empty());
+        assert_eq!(names(&table, &["joints"], 0).0, ["joints"]);
+    }
+
+    #[test]
+    fn a_set_is_checked_then_applied_all_or_none() {
+        let (a, held_a) = live("a", 1);
+        let (b, held_b) = live("b", 2);
+        let fixed = Declared::read_only("fixed", bool_value(true), "the loop's own");
+        let mut table = Parameters {
+            declared: vec![a, b, fixed],
+        };
+        table
+            .set(&[
+                parameter("a", integer_value(10)),
+                parameter("b", integer_value(20)),
+            ])
+            .unwrap();
+        assert_eq!(
+            (
+                held_a.load(Ordering::Relaxed),
+                held_b.load(Ordering::Relaxed)
+            ),
+            (10, 20)
+        );
+        assert_eq!(table.find("a").unwrap().value.integer_value, 10);
+
+        // Refused by a check: nothing is applied.
+        let refused = table.set(&[
+            parameter("a", integer_value(11)),
+            parameter("fixed", bool_value(false)),
+        ]);
+        assert_eq!(
+            refused.unwrap_err(),
+            "parameter 'fixed' cannot be set because it is read-only: the loop's own"
+        );
+        assert_eq!(held_a.load(Ordering::Relaxed), 10);
+        let wrong_type = table.set(&[parameter("a", double_value(1.0))]).unwrap_err();
+        assert_eq!(wrong_type, "parameter 'a' is of type integer, not double");
+        let unknown = table.set(&[parameter("c", integer_value(1))]).unwrap_err();
+        assert!(unknown.contains("was not declared"), "{unknown}");
+
+        // Refused by an apply after another took its value: that one is taken back.
+        let refused = table.set(&[
+            parameter("a", integer_value(12)),
+            parameter("b", integer_value(-1)),
+        ]);
+        assert_eq!(refused.unwrap_err(), "no negative values");
+        assert_eq!(
+            (
+                held_a.load(Ordering::Relaxed),
+                held_b.load(Ordering::Relaxed)
+            ),
+            (10, 20)
+        );
+        assert_eq!(table.find("a").unwrap().value.integer_value, 10);
+    }
+
+    #[test]
+    fn a_description_says_whether_and_why_a_parameter_is_fixed() {
+        let (a, _) = live("a", 1);
+        let table = Parameters {
+            declared: vec![
+                a,
+                Declared::read_only("fixed", bool_value(true), "the loop's own"),
+            ],
+        };
+        let fixed = table.describe("fixed");
+        assert!(fixed.read_only);
+        assert_eq!(fixed.r#type, parameter_type::BOOL);
+        assert_eq!(
+            fixed.additional_constraints,
+            "read-only while running: the loop's own"
+        );
+        assert!(!table.describe("a").read_only);
+        assert_eq!(table.describe("nothing").r#type, parameter_type::NOT_SET);
+    }
 }
