@@ -1,7 +1,7 @@
 //! `robot run --record FILE.mcap` and `robot plot FILE.mcap --out FILE.svg`: the recording
 //! plotted afterwards is the picture `--plot` drew during the run, byte for byte; a path that
 //! cannot be written is refused before anything runs; a run killed with SIGKILL leaves a file
-//! readable up to its last complete chunk.
+//! readable up to its last complete chunk; on simulated time its stamps run from zero.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
@@ -188,4 +188,34 @@ fn a_full_disk_ends_the_recording_with_a_message_and_the_run_goes_on() {
     let recorded = number_before(&stdout, " cycles: cannot write");
     let lost = number_before(&stdout, " more cycles were not recorded");
     assert_eq!(recorded + lost, cycles, "every cycle ran: {stdout}");
+}
+
+#[test]
+fn on_simulated_time_a_recording_is_stamped_from_zero_and_on_the_wall_clock_from_the_epoch() {
+    let cwd = folder("record-sim-time");
+    // --fast: simulated time, as on MuJoCo; /clock's time is what ROS tools replay it on.
+    for (args, simulated) in [
+        (&["--fast", "--seconds", "3"][..], true),
+        (&["--seconds", "1"][..], false),
+    ] {
+        let mut run_args = vec!["run", "--record", "run.mcap"];
+        run_args.extend(args);
+        let run = robot(&cwd, &run_args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let mut stamps = Vec::new();
+        let summary = ros2_record::read::cycles(&cwd.join("run.mcap"), |_, cycle| {
+            stamps.push(cycle.stamp_ns);
+        })
+        .unwrap();
+        assert!(stamps.len() > 150, "{summary:?}");
+        let (first, last) = (stamps[0], *stamps.last().unwrap());
+        assert!(first < last, "{first} {last}");
+        if simulated {
+            assert_eq!(summary.info.loop_start_ns, Some(0), "{summary:?}");
+            assert!(last <= 3_000_000_000, "{last}");
+        } else {
+            // 2023-11-14 onwards: the wall clock's epoch.
+            assert!(first > 1_700_000_000_000_000_000, "{first}");
+        }
+    }
 }

@@ -26,6 +26,9 @@ The command line and the JSON lines are peer.py's (peer_common.py holds both), f
           `ros2 topic info -v` would say: the nodes of the domain but this peer's own, and for
           each topic of --topics (comma-separated) its publishers and subscriptions
 
+  params  (peer.py has no such mode) what `ros2 param` asks of a node's parameter services,
+          from a JSON list of requests (stdin), and what /parameter_events and /clock carried
+
 peer.py's `ping` and `participants` are not here: `ping` is Cyclone's own baseline, and rclpy
 sees nodes, never DDS participants.
 
@@ -416,8 +419,97 @@ def graph(args, peer, stopper):
     say(event="summary", **counts)
 
 
+def call(peer, node_name, service, kind, request):
+    """Calls `node_name`'s parameter `service` (`get_parameters`, ...) as `ros2 param` does:
+    waits for the service (10 s), then for the response (10 s); None when either never came."""
+    client = peer.node.create_client(kind, f"{node_name}/{service}")
+    try:
+        if not client.wait_for_service(timeout_sec=10.0):
+            return None
+        future = client.call_async(request)
+        deadline = time.monotonic() + 10.0
+        while not future.done() and time.monotonic() < deadline:
+            peer.spin_until(time.monotonic() + 0.01)
+        return future.result() if future.done() else None
+    finally:
+        peer.node.destroy_client(client)
+
+
+def params(args, peer, stopper):
+    """As `ros2 param` and a use_sim_time node would: runs the requests of a JSON list (stdin)
+    in order, printing an event for each, then /parameter_events and /clock as seen meanwhile.
+      {"op": "get", "node": N, "names": [...]}           values (null for one not set)
+      {"op": "list", "node": N, "prefixes": [...], "depth": D}   names, prefixes
+      {"op": "describe", "node": N, "names": [...]}      name, type, read_only, description
+      {"op": "set", "node": N, "name": P, "value": V}    successful, reason
+      {"op": "set_atomically", "node": N, "values": {P: V, ...}}   successful, reason
+      {"op": "wait", "seconds": S}
+    A call that gets no answer prints {"event": <op>, "answered": false}."""
+    from rcl_interfaces.msg import ParameterEvent
+    from rcl_interfaces.srv import (DescribeParameters, GetParameters, ListParameters,
+                                    SetParameters, SetParametersAtomically)
+    from rclpy.parameter import parameter_value_to_python
+    from rosgraph_msgs.msg import Clock
+
+    node = peer.node
+    events = []
+    clock = []
+    node.create_subscription(
+        ParameterEvent, "/parameter_events",
+        lambda e: events.append(dict(node=e.node, changed=[p.name for p in e.changed_parameters],
+                                     new=[p.name for p in e.new_parameters])),
+        QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
+    node.create_subscription(
+        Clock, "/clock", lambda c: clock.append(stamp_ns(c.clock)),
+        QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
+    requests = json.load(sys.stdin)
+    say(event="ready")
+    for r in requests:
+        if stopper.stopped:
+            break
+        op, name = r["op"], r.get("node", "")
+        if op == "wait":
+            peer.spin_until(time.monotonic() + float(r["seconds"]))
+            continue
+        if op == "get":
+            response = call(peer, name, "get_parameters", GetParameters,
+                            GetParameters.Request(names=r["names"]))
+            fields = lambda a: dict(values=[parameter_value_to_python(v) for v in a.values])
+        elif op == "list":
+            response = call(peer, name, "list_parameters", ListParameters,
+                            ListParameters.Request(prefixes=r.get("prefixes", []),
+                                                   depth=r.get("depth", 0)))
+            fields = lambda a: dict(names=list(a.result.names), prefixes=list(a.result.prefixes))
+        elif op == "describe":
+            response = call(peer, name, "describe_parameters", DescribeParameters,
+                            DescribeParameters.Request(names=r["names"]))
+            fields = lambda a: dict(descriptors=[
+                dict(name=d.name, type=d.type, read_only=d.read_only, description=d.description)
+                for d in a.descriptors])
+        elif op == "set":
+            response = call(peer, name, "set_parameters", SetParameters, SetParameters.Request(
+                parameters=[Parameter(r["name"], value=r["value"]).to_parameter_msg()]))
+            fields = lambda a: dict(successful=a.results[0].successful,
+                                    reason=a.results[0].reason)
+        elif op == "set_atomically":
+            response = call(peer, name, "set_parameters_atomically", SetParametersAtomically,
+                            SetParametersAtomically.Request(parameters=[
+                                Parameter(k, value=v).to_parameter_msg()
+                                for k, v in r["values"].items()]))
+            fields = lambda a: dict(successful=a.result.successful, reason=a.result.reason)
+        else:
+            raise SystemExit(f"params: no op {op}")
+        if response is None:
+            say(event=op, node=name, answered=False)
+        else:
+            say(event=op, node=name, answered=True, **fields(response))
+    peer.spin_until(time.monotonic() + 0.2)
+    say(event="summary", parameter_events=events, clock_count=len(clock),
+        clock_first=clock[0] if clock else None, clock_last=clock[-1] if clock else None)
+
+
 MODES = {"sim": sim, "echo": echo, "script": script, "listen": listen, "graph": graph,
-         "trajectory": trajectory, "nodes": nodes}
+         "trajectory": trajectory, "nodes": nodes, "params": params}
 
 
 def main():
