@@ -8,6 +8,7 @@
 use std::process::Command;
 use std::time::Duration;
 
+use ros2_peer::link::{FAR, NEAR, across_a_link_without_multicast};
 use ros2_peer::{Implementation, Network, isolated_in, isolated_on};
 use serde_json::{Value, json};
 
@@ -303,15 +304,49 @@ fn the_discovery_variables_are_read_as_jazzy_reads_them() {
             ),
             "{text}"
         );
-        // Static peers this DDS stack cannot contact: said, not ignored.
+        // A static peer that does not resolve, and static peers alone (OFF): refused, saying
+        // why, before anything runs.
         let (ok, text) = robot_run(
             &["--ros", "--seconds", "1"],
-            &[("ROS_STATIC_PEERS", "192.0.2.7;robot.local")],
+            &[("ROS_STATIC_PEERS", "192.0.2.7;no-such-host.invalid")],
         );
-        assert!(ok, "{text}");
+        assert!(!ok, "{text}");
         assert!(
-            text.contains("ROS_STATIC_PEERS (192.0.2.7;robot.local) is not contacted"),
+            text.contains("ROS_STATIC_PEERS names `no-such-host.invalid`, which does not resolve"),
             "{text}"
         );
+        let (ok, text) = robot_run(
+            &["--ros", "--seconds", "1"],
+            &[
+                ("ROS_STATIC_PEERS", "192.0.2.7"),
+                ("ROS_AUTOMATIC_DISCOVERY_RANGE", "OFF"),
+            ],
+        );
+        assert!(!ok, "{text}");
+        assert!(text.contains("asks for the static peers alone"), "{text}");
     });
+}
+
+#[test]
+fn across_a_link_without_multicast_ros_static_peers_finds_the_far_host() {
+    for implementation in Implementation::ALL {
+        across_a_link_without_multicast(implementation, |python| {
+            // Without static peers no one hears the robot: the link carries no multicast.
+            let peer = python.start("graph", &["--max", "1"]).unwrap();
+            let (ok, text) = robot_run(&["--ros", "--seconds", "2"], &[]);
+            assert!(ok, "{text}");
+            let summary = peer.finish(Duration::from_secs(20)).unwrap();
+            assert_eq!(summary["joint_states"], 0, "{summary}");
+            // With the far host as a static peer, it does; the far side names no one.
+            let peer = python.start("graph", &["--max", "1"]).unwrap();
+            let (ok, text) = robot_run(&["--ros", "--seconds", "3"], &[("ROS_STATIC_PEERS", FAR)]);
+            assert!(ok, "{text}");
+            let summary = peer.finish(Duration::from_secs(20)).unwrap();
+            assert!(
+                summary["joint_states"].as_i64().unwrap() > 100,
+                "{NEAR} to {FAR}: {summary}"
+            );
+            assert_eq!(summary["robot_description"], 1, "{summary}");
+        });
+    }
 }

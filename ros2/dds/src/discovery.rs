@@ -11,11 +11,16 @@
 //! * `OFF`: no automatic discovery at all: no interface announced, no multicast, no localhost
 //!   peers.
 //!
-//! `ROS_STATIC_PEERS` (addresses separated by `;`) is read and reported, but this DDS stack
-//! (rustdds 0.15.1) has no initial-peers list to send SPDP to: a static peer must discover
-//! this process (it announces on the range above). Said where the participant is joined.
+//! `ROS_STATIC_PEERS` (addresses or host names separated by `;`): SPDP also goes by unicast to
+//! each one's well-known discovery ports, as Fast DDS sends to an initial peer without a port,
+//! so hosts whose network carries no multicast find each other. The vendored DDS stack reads
+//! the variable itself where it starts its SPDP writer (`vendor/rustdds/PATCHED.md`, "Static
+//! peers"), as Jazzy's RMWs take it from rcl; this module checks that every peer resolves, so a
+//! typo is an error before the run instead of a warning in a log. With `OFF`, Jazzy contacts
+//! the static peers alone; this stack cannot announce itself to them without also multicasting,
+//! so that combination is refused, saying why.
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, ToSocketAddrs};
 
 /// `ROS_AUTOMATIC_DISCOVERY_RANGE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,13 +40,14 @@ pub enum DiscoveryRange {
 pub struct Discovery {
     /// The range.
     pub range: DiscoveryRange,
-    /// `ROS_STATIC_PEERS`, as given: reported, not contacted (see the module docs).
+    /// `ROS_STATIC_PEERS`, as given (each one resolves): reported; the DDS stack reads the
+    /// variable itself (see the module docs).
     pub static_peers: Vec<String>,
 }
 
 impl Discovery {
-    /// From `ROS_AUTOMATIC_DISCOVERY_RANGE` and `ROS_STATIC_PEERS`; an unknown range is an
-    /// error naming the variable and what it may be.
+    /// From `ROS_AUTOMATIC_DISCOVERY_RANGE` and `ROS_STATIC_PEERS`; an unknown range, a peer
+    /// that does not resolve, or static peers with `OFF` are an error naming the variable.
     pub fn from_env() -> Result<Discovery, String> {
         let range = std::env::var("ROS_AUTOMATIC_DISCOVERY_RANGE").unwrap_or_default();
         let peers = std::env::var("ROS_STATIC_PEERS").unwrap_or_default();
@@ -61,12 +67,28 @@ impl Discovery {
                 ));
             }
         };
-        let static_peers = static_peers
+        let static_peers: Vec<String> = static_peers
             .split(';')
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .map(str::to_string)
             .collect();
+        for peer in &static_peers {
+            if let Err(e) = (peer.as_str(), 0).to_socket_addrs() {
+                return Err(format!(
+                    "ROS_STATIC_PEERS names `{peer}`, which does not resolve to an address: {e}"
+                ));
+            }
+        }
+        if range == DiscoveryRange::Off && !static_peers.is_empty() {
+            return Err(
+                "ROS_STATIC_PEERS with ROS_AUTOMATIC_DISCOVERY_RANGE=OFF asks for the static \
+                 peers alone, which this DDS stack cannot do (it announces itself by multicast \
+                 wherever it announces itself at all): unset ROS_AUTOMATIC_DISCOVERY_RANGE, or \
+                 set it to SUBNET"
+                    .to_string(),
+            );
+        }
         Ok(Discovery {
             range,
             static_peers,
@@ -107,11 +129,21 @@ mod tests {
             DiscoveryRange::Localhost
         );
         assert_eq!(
-            Discovery::from_values("OFF", "10.0.0.2; robot.local;").unwrap(),
+            Discovery::from_values("SUBNET", "10.0.0.2; localhost;").unwrap(),
             Discovery {
-                range: DiscoveryRange::Off,
-                static_peers: vec!["10.0.0.2".into(), "robot.local".into()],
+                range: DiscoveryRange::Subnet,
+                static_peers: vec!["10.0.0.2".into(), "localhost".into()],
             }
+        );
+        assert!(
+            Discovery::from_values("", "10.0.0.2;no-such-host.invalid")
+                .unwrap_err()
+                .contains("`no-such-host.invalid`, which does not resolve")
+        );
+        assert!(
+            Discovery::from_values("OFF", "10.0.0.2")
+                .unwrap_err()
+                .contains("cannot do")
         );
         assert!(
             Discovery::from_values("LAN", "")

@@ -204,8 +204,9 @@ impl Participant {
         Participant::join_with(domain_id, &discovery)
     }
 
-    /// Joins DDS domain `domain_id`, discovering others as `discovery` says
-    /// ([`crate::discovery`]).
+    /// Joins DDS domain `domain_id`, discovering others in `discovery`'s range
+    /// ([`crate::discovery`]). Static peers are `ROS_STATIC_PEERS`'s, which the DDS stack reads
+    /// itself.
     pub fn join_with(domain_id: u16, discovery: &Discovery) -> Result<Participant, WireError> {
         if domain_id > MAX_DOMAIN_ID {
             return Err(WireError::DomainId(domain_id));

@@ -38,8 +38,12 @@
 //! saying why, and fails when `CI` is `true` (as the tool tests of `tests/` do).
 #![warn(missing_docs)]
 
+pub mod link;
+
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -107,7 +111,7 @@ pub enum HarnessError {
     #[error("cannot start the thread that enters a network namespace: {0}")]
     Thread(std::io::Error),
     /// `ip` failed inside the namespace.
-    #[error("cannot set up the namespace's loopback: `ip {command}` failed: {message}")]
+    #[error("cannot set up the namespace's network: `ip {command}` failed: {message}")]
     Loopback {
         /// The `ip` arguments.
         command: String,
@@ -254,18 +258,42 @@ fn enter_new_namespace(network: Network) -> Result<(), HarnessError> {
         ],
     };
     for &args in commands {
-        let output = Command::new("ip").args(args).output();
-        let failure = match output {
-            Ok(o) if o.status.success() => continue,
-            Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
-            Err(e) => e.to_string(),
-        };
-        return Err(HarnessError::Loopback {
-            command: args.join(" "),
-            message: failure,
-        });
+        ip(args, None)?;
     }
     Ok(())
+}
+
+/// Runs `ip args` in this thread's network namespace, or in `netns`'s.
+fn ip(args: &[&str], netns: Option<RawFd>) -> Result<(), HarnessError> {
+    let mut command = Command::new("ip");
+    command.args(args);
+    if let Some(fd) = netns {
+        enter_in_child(&mut command, fd);
+    }
+    let failure = match command.output() {
+        Ok(o) if o.status.success() => return Ok(()),
+        Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
+        Err(e) => e.to_string(),
+    };
+    Err(HarnessError::Loopback {
+        command: args.join(" "),
+        message: failure,
+    })
+}
+
+/// Makes `command`'s child enter the network namespace `fd` refers to before it runs.
+fn enter_in_child(command: &mut Command, fd: RawFd) {
+    // SAFETY: between fork and exec the closure makes one system call (async-signal-safe) and
+    // reads errno; `fd` stays open in the parent for as long as the Command is used.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setns(fd, libc::CLONE_NEWNET) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
 }
 
 /// The venv's Python, known to import one implementation's package.
@@ -273,6 +301,8 @@ fn enter_new_namespace(network: Network) -> Result<(), HarnessError> {
 pub struct PeerPython {
     interpreter: PathBuf,
     implementation: Implementation,
+    /// The network namespace its peers start in, when not the caller's ([`link`]).
+    netns: Option<Arc<OwnedFd>>,
 }
 
 /// The workspace root (this crate is `ros2/peer`).
@@ -299,6 +329,7 @@ impl PeerPython {
             Ok(PeerPython {
                 interpreter,
                 implementation,
+                netns: None,
             })
         } else {
             Err(HarnessError::PeerMissing(implementation))
@@ -311,7 +342,8 @@ impl PeerPython {
     }
 
     /// Starts the implementation's peer script (`peer.py <mode> <args>`, `rclpy_peer.py <mode>
-    /// <args>`) in this thread's namespace and waits for it to be ready.
+    /// <args>`) in this thread's namespace (the far host's, for [`link`]'s) and waits for it to
+    /// be ready.
     pub fn start(&self, mode: &str, args: &[&str]) -> Result<Peer, HarnessError> {
         self.start_with_input(mode, args, None)
     }
@@ -329,14 +361,19 @@ impl PeerPython {
             implementation,
             message,
         };
-        let mut child = Command::new(&self.interpreter)
+        let mut command = Command::new(&self.interpreter);
+        command
             .arg("-u")
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
             .arg(mode)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::inherit());
+        if let Some(netns) = &self.netns {
+            enter_in_child(&mut command, netns.as_raw_fd());
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| failed(format!("cannot start {script}: {e}")))?;
         if let Some(mut stdin) = child.stdin.take() {

@@ -114,20 +114,7 @@ impl RunRequest<'_> {
     pub fn participant(&self) -> Result<Participant, RunError> {
         match self.participant {
             Some(participant) => Ok(participant.clone()),
-            None => {
-                let discovery =
-                    ros2_dds::Discovery::from_env().map_err(ros2_dds::WireError::Environment)?;
-                if !discovery.static_peers.is_empty() {
-                    // The DDS stack has no initial-peers list: say so rather than ignore the variable.
-                    eprintln!(
-                        "note: ROS_STATIC_PEERS ({}) is not contacted by this DDS stack; a static \
-                         peer finds this process by its own discovery (range {:?})",
-                        discovery.static_peers.join(";"),
-                        discovery.range
-                    );
-                }
-                Ok(Participant::join_with(self.domain()?, &discovery)?)
-            }
+            None => Ok(Participant::join(self.domain()?)?),
         }
     }
 }

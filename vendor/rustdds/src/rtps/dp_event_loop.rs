@@ -1113,14 +1113,20 @@ impl DPEventLoop {
     // - every writer may route a confirmed same-host peer over loopback.
     // See `src/rtps/loopback_same_host_design.md`.
     new_writer.set_prefer_loopback_same_host(self.same_host_loopback);
-    if self.same_host_loopback
-      && new_writer.guid().entity_id == EntityId::SPDP_BUILTIN_PARTICIPANT_WRITER
-    {
-      new_writer.set_extra_unicast_destinations(localhost_spdp_peer_locators(
-        self.domain_info.domain_id,
-        self.domain_info.participant_id,
-        SPDP_LOCALHOST_PEER_COUNT,
-      ));
+    if new_writer.guid().entity_id == EntityId::SPDP_BUILTIN_PARTICIPANT_WRITER {
+      let mut extra = if self.same_host_loopback {
+        localhost_spdp_peer_locators(
+          self.domain_info.domain_id,
+          self.domain_info.participant_id,
+          SPDP_LOCALHOST_PEER_COUNT,
+        )
+      } else {
+        Vec::new()
+      };
+      // Patched (PATCHED.md, "Static peers"): ROS 2's ROS_STATIC_PEERS, as Jazzy's RMWs
+      // take it: SPDP also goes to the well-known unicast discovery ports of each address.
+      extra.extend(static_peer_spdp_locators(self.domain_info.domain_id));
+      new_writer.set_extra_unicast_destinations(extra);
     }
 
     // The doorbell is a shared ready-queue plus the poll waker, not a
@@ -1250,6 +1256,31 @@ fn check_are_endpoints_securities_compatible(
 // -----------------------------------------------------------
 // -----------------------------------------------------------
 // -----------------------------------------------------------
+
+/// Patched (PATCHED.md, "Static peers"): the SPDP destinations of `ROS_STATIC_PEERS`
+/// (addresses or host names separated by `;`): each one's well-known unicast discovery ports
+/// of the first participants of `domain_id`, as Fast DDS expands an initial peer without a
+/// port. A name that does not resolve is left out, with a warning.
+fn static_peer_spdp_locators(domain_id: u16) -> Vec<crate::structure::locator::Locator> {
+  let peers = std::env::var("ROS_STATIC_PEERS").unwrap_or_default();
+  let mut locators = Vec::new();
+  for peer in peers.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+    match std::net::ToSocketAddrs::to_socket_addrs(&(peer, 0)) {
+      Ok(addresses) => {
+        for address in addresses.filter(|a| a.is_ipv4()) {
+          locators.extend((0..SPDP_LOCALHOST_PEER_COUNT).map(|pid| {
+            crate::structure::locator::Locator::from(std::net::SocketAddr::new(
+              address.ip(),
+              crate::network::constant::spdp_well_known_unicast_port(domain_id, pid),
+            ))
+          }));
+        }
+      }
+      Err(e) => warn!("ROS_STATIC_PEERS: cannot resolve {peer}: {e}"),
+    }
+  }
+  locators
+}
 
 #[cfg(test)]
 mod tests {
