@@ -11,7 +11,9 @@
 //! * [`isolated_on`] runs a body against one implementation only, for what only that one can
 //!   tell (Cyclone DDS sees DDS participants; rclpy sees nodes); [`isolated_in`] does so in a
 //!   namespace whose network is a [`Network`] other than the usual one (`lo` up, no multicast
-//!   route: a host offline, as discovery sees it).
+//!   route: a host offline, as discovery sees it); [`link::across_a_link_without_multicast`]
+//!   runs a body on one of two namespaces joined by a link that carries no multicast, its
+//!   peers on the other (static peers).
 //! * [`PeerPython`] is the venv's Python (`scripts/install-tools.sh`) for one implementation,
 //!   and [`PeerPython::start`] spawns that implementation's peer script (beside this crate's
 //!   `Cargo.toml`) in a mode:
