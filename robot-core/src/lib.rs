@@ -20,7 +20,7 @@
 #![warn(missing_docs)]
 
 pub use robot_emit::{self as emit, build, package_info};
-pub use robot_runtime::{backend, config, control_loop, hardware};
+pub use robot_runtime::{backend, config, control_loop, controller_manager, hardware};
 
 pub use robot_model::{
     actuator, bus_load, controller_plan, fourbar, interface, kinematics, model, number, schema,

@@ -14,6 +14,7 @@
 pub mod backend;
 pub mod config;
 pub mod control_loop;
+pub mod controller_manager;
 pub mod hardware;
 
 pub use robot_model::{

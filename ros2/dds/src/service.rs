@@ -197,11 +197,6 @@ impl<S: Service> ServerPump<S> {
             let Some(waiting) = self.waiting.pop_front() else {
                 break;
             };
-            eprintln!(
-                "DEBUG {:?} reply after {:?}",
-                std::time::SystemTime::now(),
-                waiting.since.elapsed()
-            );
             let options = WriteOptionsBuilder::new()
                 .related_sample_identity(waiting.identity)
                 .build();
@@ -248,11 +243,6 @@ impl<S: Service> Pump for ServerPump<S> {
                 self.counters.failed.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            eprintln!(
-                "DEBUG {:?} request from reader {:?}",
-                std::time::SystemTime::now(),
-                reader.map(|r| r.entity_id)
-            );
             let reply = (self.handler)(&self.request);
             self.waiting.push_back(Waiting {
                 reply,

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod cdr;
+pub mod controller_manager;
 pub mod message;
 pub mod msg;
 mod name;

@@ -312,3 +312,36 @@ ros_message! {
         clock: Time,
     }
 }
+
+ros_message! {
+    /// `std_msgs/msg/MultiArrayDimension`: one dimension of a multi-array's layout.
+    pub struct MultiArrayDimension in "std_msgs" {
+        /// Its name.
+        label: String,
+        /// How many elements along it.
+        size: u32,
+        /// How many elements of `data` one step along it spans.
+        stride: u32,
+    }
+}
+
+ros_message! {
+    /// `std_msgs/msg/MultiArrayLayout`: how a multi-array's flat `data` is shaped.
+    pub struct MultiArrayLayout in "std_msgs" {
+        /// Its dimensions, outermost first (none: a flat array).
+        dim: Vec<MultiArrayDimension>,
+        /// Where the data starts in `data`.
+        data_offset: u32,
+    }
+}
+
+ros_message! {
+    /// `std_msgs/msg/Float64MultiArray`: what forward_command_controller takes on
+    /// `~/commands`, one value per joint in the controller's order.
+    pub struct Float64MultiArray in "std_msgs" {
+        /// Its shape; forward_command_controller reads `data` only.
+        layout: MultiArrayLayout,
+        /// The values.
+        data: Vec<f64>,
+    }
+}
