@@ -26,6 +26,11 @@ The command line and the JSON lines are peer.py's (peer_common.py holds both), f
           `ros2 topic info -v` would say: the nodes of the domain but this peer's own, and for
           each topic of --topics (comma-separated) its publishers and subscriptions
 
+  control (peer.py has no such mode) what `ros2 control` asks of /controller_manager's services
+          (controller_manager_msgs, built into the venv from ros2/interfaces/), commands a
+          forward_command_controller takes (std_msgs/Float64MultiArray), and /joint_states as
+          seen between them, from a JSON list of requests (stdin)
+
   params  (peer.py has no such mode) what `ros2 param` asks of a node's parameter services,
           from a JSON list of requests (stdin), and what /parameter_events and /clock carried
 
@@ -508,8 +513,98 @@ def params(args, peer, stopper):
         clock_first=clock[0] if clock else None, clock_last=clock[-1] if clock else None)
 
 
+def control(args, peer, stopper):
+    """As `ros2 control` and a teleoperation node would: runs the requests of a JSON list (stdin)
+    in order, printing an event for each:
+      {"op": "list_controllers"}          controllers: name, type, state, claimed, required
+      {"op": "list_controller_types"}     types, base_classes
+      {"op": "list_hardware_interfaces"}  command and state interfaces: name, available, claimed
+      {"op": "switch", "activate": [...], "deactivate": [...], "strictness": "strict" or
+       "best_effort", "timeout": S}       ok, message
+      {"op": "command", "topic": T, "data": [...], "seconds": S}  publishes Float64MultiArray
+                                          on T at 50 Hz for S seconds
+      {"op": "joint_states"}              the newest /joint_states: positions by name
+      {"op": "wait", "seconds": S}
+    "node" (default /controller_manager, in --namespace) names the controller manager. A call
+    that gets no answer prints {"event": <op>, "answered": false}."""
+    from controller_manager_msgs.srv import (ListControllerTypes, ListControllers,
+                                             ListHardwareInterfaces, SwitchController)
+    from std_msgs.msg import Float64MultiArray
+
+    node = peer.node
+    latest = {}
+    node.create_subscription(
+        JointState, graph_namespace(args.namespace) + "/joint_states",
+        lambda m: latest.update(positions=dict(zip(m.name, m.position)), efforts=dict(zip(m.name, m.effort))), reliable(10))
+    publishers = {}
+    requests = json.load(sys.stdin)
+    say(event="ready")
+    for r in requests:
+        if stopper.stopped:
+            break
+        op = r["op"]
+        manager = r.get("node", graph_namespace(args.namespace) + "/controller_manager")
+        if op == "wait":
+            peer.spin_until(time.monotonic() + float(r["seconds"]))
+            continue
+        if op == "joint_states":
+            peer.spin_until(time.monotonic() + 0.1)
+            say(event=op, positions=latest.get("positions", {}), efforts=latest.get("efforts", {}))
+            continue
+        if op == "command":
+            topic = r["topic"]
+            if topic not in publishers:
+                publishers[topic] = node.create_publisher(Float64MultiArray, topic, reliable(10))
+            end = time.monotonic() + float(r.get("seconds", 1.0))
+            sent = 0
+            while time.monotonic() < end and not stopper.stopped:
+                publishers[topic].publish(Float64MultiArray(data=[float(v) for v in r["data"]]))
+                sent += 1
+                peer.spin_until(time.monotonic() + 0.02)
+            say(event=op, topic=topic, sent=sent)
+            continue
+        if op == "list_controllers":
+            response = call(peer, manager, "list_controllers", ListControllers,
+                            ListControllers.Request())
+            fields = lambda a: dict(controllers=[dict(
+                name=c.name, type=c.type, state=c.state, update_rate=c.update_rate,
+                claimed=list(c.claimed_interfaces),
+                required_command=list(c.required_command_interfaces),
+                required_state=list(c.required_state_interfaces)) for c in a.controller])
+        elif op == "list_controller_types":
+            response = call(peer, manager, "list_controller_types", ListControllerTypes,
+                            ListControllerTypes.Request())
+            fields = lambda a: dict(types=list(a.types), base_classes=list(a.base_classes))
+        elif op == "list_hardware_interfaces":
+            response = call(peer, manager, "list_hardware_interfaces", ListHardwareInterfaces,
+                            ListHardwareInterfaces.Request())
+            shown = lambda l: [dict(name=i.name, available=i.is_available, claimed=i.is_claimed)
+                               for i in l]
+            fields = lambda a: dict(command=shown(a.command_interfaces),
+                                    state=shown(a.state_interfaces))
+        elif op == "switch":
+            strictness = {"strict": SwitchController.Request.STRICT,
+                          "best_effort": SwitchController.Request.BEST_EFFORT}[
+                              r.get("strictness", "strict")]
+            timeout = float(r.get("timeout", 5.0))
+            request = SwitchController.Request(
+                activate_controllers=r.get("activate", []),
+                deactivate_controllers=r.get("deactivate", []), strictness=strictness,
+                activate_asap=True,
+                timeout=Duration(sec=int(timeout), nanosec=int((timeout % 1) * 1e9)))
+            response = call(peer, manager, "switch_controller", SwitchController, request)
+            fields = lambda a: dict(ok=a.ok, message=a.message)
+        else:
+            raise SystemExit(f"control: no op {op}")
+        if response is None:
+            say(event=op, answered=False)
+        else:
+            say(event=op, answered=True, **fields(response))
+    say(event="summary", requests=len(requests))
+
+
 MODES = {"sim": sim, "echo": echo, "script": script, "listen": listen, "graph": graph,
-         "trajectory": trajectory, "nodes": nodes, "params": params}
+         "trajectory": trajectory, "nodes": nodes, "params": params, "control": control}
 
 
 def main():

@@ -146,6 +146,7 @@ impl App {
         if !self.robots.iter().any(|r| r.name == R::DESCRIPTION.name) {
             self.robots.push(R::DESCRIPTION);
             self.controllers.push(registry::trajectory::<R>());
+            self.controllers.push(registry::manager::<R>());
         }
         self
     }
@@ -370,7 +371,18 @@ impl App {
                 .map(|c| c.robot)
                 .map_or_else(|| self.first_robot(), Ok)?,
         };
-        let controller = self.controller_for(robot, args.controller.as_deref())?;
+        // --controllers: the controllers of controllers.yaml under a controller manager.
+        let chosen = match (&args.controller, &args.controllers) {
+            (Some(name), Some(_)) if name != "manager" => {
+                return Err(format!(
+                    "--controllers names the controllers a controller manager starts: it runs \
+                     `manager`, not `{name}`; give one or the other"
+                ));
+            }
+            (_, Some(_)) => Some("manager"),
+            (name, None) => name.as_deref(),
+        };
+        let controller = self.controller_for(robot, chosen)?;
         let backend = args
             .backend
             .map(Backend::from)
@@ -510,6 +522,7 @@ impl App {
             record: args.record.as_deref(),
             // Joined by the run (or the controller) that speaks ROS 2, once.
             participant: None,
+            controllers: args.controllers.as_deref(),
         };
         let finished = (controller.run)(&request, &mut std::io::stdout())
             .map_err(|error| failed_run(&error, &mut std::io::stdout()))?;

@@ -22,6 +22,7 @@
 pub mod backends;
 mod cli;
 pub mod describe;
+mod managed;
 pub mod plot;
 pub mod record;
 pub mod ros;

@@ -29,6 +29,8 @@ pub struct RosRequest {
     /// The parameters a ROS user may set while the robot runs (the trajectory controllers'
     /// `allow_partial_joints_goal`); every other one is read-only.
     pub live: Vec<LiveParameter>,
+    /// The controller manager whose services `/controller_manager` serves, when the run has one.
+    pub controllers: Option<robot_core::controller_manager::ManagerHandle>,
 }
 
 impl Default for RosRequest {
@@ -40,6 +42,7 @@ impl Default for RosRequest {
             rate_cap_hz: DEFAULT_RATE_CAP_HZ,
             diagnostics_hz: DEFAULT_DIAGNOSTICS_HZ,
             live: Vec::new(),
+            controllers: None,
         }
     }
 }
@@ -88,6 +91,7 @@ pub fn request(
         rate_cap_hz: rate_hz.map_or(section_rate, f64::from),
         diagnostics_hz,
         live: Vec::new(),
+        controllers: None,
     }))
 }
 
@@ -104,6 +108,7 @@ pub fn start<R: RobotTypes>(
     config: Option<&RuntimeConfig>,
     participant: &Participant,
     use_sim_time: bool,
+    rate: u32,
     progress: &mut dyn std::io::Write,
 ) -> Result<(RosGraph, GraphObserver<R>), RunError> {
     // The same text `emit` writes as `<robot>.<backend>.urdf`.
@@ -125,6 +130,8 @@ pub fn start<R: RobotTypes>(
         parameters_file,
         use_sim_time,
         live: request.live.clone(),
+        controllers: request.controllers.clone(),
+        update_rate: Some(rate),
         ..GraphOptions::new(robot_description)
     };
     if backend == Backend::Topic && options.topics.imu {

@@ -101,6 +101,7 @@ pub fn run<R: RobotTypes, C: Controller<R> + 'static>(
             request.config,
             participant,
             request.options.pacing.is_simulated(),
+            rate,
             progress,
         )?),
         _ => None,

@@ -189,6 +189,13 @@ pub struct ManagerHandle {
     claims: Vec<Claims>,
 }
 
+/// Two handles are equal when they are of one manager.
+impl PartialEq for ManagerHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
+    }
+}
+
 /// A switch's answer, as `switch_controller` gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SwitchAnswer {

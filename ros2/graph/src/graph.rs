@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use robot_runtime::controller_manager::ManagerHandle;
 use robot_runtime::typed::{RobotTypes, Values};
 use ros2_dds::{Node, Participant, Publisher, WireError};
 
@@ -83,6 +84,11 @@ pub struct GraphOptions {
     /// The parameters that may be set while the robot runs, and what applies them; every
     /// other one is read-only.
     pub live: Vec<LiveParameter>,
+    /// The controller manager `/controller_manager` serves the services of (`ros2 control`),
+    /// when the run has one.
+    pub controllers: Option<ManagerHandle>,
+    /// The loop's rate (Hz), the controllers' update rate; the robot's when `None`.
+    pub update_rate: Option<u32>,
 }
 
 /// A parameter that may be set while the robot runs.
@@ -120,6 +126,8 @@ impl GraphOptions {
             parameters_file: String::new(),
             use_sim_time: false,
             live: Vec::new(),
+            controllers: None,
+            update_rate: None,
         }
     }
 
@@ -438,6 +446,14 @@ impl RosGraph {
                 &joint_state_broadcaster,
             ],
         )?;
+        let manager_services = match &options.controllers {
+            Some(handle) => crate::controller_manager::serve::<R>(
+                &controller_manager,
+                handle.clone(),
+                options.update_rate.unwrap_or(R::DESCRIPTION.update_rate),
+            )?,
+            None => Vec::new(),
+        };
         let nodes = [controller_manager, state_publisher, joint_state_broadcaster];
 
         let period = Duration::from_secs_f64(1.0 / rate_cap);
@@ -456,6 +472,7 @@ impl RosGraph {
                 let _latched = latched;
                 let _nodes = nodes;
                 let _parameters = parameters;
+                let _manager_services = manager_services;
                 let mut report = GraphReport::default();
                 let mut positions = Frames::initial_positions(&frames.movable);
                 let mut next = Instant::now();

@@ -15,6 +15,10 @@
 //!   backend says it is (MuJoCo) or at its home pose;
 //! * `/diagnostics` (`diagnostic_msgs/DiagnosticArray`, 1 Hz): the loop and each component.
 //!
+//! With a controller manager ([`GraphOptions::controllers`]), `/controller_manager` serves the
+//! services `ros2 control` calls: `list_controllers`, `list_controller_types`,
+//! `list_hardware_interfaces`, `switch_controller`.
+//!
 //! All in a namespace when asked ([`GraphOptions::namespace`]), each topic optional.
 //!
 //! The control thread only copies its state, command and base pose into a triple buffer
@@ -25,6 +29,7 @@
 //! did not get to is replaced by the next, and counted; the cycle never waits.
 #![warn(missing_docs)]
 
+mod controller_manager;
 mod diagnostics;
 mod graph;
 mod observer;

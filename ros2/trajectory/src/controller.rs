@@ -21,7 +21,7 @@ use robot_runtime::typed::{RobotTypes, Values};
 use ros2_dds::Participant;
 
 use crate::group::{Group, groups};
-use crate::intake::{self, Handoff, IntakeThread, TrajectoryStats};
+use crate::intake::{self, Handoff, IntakeError, IntakeThread, TrajectoryStats};
 use crate::trajectory::Trajectory;
 
 /// Where the controller takes goals and how.
@@ -108,6 +108,55 @@ impl<R: RobotTypes> TrajectoryController<R> {
         }
     }
 
+    /// The controller of one group only, `controller` (`left_leg_trajectory_controller`), as
+    /// a controller manager loads it; `None` when the robot has no such group.
+    pub fn of_group(
+        options: TrajectoryOptions,
+        participant: Participant,
+        controller: &str,
+    ) -> Option<Self> {
+        let mut this = Self::new(options, participant);
+        this.following.retain(|f| f.group.controller == controller);
+        (!this.following.is_empty()).then_some(this)
+    }
+
+    /// Subscribes to its topics and starts its intake now, rather than when first activated:
+    /// for a controller a manager activates mid-run, on the control thread, which must not wait
+    /// for the participant's thread (that thread may be waiting for the switch itself).
+    pub fn connect(&mut self) -> Result<(), IntakeError> {
+        if self.intake.is_some() {
+            return Ok(());
+        }
+        let (thread, handoffs) = intake::start(
+            &self.participant,
+            &self.options.namespace,
+            self.options.use_sim_time.then(|| self.ros_now.clone()),
+            self.following.iter().map(|f| (&f.group, &f.allow_partial)),
+            Arc::clone(&self.stats),
+        )?;
+        for (following, handoff) in self.following.iter_mut().zip(handoffs) {
+            following.handoff = Some(handoff);
+        }
+        self.intake = Some(thread);
+        Ok(())
+    }
+
+    /// The command slots it writes: every MIT interface its joints declare (on an MIT joint it
+    /// writes the servo's stiffness and damping and a zero feed-forward effort beside the
+    /// position and velocity).
+    pub fn slots(&self) -> Vec<usize> {
+        let mut slots: Vec<usize> = (self.following.iter())
+            .flat_map(|f| &f.group.joints)
+            .flat_map(|j| {
+                let m = j.command;
+                [m.position, m.velocity, m.effort, m.stiffness, m.damping]
+            })
+            .flatten()
+            .collect();
+        slots.sort_unstable();
+        slots
+    }
+
     /// The groups it follows trajectories for.
     pub fn groups(&self) -> impl Iterator<Item = &Group> {
         self.following.iter().map(|f| &f.group)
@@ -127,22 +176,8 @@ impl<R: RobotTypes> TrajectoryController<R> {
     }
 
     fn join_graph(&mut self) -> Result<(), ControllerError> {
-        if self.intake.is_some() {
-            return Ok(());
-        }
-        let (thread, handoffs) = intake::start(
-            &self.participant,
-            &self.options.namespace,
-            self.options.use_sim_time.then(|| self.ros_now.clone()),
-            self.following.iter().map(|f| (&f.group, &f.allow_partial)),
-            Arc::clone(&self.stats),
-        )
-        .map_err(|e| ControllerError::new(e.to_string()))?;
-        for (following, handoff) in self.following.iter_mut().zip(handoffs) {
-            following.handoff = Some(handoff);
-        }
-        self.intake = Some(thread);
-        Ok(())
+        self.connect()
+            .map_err(|e| ControllerError::new(e.to_string()))
     }
 }
 

@@ -22,12 +22,14 @@
 #![warn(missing_docs)]
 
 mod controller;
+mod forward;
 mod group;
 mod intake;
 mod trajectory;
 mod validate;
 
 pub use controller::{TrajectoryController, TrajectoryOptions};
+pub use forward::{ForwardCommandController, ForwardError, ForwardStats};
 pub use group::{Group, GroupJoint, groups};
 pub use intake::{IntakeError, TrajectoryStats};
 pub use trajectory::{MAX_POINTS, Trajectory};

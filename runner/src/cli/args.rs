@@ -355,6 +355,11 @@ pub struct RunArgs {
     /// The controller; the robot's first one by default.
     #[arg(long)]
     pub controller: Option<String>,
+    /// Run the controllers of controllers.yaml under a controller manager (`--controller
+    /// manager`), these active at start and the others inactive, to switch to with `ros2
+    /// control switch_controllers`: `left_leg_trajectory_controller,right_leg_effort_controller`.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub controllers: Option<Vec<String>>,
     /// Backend, overriding the config's; mock without either.
     #[arg(long, value_enum, ignore_case = true)]
     pub backend: Option<BackendArg>,

@@ -116,6 +116,61 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
     }
 }
 
+/// The controllers of robot `R`'s `controllers.yaml` under a controller manager
+/// ([`crate::managed`]), on the run's participant; with `--ros`, `/controller_manager` serves
+/// their services (`ros2 control`).
+pub(super) fn manager<R: RobotTypes>() -> Registered {
+    Registered {
+        robot: R::DESCRIPTION,
+        name: "manager",
+        about: "the controllers of controllers.yaml under a controller manager, switched with ros2 control",
+        shipped: true,
+        run: Box::new(|request, progress| {
+            let participant = request.participant()?;
+            let namespace = (request.ros)
+                .map(|ros| ros.namespace.clone())
+                .unwrap_or_default();
+            let (manager, handle, stats) = crate::managed::load::<R>(
+                &participant,
+                &namespace,
+                request.options.pacing.is_simulated(),
+                request.controllers,
+            )?;
+            let starting: Vec<String> = (handle.controllers().into_iter())
+                .filter(|c| c.active)
+                .map(|c| c.info.name)
+                .collect();
+            let _ = writeln!(progress, "active at start: {}", starting.join(", "));
+            let ros = request.ros.map(|ros| RosRequest {
+                live: (stats.partial.iter())
+                    .map(|(node, flag)| {
+                        let flag = flag.clone();
+                        LiveParameter {
+                            node: node.clone(),
+                            name: "allow_partial_joints_goal".into(),
+                            apply: Arc::new(move |value: &ParameterValue| {
+                                flag.store(value.bool_value, Ordering::Relaxed);
+                                Ok(())
+                            }),
+                        }
+                    })
+                    .chain(ros.live.iter().cloned())
+                    .collect(),
+                controllers: Some(handle.clone()),
+                ..ros.clone()
+            });
+            let request = RunRequest {
+                participant: Some(&participant),
+                ros: ros.as_ref(),
+                ..*request
+            };
+            let finished = finish::<R, _>(manager, &request, progress);
+            let _ = write!(progress, "{stats}");
+            finished
+        }),
+    }
+}
+
 /// `robot`'s controllers, its own first (in registration order), then the shipped ones.
 pub(super) fn of<'a>(controllers: &'a [Registered], robot: &Robot) -> Vec<&'a Registered> {
     let mut own: Vec<&Registered> = controllers

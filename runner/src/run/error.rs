@@ -59,6 +59,10 @@ pub enum RunError {
     /// differ).
     #[error("{0}")]
     Domain(String),
+    /// The controllers cannot be loaded into a controller manager (a name `controllers.yaml`
+    /// does not have, two active ones claiming one interface).
+    #[error("controller manager: {0}")]
+    Controllers(String),
     /// `--record` to a path that cannot be written (refused before the hardware is
     /// configured), or the recording thread could not start.
     #[error(transparent)]

@@ -63,6 +63,9 @@ pub struct RunRequest<'a> {
     /// once and handed to each. A run that needs one and is given none joins one
     /// ([`RunRequest::participant()`]).
     pub participant: Option<&'a ros2_dds::Participant>,
+    /// The controllers a controller manager starts active (`--controllers`), by their names in
+    /// `controllers.yaml`; `None`: its defaults. Only the shipped `manager` controller reads it.
+    pub controllers: Option<&'a [String]>,
 }
 
 impl RunRequest<'_> {
@@ -81,6 +84,7 @@ impl RunRequest<'_> {
             ros: None,
             record: None,
             participant: None,
+            controllers: None,
         }
     }
 }

@@ -1,0 +1,216 @@
+//! `robot run --controller manager --ros` as `ros2 control` sees it, asked through rclpy (ROS 2
+//! Jazzy over Fast DDS, `controller_manager_msgs` built from ros2/interfaces/) in a network
+//! namespace of its own: every controller of `controllers.yaml` listed with its state and
+//! claims; a colliding activation refused (STRICT) and skipped (BEST_EFFORT); a switch from a
+//! leg's trajectory controller to its forward effort controller, whose commands then reach the
+//! joints; the command interfaces claimed as the switches leave them.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
+
+use std::process::Command;
+use std::time::Duration;
+
+use ros2_peer::{Implementation, isolated_on};
+use serde_json::{Value, json};
+
+/// `robot run` with `args`, in a fresh folder: (success, output).
+fn robot_run(args: &[&str]) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_robot"))
+        .current_dir(dir.path())
+        .arg("run")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+/// The `nth` event `event` the peer printed, or a panic showing all it said.
+fn event<'a>(seen: &'a [Value], event: &str, nth: usize) -> &'a Value {
+    (seen.iter().filter(|e| e["event"] == event).nth(nth)).unwrap_or_else(|| {
+        let said: Vec<&Value> = seen.iter().map(|e| &e["event"]).collect();
+        panic!("no {event} #{nth} in what the peer said: {said:?}")
+    })
+}
+
+/// Controller `name` of a `list_controllers` answer.
+fn controller<'a>(listed: &'a Value, name: &str) -> &'a Value {
+    let all = listed["controllers"].as_array().unwrap();
+    (all.iter().find(|c| c["name"] == name)).unwrap_or_else(|| panic!("no {name} in {listed}"))
+}
+
+#[test]
+fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
+    isolated_on(Implementation::Rclpy, |python| {
+        let knee_effort = [0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0];
+        let requests = json!([
+            { "op": "list_controllers" },
+            { "op": "list_controller_types" },
+            { "op": "switch", "activate": ["left_leg_stiffness_controller"],
+              "strictness": "strict" },
+            { "op": "switch",
+              "activate": ["left_leg_stiffness_controller", "no_such_controller"],
+              "strictness": "best_effort" },
+            { "op": "switch", "activate": ["left_leg_effort_controller"],
+              "deactivate": ["left_leg_trajectory_controller"], "strictness": "strict" },
+            { "op": "command", "topic": "/left_leg_effort_controller/commands",
+              "data": knee_effort, "seconds": 1.0 },
+            { "op": "joint_states" },
+            { "op": "list_controllers" },
+            { "op": "list_hardware_interfaces" },
+        ]);
+        let peer = python
+            .start_with_input("control", &[], Some(&requests.to_string()))
+            .unwrap();
+        let (ok, text) = robot_run(&["--controller", "manager", "--ros", "--seconds", "12"]);
+        assert!(ok, "{text}");
+        let (_, seen) = peer.finish_seen(Duration::from_secs(40)).unwrap();
+
+        // Every controller of controllers.yaml, as bringup.launch.py spawns them.
+        let listed = event(&seen, "list_controllers", 0);
+        let yaml = include_str!("../descriptions/lite_biped/lite_biped.controllers.yaml");
+        let names: Vec<&str> = (listed["controllers"].as_array().unwrap().iter())
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        for name in &names {
+            assert!(
+                yaml.contains(&format!("    {name}:\n")),
+                "{name} not in controllers.yaml"
+            );
+        }
+        let in_yaml = yaml
+            .lines()
+            .filter(|l| l.starts_with("      type: "))
+            .count();
+        assert_eq!(names.len(), in_yaml, "{names:?}");
+        let trajectory = controller(listed, "left_leg_trajectory_controller");
+        assert_eq!(trajectory["state"], "active");
+        assert_eq!(
+            trajectory["type"],
+            "joint_trajectory_controller/JointTrajectoryController"
+        );
+        assert_eq!(trajectory["update_rate"], 200);
+        let claimed = trajectory["claimed"].as_array().unwrap();
+        assert!(
+            claimed.contains(&json!("left_knee_pitch/position")),
+            "{trajectory}"
+        );
+        assert!(
+            !claimed
+                .iter()
+                .any(|c| c.as_str().unwrap().starts_with("right_"))
+        );
+        let effort = controller(listed, "left_leg_effort_controller");
+        assert_eq!(effort["state"], "inactive");
+        assert_eq!(effort["claimed"], json!([]));
+        assert_eq!(
+            effort["required_command"].as_array().unwrap().len(),
+            7,
+            "{effort}"
+        );
+        assert_eq!(
+            controller(listed, "joint_state_broadcaster")["state"],
+            "active"
+        );
+        let types = &event(&seen, "list_controller_types", 0)["types"];
+        assert!(
+            types.as_array().unwrap().contains(&json!(
+                "forward_command_controller/ForwardCommandController"
+            )),
+            "{types}"
+        );
+
+        // The stiffness controller collides with the trajectory controller's servo gains.
+        let strict = event(&seen, "switch", 0);
+        assert_eq!(strict["ok"], false, "{strict}");
+        let said = strict["message"].as_str().unwrap();
+        assert!(
+            said.contains("'left_hip_pitch/stiffness' is currently claimed by another controller ('left_leg_trajectory_controller')"),
+            "{said}"
+        );
+        let best = event(&seen, "switch", 1);
+        assert_eq!(best["ok"], true, "best effort skips and says so: {best}");
+        let said = best["message"].as_str().unwrap();
+        assert!(
+            said.contains("left_leg_stiffness_controller") && said.contains("no_such_controller"),
+            "{said}"
+        );
+
+        // From the trajectory controller to the effort controller: its commands reach the knee.
+        assert_eq!(event(&seen, "switch", 2)["ok"], true);
+        assert!(event(&seen, "command", 0)["sent"].as_u64().unwrap() > 10);
+        let efforts = &event(&seen, "joint_states", 0)["efforts"];
+        assert_eq!(efforts["left_knee_pitch"], 1.5, "{efforts}");
+        assert_eq!(efforts["right_knee_pitch"], 0.0, "{efforts}");
+        let after = event(&seen, "list_controllers", 1);
+        assert_eq!(
+            controller(after, "left_leg_trajectory_controller")["state"],
+            "inactive"
+        );
+        assert_eq!(
+            controller(after, "left_leg_effort_controller")["state"],
+            "active"
+        );
+        assert_eq!(
+            controller(after, "left_leg_stiffness_controller")["state"],
+            "inactive"
+        );
+        assert_eq!(
+            controller(after, "right_leg_trajectory_controller")["state"],
+            "active"
+        );
+
+        let interfaces = event(&seen, "list_hardware_interfaces", 0);
+        let command = |name: &str| {
+            (interfaces["command"].as_array().unwrap().iter())
+                .find(|i| i["name"] == name)
+                .unwrap_or_else(|| panic!("no {name} in {interfaces}"))
+                .clone()
+        };
+        assert_eq!(command("left_knee_pitch/effort")["claimed"], true);
+        assert_eq!(command("left_knee_pitch/position")["claimed"], false);
+        assert_eq!(command("right_knee_pitch/position")["claimed"], true);
+        assert_eq!(command("right_knee_pitch/position")["available"], true);
+        assert!(
+            text.contains("left_leg_effort_controller: commands: "),
+            "{text}"
+        );
+    });
+}
+
+#[test]
+fn controllers_names_what_starts_active_and_a_colliding_pair_is_refused() {
+    let (ok, text) = robot_run(&[
+        "--controllers",
+        "left_leg_trajectory_controller,left_leg_stiffness_controller",
+        "--seconds",
+        "1",
+    ]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("`left_leg_trajectory_controller` and `left_leg_stiffness_controller` both claim `left_hip_pitch/stiffness`"),
+        "{text}"
+    );
+    let (ok, text) = robot_run(&["--controllers", "left_leg_nothing", "--seconds", "1"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("`left_leg_nothing`"), "{text}");
+    let (ok, text) = robot_run(&[
+        "--controllers",
+        "left_leg_effort_controller,right_leg_trajectory_controller",
+        "--seconds",
+        "1",
+        "--fast",
+    ]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(
+            "active at start: joint_state_broadcaster, imu_sensor_broadcaster, \
+             left_leg_effort_controller, right_leg_trajectory_controller"
+        ),
+        "{text}"
+    );
+}
