@@ -235,11 +235,13 @@ mod tests {
         let doc = parse(&fixture::robot());
         let controllers = [
             "front_trajectory_controller",
+            "front_position_controller",
             "front_velocity_controller",
             "front_effort_controller",
             "front_stiffness_controller",
             "front_damping_controller",
             "rear_trajectory_controller",
+            "rear_position_controller",
         ];
         let mut expected = vec!["controller_manager", "imu_sensor_broadcaster"];
         expected.extend(controllers);
@@ -302,7 +304,9 @@ mod tests {
             [
                 "controller_manager",
                 "front_trajectory_controller",
-                "rear_trajectory_controller"
+                "front_position_controller",
+                "rear_trajectory_controller",
+                "rear_position_controller"
             ]
         );
         assert_eq!(
@@ -311,7 +315,9 @@ mod tests {
                 "update_rate",
                 "joint_state_broadcaster",
                 "front_trajectory_controller",
-                "rear_trajectory_controller"
+                "front_position_controller",
+                "rear_trajectory_controller",
+                "rear_position_controller"
             ]
         );
         let jtc = params(&doc, "front_trajectory_controller");

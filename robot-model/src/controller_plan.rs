@@ -1,7 +1,12 @@
 //! Which ros2_controllers serve which joints: the plan `<robot>.controllers.yaml` is written from,
 //! and that validation checks.
 //!
-//! Every command interface of every actuated, non-mimic joint is claimed by exactly one controller:
+//! Every command interface of every actuated, non-mimic joint is claimed by exactly one controller
+//! of those a bringup starts (the trajectory controllers) and loads inactive for one more
+//! interface (the forward command controllers of effort, stiffness, damping...); besides them
+//! each group's position interfaces have a forward command controller to switch a trajectory
+//! controller off for (its claims are the trajectory controller's position claims: the two are
+//! never active together):
 //!
 //! * **Groups.** The groups the definition names (`controller arm { joints: [..] }`, in
 //!   [`Robot::controller_groups`]) come first, in their order. The other joints are grouped by
@@ -17,7 +22,9 @@
 //! * **Forward commands.** Every command interface of the group that no trajectory controller
 //!   claims (the MIT `effort`, `stiffness`, `damping`; `velocity` on velocity-only wheels; any
 //!   interface of a joint without `position`) gets a `forward_command_controller` over the joints
-//!   of the group that declare it.
+//!   of the group that declare it. So does `position`, over every joint of the group that takes
+//!   it, trajectory or not: `<group>_position_controller`, what a user switches to from the
+//!   trajectory controller to stream positions (teleoperation, a policy).
 //!
 //! Mimic joints are in no controller: they have no command interfaces and follow their joint.
 //!
@@ -252,7 +259,10 @@ fn group_controllers<'a>(group: &Group<'a>) -> Vec<Controller<'a>> {
         let joints: Vec<&str> = group
             .joints
             .iter()
-            .filter(|j| j.command_interface(kind).is_some() && !claimed_by_trajectory(j, kind))
+            .filter(|j| {
+                j.command_interface(kind).is_some()
+                    && (kind == Position || !claimed_by_trajectory(j, kind))
+            })
             .map(|j| j.name.as_ref())
             .collect();
         if !joints.is_empty() {

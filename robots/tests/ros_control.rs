@@ -1,9 +1,10 @@
 //! `robot run --controller manager --ros` as `ros2 control` sees it, asked through rclpy (ROS 2
 //! Jazzy over Fast DDS, `controller_manager_msgs` built from ros2/interfaces/) in a network
 //! namespace of its own: every controller of `controllers.yaml` listed with its state and
-//! claims; a colliding activation refused (STRICT) and skipped (BEST_EFFORT); a switch from a
-//! leg's trajectory controller to its forward effort controller, whose commands then reach the
-//! joints; the command interfaces claimed as the switches leave them.
+//! claims; a colliding activation refused (STRICT) and skipped (BEST_EFFORT); switches from a
+//! leg's trajectory controller to its forward effort controller and to its forward position
+//! controller, whose commands then reach the joints; the command interfaces claimed as the
+//! switches leave them.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::process::Command;
@@ -59,6 +60,10 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
               "deactivate": ["left_leg_trajectory_controller"], "strictness": "strict" },
             { "op": "command", "topic": "/left_leg_effort_controller/commands",
               "data": knee_effort, "seconds": 1.0 },
+            { "op": "switch", "activate": ["right_leg_position_controller"],
+              "deactivate": ["right_leg_trajectory_controller"], "strictness": "strict" },
+            { "op": "command", "topic": "/right_leg_position_controller/commands",
+              "data": [0.0, 0.0, 0.0, 0.6, 0.0, 0.0, 0.0], "seconds": 1.0 },
             { "op": "joint_states" },
             { "op": "list_controllers" },
             { "op": "list_hardware_interfaces" },
@@ -143,9 +148,15 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
         // From the trajectory controller to the effort controller: its commands reach the knee.
         assert_eq!(event(&seen, "switch", 2)["ok"], true);
         assert!(event(&seen, "command", 0)["sent"].as_u64().unwrap() > 10);
-        let efforts = &event(&seen, "joint_states", 0)["efforts"];
+        // From the right leg's trajectory controller to its position controller: the knee goes
+        // where the commands say.
+        assert_eq!(event(&seen, "switch", 3)["ok"], true);
+        let joints = event(&seen, "joint_states", 0);
+        let efforts = &joints["efforts"];
         assert_eq!(efforts["left_knee_pitch"], 1.5, "{efforts}");
         assert_eq!(efforts["right_knee_pitch"], 0.0, "{efforts}");
+        let knee = joints["positions"]["right_knee_pitch"].as_f64().unwrap();
+        assert!((knee - 0.6).abs() < 1e-6, "{joints}");
         let after = event(&seen, "list_controllers", 1);
         assert_eq!(
             controller(after, "left_leg_trajectory_controller")["state"],
@@ -161,6 +172,10 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
         );
         assert_eq!(
             controller(after, "right_leg_trajectory_controller")["state"],
+            "inactive"
+        );
+        assert_eq!(
+            controller(after, "right_leg_position_controller")["state"],
             "active"
         );
 
@@ -174,6 +189,7 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
         assert_eq!(command("left_knee_pitch/effort")["claimed"], true);
         assert_eq!(command("left_knee_pitch/position")["claimed"], false);
         assert_eq!(command("right_knee_pitch/position")["claimed"], true);
+        assert_eq!(command("right_knee_pitch/stiffness")["claimed"], false);
         assert_eq!(command("right_knee_pitch/position")["available"], true);
         assert!(
             text.contains("left_leg_effort_controller: commands: "),

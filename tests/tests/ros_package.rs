@@ -264,9 +264,9 @@ fn a_broken_bringup_launch_is_caught() {
             "a controller controllers.yaml does not declare",
             text.replace(
                 r#"arguments=["left_leg_trajectory_controller"]"#,
-                r#"arguments=["left_leg_position_controller"]"#,
+                r#"arguments=["left_leg_cartesian_controller"]"#,
             ),
-            "spawns `left_leg_position_controller`, which controllers.yaml does not declare",
+            "spawns `left_leg_cartesian_controller`, which controllers.yaml does not declare",
         ),
         (
             "a wrong expected type",

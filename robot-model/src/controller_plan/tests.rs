@@ -46,7 +46,7 @@ fn joint_mut<'a>(robot: &'a mut Robot, name: &str) -> &'a mut Joint {
 }
 
 #[test]
-fn the_fixture_gets_a_group_per_bus_and_every_interface_is_claimed_once() {
+fn the_fixture_gets_a_group_per_bus_and_every_interface_is_claimed_once_but_position() {
     // `front`: `ankle` (MIT) and `wheel` (velocity only); `rear`: `slider` (position).
     use InterfaceKind::{Damping, Stiffness};
     let robot = fixture::robot();
@@ -59,6 +59,11 @@ fn the_fixture_gets_a_group_per_bus_and_every_interface_is_claimed_once() {
                 "front_trajectory_controller".to_string(),
                 vec!["ankle"],
                 trajectory(&[Position, Velocity], &[Position, Velocity])
+            ),
+            (
+                "front_position_controller".to_string(),
+                vec!["ankle"],
+                forward(Position)
             ),
             (
                 "front_velocity_controller".to_string(),
@@ -84,6 +89,11 @@ fn the_fixture_gets_a_group_per_bus_and_every_interface_is_claimed_once() {
                 "rear_trajectory_controller".to_string(),
                 vec!["slider"],
                 trajectory(&[Position], &[Position, Velocity])
+            ),
+            (
+                "rear_position_controller".to_string(),
+                vec!["slider"],
+                forward(Position)
             ),
         ]
     );
@@ -148,6 +158,7 @@ fn a_velocity_command_without_a_velocity_state_is_forwarded() {
                 "rear_trajectory_controller".to_string(),
                 trajectory(&[Position], &[Position])
             ),
+            ("rear_position_controller".to_string(), forward(Position)),
             ("rear_velocity_controller".to_string(), forward(Velocity)),
         ]
     );
@@ -221,6 +232,11 @@ fn a_named_group_takes_its_joints_from_their_buses_and_comes_first() {
                 "legs_trajectory_controller".to_string(),
                 vec!["slider", "ankle"],
                 trajectory(&[Position], &[Position, Velocity])
+            ),
+            (
+                "legs_position_controller".to_string(),
+                vec!["slider", "ankle"],
+                forward(Position)
             ),
             (
                 "legs_velocity_controller".to_string(),

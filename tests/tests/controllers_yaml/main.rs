@@ -2,7 +2,8 @@
 //! interface sets) checked against the parameter definitions of the controllers it names, the
 //! generate_parameter_library files of ros2_controllers and ros2_control's controller_manager,
 //! and for what those cannot say: every command interface of every actuated joint is claimed by
-//! exactly one controller.
+//! exactly one controller, but for its position, which also has one position forward command
+//! controller to switch the trajectory controller off for.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod definitions;
@@ -120,6 +121,9 @@ fn is_ros_name(name: &str) -> bool {
 fn claims(robot: &Robot, doc: &Mapping, declared: &[(String, String)]) -> Vec<String> {
     let mut out = Vec::new();
     let mut claimed: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
+    // The position forward command controllers a trajectory controller is switched off for:
+    // they claim positions the trajectory controllers claim too (never active together).
+    let mut switch_to: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
     for (name, ty) in declared {
         let Some(params) = doc
             .get(name.as_str())
@@ -128,6 +132,8 @@ fn claims(robot: &Robot, doc: &Mapping, declared: &[(String, String)]) -> Vec<St
             continue;
         };
         let joints = list(&params["joints"]);
+        let position_forward = ty == "forward_command_controller/ForwardCommandController"
+            && params["interface_name"].as_str() == Some("position");
         let (commands, states) = match ty.as_str() {
             "joint_trajectory_controller/JointTrajectoryController" => (
                 list(&params["command_interfaces"]),
@@ -156,17 +162,33 @@ fn claims(robot: &Robot, doc: &Mapping, declared: &[(String, String)]) -> Vec<St
                 if !has(&joint.command_interfaces, command) {
                     out.push(format!("{name}: `{joint_name}` has no command `{command}`"));
                 }
-                claimed
-                    .entry((joint_name.to_string(), command.to_string()))
-                    .or_default()
-                    .push(name);
+                match position_forward {
+                    true => &mut switch_to,
+                    false => &mut claimed,
+                }
+                .entry((joint_name.to_string(), command.to_string()))
+                .or_default()
+                .push(name);
             }
         }
     }
     for joint in robot.actuated_joints().filter(|j| j.mimic.is_none()) {
         for interface in joint.command_interfaces.iter() {
             let key = (joint.name.to_string(), interface.kind.name().to_string());
-            match claimed.get(&key).map(Vec::as_slice) {
+            let switched = switch_to.get(&key).map(Vec::as_slice);
+            if let Some(several @ [_, _, ..]) = switched {
+                out.push(format!(
+                    "`{}/{}` has several position controllers {several:?}",
+                    key.0, key.1
+                ));
+            }
+            if interface.kind.name() == "position" && switched.is_none() {
+                out.push(format!(
+                    "`{}/{}` has no position controller to switch to",
+                    key.0, key.1
+                ));
+            }
+            match claimed.get(&key).map(Vec::as_slice).or(switched) {
                 Some([_]) => {}
                 None | Some([]) => out.push(format!("`{}/{}` is unclaimed", key.0, key.1)),
                 Some(several) => {
@@ -352,10 +374,12 @@ fn a_robot_mixing_interface_sets_gets_a_controller_for_every_interface() {
             "base_velocity_controller",
             "arm_position_velocity_trajectory_controller",
             "arm_position_trajectory_controller",
+            "arm_position_controller",
             "arm_effort_controller",
             "arm_stiffness_controller",
             "arm_damping_controller",
             "head_trajectory_controller",
+            "head_position_controller",
         ]
     );
 }
@@ -399,12 +423,14 @@ fn a_named_group_mixing_mit_and_position_joints_passes() {
         names,
         [
             "manipulator_trajectory_controller",
+            "manipulator_position_controller",
             "manipulator_velocity_controller",
             "manipulator_effort_controller",
             "manipulator_stiffness_controller",
             "manipulator_damping_controller",
             "base_velocity_controller",
             "head_trajectory_controller",
+            "head_position_controller",
         ]
     );
 }

@@ -31,10 +31,12 @@ CONTROLLER_TYPES = {
     "joint_state_broadcaster": "joint_state_broadcaster/JointStateBroadcaster",
     "imu_sensor_broadcaster": "imu_sensor_broadcaster/IMUSensorBroadcaster",
     "left_leg_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
+    "left_leg_position_controller": "forward_command_controller/ForwardCommandController",
     "left_leg_effort_controller": "forward_command_controller/ForwardCommandController",
     "left_leg_stiffness_controller": "forward_command_controller/ForwardCommandController",
     "left_leg_damping_controller": "forward_command_controller/ForwardCommandController",
     "right_leg_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
+    "right_leg_position_controller": "forward_command_controller/ForwardCommandController",
     "right_leg_effort_controller": "forward_command_controller/ForwardCommandController",
     "right_leg_stiffness_controller": "forward_command_controller/ForwardCommandController",
     "right_leg_damping_controller": "forward_command_controller/ForwardCommandController",
@@ -205,6 +207,11 @@ def generate_launch_description():
         Node(
             package="controller_manager",
             executable="spawner",
+            arguments=["left_leg_position_controller", "--inactive"],
+        ),
+        Node(
+            package="controller_manager",
+            executable="spawner",
             arguments=["left_leg_effort_controller", "--inactive"],
         ),
         Node(
@@ -221,6 +228,11 @@ def generate_launch_description():
             package="controller_manager",
             executable="spawner",
             arguments=["right_leg_trajectory_controller"],
+        ),
+        Node(
+            package="controller_manager",
+            executable="spawner",
+            arguments=["right_leg_position_controller", "--inactive"],
         ),
         Node(
             package="controller_manager",

@@ -30,7 +30,9 @@ from launch_ros.substitutions import FindPackageShare
 CONTROLLER_TYPES = {
     "joint_state_broadcaster": "joint_state_broadcaster/JointStateBroadcaster",
     "arm_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
+    "arm_position_controller": "forward_command_controller/ForwardCommandController",
     "gripper_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
+    "gripper_position_controller": "forward_command_controller/ForwardCommandController",
 }
 
 
@@ -160,7 +162,17 @@ def generate_launch_description():
         Node(
             package="controller_manager",
             executable="spawner",
+            arguments=["arm_position_controller", "--inactive"],
+        ),
+        Node(
+            package="controller_manager",
+            executable="spawner",
             arguments=["gripper_trajectory_controller"],
+        ),
+        Node(
+            package="controller_manager",
+            executable="spawner",
+            arguments=["gripper_position_controller", "--inactive"],
         ),
     ]
     return LaunchDescription(
