@@ -45,7 +45,7 @@ mod stats;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-pub use control::LoopControl;
+pub use control::{ComponentRequestError, LoopControl, PUBLISHED_COMPONENTS};
 pub use controller::{Controller, ControllerError};
 pub use error::LoopError;
 pub use fault::Fault;
@@ -315,7 +315,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         if options.activate {
             control.request_activate();
         }
-        control.publish(self.system.lifecycle(), &stats);
+        self.publish(control, &stats);
         let start = Instant::now();
         let mut deadline = start;
         let mut previous: Option<Instant> = None;
@@ -359,7 +359,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 Ok(Applied::Nothing) => self.cycle_from(clock, true),
                 Ok(Applied::Activated) => self.cycle_from(clock, false),
                 Ok(Applied::TorqueOffFailed) => {
-                    control.publish(self.system.lifecycle(), &stats);
+                    self.publish(control, &stats);
                     return Err(LoopError::TorqueOff {
                         report: Box::new(self.report(&stats, &realtime, start, simulated)),
                     });
@@ -367,7 +367,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
                 Err(fault) => Err(fault),
             };
             if let Err(fault) = outcome {
-                control.publish(self.system.lifecycle(), &stats);
+                self.publish(control, &stats);
                 return Err(LoopError::Cycle {
                     // Counted from 1: the cycles recorded before it, and this one.
                     cycle: stats.cycles() + 1,
@@ -383,7 +383,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             };
             stats.record(ended - began, previous.map(|p| began - p), lateness);
             previous = Some(began);
-            control.publish(self.system.lifecycle(), &stats);
+            self.publish(control, &stats);
 
             let done_cycles = options
                 .stop_after
@@ -414,7 +414,7 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
             }
         }
         let off = self.switch_off();
-        control.publish(self.system.lifecycle(), &stats);
+        self.publish(control, &stats);
         let report = self.report(&stats, &realtime, start, simulated);
         if off {
             Ok(report)
@@ -425,8 +425,65 @@ impl<R: RobotTypes, C: Controller<R>> ControlLoop<R, C> {
         }
     }
 
+    /// The system's state and each component's, for other threads.
+    fn publish(&self, control: &LoopControl, stats: &CycleStats) {
+        control.publish(self.system.lifecycle(), stats);
+        control.publish_components(self.system.states().map(|(_, state)| state));
+    }
+
+    /// Carries out a request for one component ([`LoopControl::set_component`]): torque off for
+    /// it alone (retried as a whole-system torque-off is; one that still fails ends the run,
+    /// everything switched off), or on again through its lifecycle while the loop is active.
+    fn apply_component_request(&mut self, control: &LoopControl) -> Applied {
+        let Some((index, active)) = control.take_component_request() else {
+            return Applied::Nothing;
+        };
+        if active {
+            let ok = self.controller_active
+                && self
+                    .system
+                    .activate_component(index, &self.state, &mut self.command)
+                    .is_ok();
+            control.publish_components(self.system.states().map(|(_, state)| state));
+            control.component_done(!ok);
+            // One that failed and could not be switched off again is still active.
+            return match !ok
+                && self
+                    .system
+                    .states()
+                    .nth(index)
+                    .is_some_and(|(_, s)| s == Lifecycle::Active)
+            {
+                true => Applied::TorqueOffFailed,
+                false => Applied::Nothing,
+            };
+        }
+        for attempt in 1..=TORQUE_OFF_ATTEMPTS {
+            match self.system.deactivate_component(index) {
+                Ok(()) => {
+                    control.publish_components(self.system.states().map(|(_, state)| state));
+                    control.component_done(false);
+                    return Applied::Nothing;
+                }
+                Err(error) => {
+                    self.torque_off_failures.push(error);
+                    if attempt < TORQUE_OFF_ATTEMPTS {
+                        std::thread::sleep(TORQUE_OFF_RETRY_PAUSE);
+                    }
+                }
+            }
+        }
+        control.publish_components(self.system.states().map(|(_, state)| state));
+        control.component_done(true);
+        Applied::TorqueOffFailed
+    }
+
     /// Carries out a pending lifecycle request, before this cycle's own work.
     fn apply_request(&mut self, control: &LoopControl, clock: Clock) -> Result<Applied, Fault> {
+        if let applied @ Applied::TorqueOffFailed = self.apply_component_request(control) {
+            self.switch_off();
+            return Ok(applied);
+        }
         match (control.take_request(), self.system.lifecycle()) {
             (Request::Activate, Lifecycle::Inactive) if !control.stop_requested() => {
                 self.activate(clock).map(|()| Applied::Activated)

@@ -42,6 +42,6 @@ pub use component::{
 pub use error::{Aftermath, ErrorKind, HardwareError, Recovery, summarize};
 pub use lifecycle::Lifecycle;
 pub use panics::{Panic, panic_message};
-pub use seed::seed_safe_commands;
+pub use seed::{seed_safe_commands, seed_safe_slots};
 pub use servo::ServoGains;
 pub use system::{ComponentReport, System};

@@ -230,3 +230,106 @@ fn controllers_names_what_starts_active_and_a_colliding_pair_is_refused() {
         "{text}"
     );
 }
+
+/// Component `name` of a `list_hardware_components` answer.
+fn component<'a>(listed: &'a Value, name: &str) -> &'a Value {
+    let all = listed["components"].as_array().unwrap();
+    (all.iter().find(|c| c["name"] == name)).unwrap_or_else(|| panic!("no {name} in {listed}"))
+}
+
+#[test]
+fn ros2_control_sets_a_bus_inactive_and_active_again_on_the_real_path() {
+    isolated_on(Implementation::Rclpy, |python| {
+        let requests = json!([
+            // The services answer from when the graph starts; the loop runs a moment later
+            // (a component's state is `unknown` until then).
+            { "op": "list_controllers" },
+            { "op": "wait", "seconds": 2.0 },
+            { "op": "list_hardware_components" },
+            { "op": "set_component", "name": "LiteBipedLeftLeg", "state": "inactive" },
+            { "op": "list_hardware_components" },
+            { "op": "list_controllers" },
+            { "op": "set_component", "name": "LiteBipedLeftLeg", "state": "unconfigured" },
+            { "op": "set_component", "name": "NoSuchComponent", "state": "inactive" },
+            { "op": "set_component", "name": "LiteBipedLeftLeg", "state": "active" },
+            { "op": "list_hardware_components" },
+            { "op": "switch", "activate": ["left_leg_trajectory_controller"],
+              "strictness": "strict" },
+            { "op": "list_controllers" },
+        ]);
+        let peer = python
+            .start_with_input("control", &[], Some(&requests.to_string()))
+            .unwrap();
+        let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/lite_biped.sim.yaml");
+        let (ok, text) = robot_run(&[
+            "--config",
+            config,
+            "--controller",
+            "manager",
+            "--ros",
+            "--seconds",
+            "12",
+        ]);
+        assert!(ok, "{text}");
+        let (_, seen) = peer.finish_seen(Duration::from_secs(40)).unwrap();
+
+        let before = event(&seen, "list_hardware_components", 0);
+        let left = component(before, "LiteBipedLeftLeg");
+        assert_eq!(left["state"], "active", "{left}");
+        assert_eq!(left["type"], "system");
+        assert_eq!(left["plugin"], "humanoid_devices_robstride/RobstrideSystem");
+        assert_eq!(left["command"].as_array().unwrap().len(), 35, "{left}");
+        let imu = component(before, "LiteBipedIMU");
+        assert_eq!(imu["type"], "sensor", "{imu}");
+        assert_eq!(imu["states"].as_array().unwrap().len(), 10, "{imu}");
+
+        // Inactive: its controller deactivated first, its interfaces no longer available.
+        let set = event(&seen, "set_component", 0);
+        assert_eq!(
+            (set["ok"].clone(), set["state"].clone()),
+            (json!(true), json!("inactive"))
+        );
+        let off = event(&seen, "list_hardware_components", 1);
+        let left = component(off, "LiteBipedLeftLeg");
+        assert_eq!(left["state"], "inactive");
+        assert!(
+            (left["command"].as_array().unwrap().iter())
+                .all(|i| i["available"] == false && i["claimed"] == false),
+            "{left}"
+        );
+        assert_eq!(component(off, "LiteBipedRightLeg")["state"], "active");
+        let listed = event(&seen, "list_controllers", 1);
+        assert_eq!(
+            controller(listed, "left_leg_trajectory_controller")["state"],
+            "inactive"
+        );
+        assert_eq!(
+            controller(listed, "right_leg_trajectory_controller")["state"],
+            "active"
+        );
+        assert!(
+            text.contains(
+                "`LiteBipedLeftLeg` goes inactive: deactivated left_leg_trajectory_controller"
+            ),
+            "{text}"
+        );
+        // Not offered while running, and an unknown component: refused.
+        assert_eq!(event(&seen, "set_component", 1)["ok"], false);
+        assert_eq!(event(&seen, "set_component", 2)["ok"], false);
+
+        // Active again through its lifecycle; a controller only by a switch.
+        let set = event(&seen, "set_component", 3);
+        assert_eq!(
+            (set["ok"].clone(), set["state"].clone()),
+            (json!(true), json!("active"))
+        );
+        let on = event(&seen, "list_hardware_components", 2);
+        assert_eq!(component(on, "LiteBipedLeftLeg")["state"], "active");
+        assert_eq!(event(&seen, "switch", 0)["ok"], true);
+        let listed = event(&seen, "list_controllers", 2);
+        assert_eq!(
+            controller(listed, "left_leg_trajectory_controller")["state"],
+            "active"
+        );
+    });
+}

@@ -519,6 +519,8 @@ def control(args, peer, stopper):
       {"op": "list_controllers"}          controllers: name, type, state, claimed, required
       {"op": "list_controller_types"}     types, base_classes
       {"op": "list_hardware_interfaces"}  command and state interfaces: name, available, claimed
+      {"op": "list_hardware_components"}  name, type, plugin, state, interfaces of each
+      {"op": "set_component", "name": N, "state": "active" or "inactive"}  ok, state
       {"op": "switch", "activate": [...], "deactivate": [...], "strictness": "strict" or
        "best_effort", "timeout": S}       ok, message
       {"op": "command", "topic": T, "data": [...], "seconds": S}  publishes Float64MultiArray
@@ -528,7 +530,8 @@ def control(args, peer, stopper):
     "node" (default /controller_manager, in --namespace) names the controller manager. A call
     that gets no answer prints {"event": <op>, "answered": false}."""
     from controller_manager_msgs.srv import (ListControllerTypes, ListControllers,
-                                             ListHardwareInterfaces, SwitchController)
+                                             ListHardwareComponents, ListHardwareInterfaces,
+                                             SetHardwareComponentState, SwitchController)
     from std_msgs.msg import Float64MultiArray
 
     node = peer.node
@@ -582,6 +585,25 @@ def control(args, peer, stopper):
                                for i in l]
             fields = lambda a: dict(command=shown(a.command_interfaces),
                                     state=shown(a.state_interfaces))
+        elif op == "list_hardware_components":
+            response = call(peer, manager, "list_hardware_components", ListHardwareComponents,
+                            ListHardwareComponents.Request())
+            fields = lambda a: dict(components=[dict(
+                name=c.name, type=c.type, plugin=c.plugin_name, state=c.state.label,
+                state_id=c.state.id,
+                command=[dict(name=i.name, available=i.is_available, claimed=i.is_claimed)
+                         for i in c.command_interfaces],
+                states=[i.name for i in c.state_interfaces]) for c in a.component])
+        elif op == "set_component":
+            from lifecycle_msgs.msg import State
+            ids = {"active": State.PRIMARY_STATE_ACTIVE, "inactive": State.PRIMARY_STATE_INACTIVE,
+                   "unconfigured": State.PRIMARY_STATE_UNCONFIGURED,
+                   "finalized": State.PRIMARY_STATE_FINALIZED}
+            request = SetHardwareComponentState.Request(
+                name=r["name"], target_state=State(id=ids[r["state"]], label=r["state"]))
+            response = call(peer, manager, "set_hardware_component_state",
+                            SetHardwareComponentState, request)
+            fields = lambda a: dict(ok=a.ok, state=a.state.label)
         elif op == "switch":
             strictness = {"strict": SwitchController.Request.STRICT,
                           "best_effort": SwitchController.Request.BEST_EFFORT}[

@@ -132,6 +132,7 @@ pub fn start<R: RobotTypes>(
         live: request.live.clone(),
         controllers: request.controllers.clone(),
         update_rate: Some(rate),
+        hardware_plugin: backend.plugin().to_string(),
         ..GraphOptions::new(robot_description)
     };
     if backend == Backend::Topic && options.topics.imu {

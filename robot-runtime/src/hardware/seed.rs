@@ -11,9 +11,24 @@ use crate::typed::{RobotTypes, Slot, Values};
 ///
 /// Allocation-free: it walks the layouts.
 pub fn seed_safe_commands<R: RobotTypes>(state: &R::State, command: &mut R::Command) {
+    seed_safe_slots::<R>(state, command, 0..R::COMMAND_LAYOUT.len());
+}
+
+/// [`seed_safe_commands`] for the command slots `slots` only (one component's, when it alone is
+/// activated). Allocation-free.
+pub fn seed_safe_slots<R: RobotTypes>(
+    state: &R::State,
+    command: &mut R::Command,
+    slots: impl IntoIterator<Item = usize>,
+) {
     let states = state.as_slice();
     let commands = command.as_mut_slice();
-    for (slot, value) in R::COMMAND_LAYOUT.slots.iter().zip(commands.iter_mut()) {
+    for index in slots {
+        let (Some(slot), Some(value)) =
+            (R::COMMAND_LAYOUT.slots.get(index), commands.get_mut(index))
+        else {
+            continue;
+        };
         let Slot::Joint { joint, kind } = *slot else {
             continue;
         };

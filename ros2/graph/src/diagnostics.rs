@@ -22,7 +22,7 @@ impl LoopWatch {
         let _ = self.0.set(control);
     }
 
-    fn control(&self) -> Option<&LoopControl> {
+    pub(crate) fn control(&self) -> Option<&LoopControl> {
         self.0.get().map(Arc::as_ref)
     }
 }

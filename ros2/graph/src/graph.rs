@@ -89,6 +89,9 @@ pub struct GraphOptions {
     pub controllers: Option<ManagerHandle>,
     /// The loop's rate (Hz), the controllers' update rate; the robot's when `None`.
     pub update_rate: Option<u32>,
+    /// The ros2_control plugin the backend's joint components stand for
+    /// (`list_hardware_components`); empty when not said.
+    pub hardware_plugin: String,
 }
 
 /// A parameter that may be set while the robot runs.
@@ -128,6 +131,7 @@ impl GraphOptions {
             live: Vec::new(),
             controllers: None,
             update_rate: None,
+            hardware_plugin: String::new(),
         }
     }
 
@@ -446,11 +450,19 @@ impl RosGraph {
                 &joint_state_broadcaster,
             ],
         )?;
+        // Learnt when the observer is attached, and from the loop once it is spawned.
+        let hardware = crate::observer::HardwareView::default();
+        let watch = LoopWatch::default();
         let manager_services = match &options.controllers {
             Some(handle) => crate::controller_manager::serve::<R>(
                 &controller_manager,
-                handle.clone(),
-                options.update_rate.unwrap_or(R::DESCRIPTION.update_rate),
+                crate::controller_manager::Served {
+                    handle: handle.clone(),
+                    rate: options.update_rate.unwrap_or(R::DESCRIPTION.update_rate),
+                    hardware: hardware.clone(),
+                    watch: watch.clone(),
+                    plugin: options.hardware_plugin.clone(),
+                },
             )?,
             None => Vec::new(),
         };
@@ -460,10 +472,10 @@ impl RosGraph {
         let (observer, mut incoming) = snapshots::<R>(
             Duration::from_secs_f64(1.0 / diagnostics_hz),
             options.use_sim_time,
+            hardware.clone(),
         );
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
-        let watch = LoopWatch::default();
         let thread_watch = watch.clone();
         let thread = std::thread::Builder::new()
             .name("ros2-graph".into())

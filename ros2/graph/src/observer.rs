@@ -2,6 +2,7 @@
 //! through a triple buffer (wait-free, allocation-free), the newest winning; and, about once a
 //! second, how each component stands ([`Health`]), through a second one.
 
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use robot_runtime::control_loop::CycleObserver;
@@ -15,6 +16,28 @@ pub struct GraphObserver<R: RobotTypes> {
     input: triple_buffer::Input<Snapshot<R>>,
     health: triple_buffer::Input<Health>,
     taker: CycleTaker<R>,
+    hardware: HardwareView,
+}
+
+/// One hardware component as the services describe it, learnt when the observer is attached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ComponentView {
+    pub(crate) name: String,
+    /// Indices into the robot's joints and sensors.
+    pub(crate) joints: Vec<usize>,
+    pub(crate) sensors: Vec<usize>,
+    /// Its joints' command slots.
+    pub(crate) commands: Vec<usize>,
+}
+
+/// The loop's components, once it is attached.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HardwareView(Arc<OnceLock<Vec<ComponentView>>>);
+
+impl HardwareView {
+    pub(crate) fn components(&self) -> &[ComponentView] {
+        self.0.get().map_or(&[], Vec::as_slice)
+    }
 }
 
 impl<R: RobotTypes> std::fmt::Debug for GraphObserver<R> {
@@ -38,6 +61,7 @@ pub(crate) struct Snapshots<R: RobotTypes> {
 pub(crate) fn snapshots<R: RobotTypes>(
     health_period: Duration,
     sim_time: bool,
+    hardware: HardwareView,
 ) -> (GraphObserver<R>, Snapshots<R>) {
     let (input, output) = triple_buffer::triple_buffer(&Snapshot::default());
     let (health_in, health_out) = triple_buffer::triple_buffer(&Health::default());
@@ -48,6 +72,7 @@ pub(crate) fn snapshots<R: RobotTypes>(
             input,
             health: health_in,
             taker,
+            hardware,
         },
         Snapshots {
             output,
@@ -62,6 +87,18 @@ pub(crate) fn snapshots<R: RobotTypes>(
 impl<R: RobotTypes> CycleObserver<R> for GraphObserver<R> {
     fn attach(&mut self, system: &System<R>) {
         self.taker.attach(system);
+        let components = (system.component_names().enumerate())
+            .map(|(index, name)| {
+                let claims = system.claims_of(index).cloned().unwrap_or_default();
+                ComponentView {
+                    name: name.to_string(),
+                    joints: claims.joints,
+                    sensors: claims.sensors,
+                    commands: system.command_slots_of(index).to_vec(),
+                }
+            })
+            .collect();
+        let _ = self.hardware.0.set(components);
     }
 
     fn observe(&mut self, clock: Clock, state: &R::State, command: &R::Command) {

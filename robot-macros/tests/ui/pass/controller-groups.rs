@@ -55,6 +55,7 @@ fn main() {
         names,
         [
             "arm_trajectory_controller",
+            "arm_position_controller",
             "arm_velocity_controller",
             "arm_effort_controller",
             "arm_stiffness_controller",
