@@ -16,12 +16,17 @@
 //!   there (their command seeded from the current state, then their `on_activate`), all before
 //!   that cycle's write.
 //!
+//! * A [`TypedController`] has its claims in its type ([`JointSet`]: each bus of a `robot!`
+//!   robot is one), and the view it is handed has fields for those joints only: writing one it
+//!   did not claim does not compile, where ros2_control finds out at run time.
+//!
 //! Nothing of this allocates, locks or waits on the control thread.
 
 mod claims;
 mod handle;
 mod manager;
 mod switch;
+mod typed;
 
 pub use claims::{Claims, slot_name};
 pub use handle::{
@@ -30,3 +35,4 @@ pub use handle::{
 };
 pub use manager::{ControllerManager, Managed, Switched};
 pub use switch::{Problem, Problems, Strictness, Why};
+pub use typed::{JointSet, TypedController, WholeRobot};

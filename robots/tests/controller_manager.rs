@@ -11,9 +11,10 @@ use robot_core::InterfaceKind;
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError};
 use robot_core::controller_manager::{
     Claims, ControllerManager, LoadError, Managed, ManagerHandle, Strictness, SwitchAnswer,
-    controller_manager,
+    TypedController, WholeRobot, controller_manager,
 };
 use robot_core::hardware::{Clock, Component, System};
+use robots::lite_biped::lite_biped::LeftLegBusCommand;
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 
 #[global_allocator]
@@ -446,4 +447,93 @@ fn cycles_with_switches_arriving_allocate_nothing() {
         "{cycled} cycles with 20 switches allocated {allocated} times"
     );
     assert_eq!(active(&handle), ["up", "right"]);
+}
+
+/// Drives the left knee to `target`: claims the left leg bus by its type, and is handed only its
+/// joints.
+struct LeftKnee {
+    target: f64,
+}
+
+impl TypedController<LiteBiped> for LeftKnee {
+    type Claims = robots::lite_biped::lite_biped::LeftLegBus;
+
+    fn update(
+        &mut self,
+        _clock: Clock,
+        _state: &LiteBipedState,
+        command: LeftLegBusCommand<'_>,
+    ) -> Result<(), ControllerError> {
+        let knee = command.left_knee_pitch;
+        knee.position += (self.target - knee.position).clamp(-0.01, 0.01);
+        knee.stiffness = 30.0;
+        knee.damping = 1.0;
+        Ok(())
+    }
+}
+
+#[test]
+fn a_typed_controller_claims_its_bus_by_its_type_and_runs_beside_another() {
+    let left = Managed::typed(
+        "left_knee",
+        "robots/LeftKnee",
+        LeftKnee { target: 0.4 },
+        true,
+    )
+    .unwrap();
+    let claims = left.claims.names::<LiteBiped>();
+    assert_eq!(
+        claims.len(),
+        35,
+        "every interface of the left leg's seven joints: {claims:?}"
+    );
+    assert!(claims.iter().all(|c| c.starts_with("left_")), "{claims:?}");
+    let everything = Managed::typed("everything", "robots/All", Everything, false).unwrap();
+    assert_eq!(
+        everything.claims.slots().len(),
+        <LiteBiped as robot_core::typed::RobotTypes>::COMMAND_LAYOUT.len()
+    );
+    let (mut control_loop, handle, mut clock) = running(vec![
+        left,
+        knee("right_knee", false, -0.3, true),
+        everything,
+    ]);
+    cycles(&mut control_loop, &mut clock, 100);
+    let command = control_loop.command();
+    assert!((command.left_knee_pitch.position - 0.4).abs() < 1e-9);
+    assert!((command.right_knee_pitch.position + 0.3).abs() < 1e-9);
+    // The whole robot's controller collides with the typed one's claims.
+    let (answer, _) = switch(
+        &mut control_loop,
+        &mut clock,
+        &handle,
+        &["everything"],
+        &[],
+        Strictness::Strict,
+    );
+    assert!(!answer.ok);
+    assert!(
+        answer.message.contains(
+            "'left_hip_pitch/position' is currently claimed by another controller ('left_knee')"
+        ),
+        "{}",
+        answer.message
+    );
+}
+
+/// Claims the whole robot.
+struct Everything;
+
+impl TypedController<LiteBiped> for Everything {
+    type Claims = WholeRobot;
+
+    fn update(
+        &mut self,
+        _clock: Clock,
+        _state: &LiteBipedState,
+        command: &mut LiteBipedCommand,
+    ) -> Result<(), ControllerError> {
+        command.right_knee_pitch.position = 0.0;
+        Ok(())
+    }
 }
