@@ -35,4 +35,4 @@ pub use handle::{
 };
 pub use manager::{ControllerManager, Managed, Switched};
 pub use switch::{Problem, Problems, Strictness, Why};
-pub use typed::{JointSet, TypedController, WholeRobot};
+pub use typed::{JointSet, Typed, TypedController, WholeRobot};

@@ -3,6 +3,10 @@
 //! controllers active, the forward command controllers inactive; with the flag, the
 //! broadcasters and the controllers it names active and the rest inactive.
 //!
+//! The robot crate's own controllers (`App::controller`, `App::typed_controller`) are loaded
+//! after them, inactive unless the flag names them: a typed one claims its joint set, any other
+//! the whole robot.
+//!
 //! The broadcasters are listed as ros2_control lists them (claiming nothing); what they
 //! publish is the ROS 2 graph's, which publishes whatever `--ros` turns on, whether a
 //! broadcaster is switched active or not.
@@ -23,6 +27,9 @@ use ros2_trajectory::{
 };
 
 use crate::run::RunError;
+
+/// Makes one of the robot crate's own controllers for the manager, active or not.
+pub(crate) type UserController<R> = Box<dyn Fn(bool) -> Result<Managed<R>, String>>;
 
 /// What the loaded controllers count, printed when the run ends.
 #[derive(Debug, Default)]
@@ -73,6 +80,7 @@ pub(crate) fn load<R: RobotTypes>(
     namespace: &str,
     use_sim_time: bool,
     active: Option<&[String]>,
+    own: &[UserController<R>],
 ) -> Result<(ControllerManager<R>, ManagerHandle, ManagedStats), RunError> {
     let robot = R::DESCRIPTION;
     let refused = |reason: String| RunError::Controllers(reason);
@@ -160,6 +168,15 @@ pub(crate) fn load<R: RobotTypes>(
             claims,
             reads,
             controller,
+        });
+    }
+    for make in own {
+        let probe = make(false).map_err(&refused)?;
+        let starts = active.is_some_and(|a| a.contains(&probe.name));
+        loaded.push(if starts {
+            make(true).map_err(&refused)?
+        } else {
+            probe
         });
     }
     if let Some(active) = active {

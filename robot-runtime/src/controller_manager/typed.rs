@@ -83,10 +83,32 @@ pub trait TypedController<R: RobotTypes>: Send + 'static {
     }
 }
 
-/// A [`TypedController`] as a [`Controller`] of the whole command, handing it its view.
-struct Typed<R: RobotTypes, C: TypedController<R>> {
+/// A [`TypedController`] as a [`Controller`] of the whole command, handing it its view: how the
+/// manager runs one, and how one runs alone.
+pub struct Typed<R: RobotTypes, C: TypedController<R>> {
     controller: C,
     _robot: PhantomData<fn() -> R>,
+}
+
+impl<R: RobotTypes, C: TypedController<R>> std::fmt::Debug for Typed<R, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Typed<{}>", std::any::type_name::<C>())
+    }
+}
+
+impl<R: RobotTypes, C: TypedController<R>> Typed<R, C> {
+    /// `controller`, as a controller of the whole command.
+    pub fn new(controller: C) -> Self {
+        Typed {
+            controller,
+            _robot: PhantomData,
+        }
+    }
+
+    /// The typed controller.
+    pub fn inner(&self) -> &C {
+        &self.controller
+    }
 }
 
 impl<R: RobotTypes, C: TypedController<R>> Controller<R> for Typed<R, C> {
@@ -135,10 +157,7 @@ impl<R: RobotTypes> Managed<R> {
             claims,
             reads: Vec::new(),
             active,
-            controller: Box::new(Typed {
-                controller,
-                _robot: PhantomData,
-            }),
+            controller: Box::new(Typed::new(controller)),
         })
     }
 }

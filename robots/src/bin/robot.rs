@@ -14,7 +14,7 @@
 use std::process::ExitCode;
 
 use robot_runner::App;
-use robots::controllers::{Squat, Wave};
+use robots::controllers::{KneeSwing, Squat, Wave};
 use robots::{LiteBiped, SixAxisArm};
 
 fn main() -> ExitCode {
@@ -29,5 +29,10 @@ fn main() -> ExitCode {
         )
         .controller::<LiteBiped, _>("squat", "a slow squat", Squat::default)
         .controller::<SixAxisArm, _>("wave", "a slow wave", Wave::default)
+        .typed_controller::<LiteBiped, _>(
+            "left_knee_swing",
+            "swings the left knee, claiming the left leg alone",
+            KneeSwing::default,
+        )
         .main()
 }

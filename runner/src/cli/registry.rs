@@ -2,7 +2,9 @@
 //! shipped with the runner for every robot (`trajectory`: joint_trajectory_controller's topic
 //! interface, crate `ros2-trajectory`). A robot's default is the first of its own.
 
+use std::cell::RefCell;
 use std::io::Write;
+use std::rc::Rc;
 
 use robot_core::Robot;
 use robot_core::control_loop::Controller;
@@ -15,6 +17,7 @@ use ros2_msg::parameters::ParameterValue;
 use ros2_trajectory::{TrajectoryController, TrajectoryOptions};
 
 use super::outcome::{Position, positions, sensor_readings};
+use crate::managed::UserController;
 use crate::ros::RosRequest;
 use crate::run::{Hardware, RunError, RunRequest, run};
 
@@ -119,13 +122,13 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
 /// The controllers of robot `R`'s `controllers.yaml` under a controller manager
 /// ([`crate::managed`]), on the run's participant; with `--ros`, `/controller_manager` serves
 /// their services (`ros2 control`).
-pub(super) fn manager<R: RobotTypes>() -> Registered {
+pub(super) fn manager<R: RobotTypes>(own: Rc<RefCell<Vec<UserController<R>>>>) -> Registered {
     Registered {
         robot: R::DESCRIPTION,
         name: "manager",
         about: "the controllers of controllers.yaml under a controller manager, switched with ros2 control",
         shipped: true,
-        run: Box::new(|request, progress| {
+        run: Box::new(move |request, progress| {
             let participant = request.participant()?;
             let namespace = (request.ros)
                 .map(|ros| ros.namespace.clone())
@@ -135,6 +138,7 @@ pub(super) fn manager<R: RobotTypes>() -> Registered {
                 &namespace,
                 request.options.pacing.is_simulated(),
                 request.controllers,
+                &own.borrow(),
             )?;
             let starting: Vec<String> = (handle.controllers().into_iter())
                 .filter(|c| c.active)
