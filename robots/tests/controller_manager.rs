@@ -537,3 +537,120 @@ impl TypedController<LiteBiped> for Everything {
         Ok(())
     }
 }
+
+/// Refuses to start, or panics starting: an incoming controller that cannot take over.
+struct Refuses {
+    panics: bool,
+}
+
+impl Controller<LiteBiped> for Refuses {
+    fn on_activate(
+        &mut self,
+        _clock: Clock,
+        _state: &LiteBipedState,
+        _command: &mut LiteBipedCommand,
+    ) -> Result<(), ControllerError> {
+        if self.panics {
+            panic!("cannot take over");
+        }
+        Err(ControllerError::new("not calibrated"))
+    }
+
+    fn update(
+        &mut self,
+        _clock: Clock,
+        _state: &LiteBipedState,
+        _command: &mut LiteBipedCommand,
+    ) -> Result<(), ControllerError> {
+        Ok(())
+    }
+}
+
+fn refusing(name: &str, panics: bool) -> Managed<LiteBiped> {
+    Managed {
+        name: name.to_string(),
+        kind: "test/Refuses".to_string(),
+        // The right leg's feed-forward efforts: beside `right`, which claims no effort.
+        claims: Claims::of_interface::<LiteBiped>(&RIGHT, InterfaceKind::Effort).unwrap(),
+        reads: Vec::new(),
+        active: false,
+        controller: Box::new(Refuses { panics }),
+    }
+}
+
+#[test]
+fn an_incoming_controller_that_refuses_leaves_the_switch_undone_when_strict_and_skipped_at_best_effort()
+ {
+    let (mut control_loop, handle, mut clock) = running(vec![
+        knee("left", true, 0.4, true),
+        knee("right", false, 0.2, false),
+        refusing("stubborn", false),
+    ]);
+    cycles(&mut control_loop, &mut clock, 5);
+    // Strict: the right knee comes on, the stubborn one refuses, so the right knee goes off again.
+    let (strict, _) = switch(
+        &mut control_loop,
+        &mut clock,
+        &handle,
+        &["right", "stubborn"],
+        &[],
+        Strictness::Strict,
+    );
+    assert!(!strict.ok, "{}", strict.message);
+    assert!(
+        strict
+            .message
+            .contains("'stubborn' refused to activate, it stays inactive: not calibrated"),
+        "{}",
+        strict.message
+    );
+    assert_eq!(active(&handle), ["left"], "`right` went off again");
+    // Best effort: the right knee comes on, the stubborn one is left out and said so.
+    let (best, _) = switch(
+        &mut control_loop,
+        &mut clock,
+        &handle,
+        &["stubborn"],
+        &[],
+        Strictness::BestEffort,
+    );
+    assert!(
+        best.ok && best.message.contains("'stubborn' refused"),
+        "{}",
+        best.message
+    );
+    assert_eq!(active(&handle), ["left"]);
+    // The hardware stayed on throughout, the left knee going on as before.
+    cycles(&mut control_loop, &mut clock, 50);
+    assert!(control_loop.system().any_active());
+    assert!((control_loop.command().left_knee_pitch.position - 0.4).abs() < 1e-9);
+}
+
+#[test]
+fn an_incoming_controller_that_panics_mid_run_ends_the_run_with_the_hardware_off() {
+    let (mut control_loop, handle, mut clock) = running(vec![
+        knee("left", true, 0.4, true),
+        refusing("explodes", true),
+    ]);
+    cycles(&mut control_loop, &mut clock, 5);
+    let asker = handle.clone();
+    let thread = std::thread::spawn(move || {
+        asker.switch(
+            &["explodes".to_string()],
+            &[],
+            Strictness::Strict,
+            Duration::from_millis(500),
+        )
+    });
+    let mut fault = None;
+    while fault.is_none() && !thread.is_finished() {
+        clock.time += clock.period;
+        fault = control_loop.cycle(clock).err();
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    let fault = fault.expect("the cycle that took the switch failed");
+    assert!(fault.to_string().contains("cannot take over"), "{fault}");
+    assert!(!control_loop.system().any_active(), "the hardware is off");
+    let answer = thread.join().unwrap();
+    assert!(!answer.ok, "{}", answer.message);
+}

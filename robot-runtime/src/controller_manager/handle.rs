@@ -53,6 +53,8 @@ pub(super) struct Request {
 pub(super) struct Done {
     pub(super) id: u64,
     pub(super) outcome: Result<Switched, Problem>,
+    /// The first incoming controller that refused, and why.
+    pub(super) refusal: Option<(u8, crate::control_loop::ControllerError)>,
 }
 
 /// What both sides share.
@@ -304,7 +306,7 @@ impl ManagerHandle {
         loop {
             while let Ok(reply) = done.pop() {
                 if reply.id == id {
-                    return self.answer(reply.outcome, notes, activate, deactivate);
+                    return self.answer(reply, notes, activate);
                 }
             }
             if !withdrawn && started.elapsed() > timeout {
@@ -330,28 +332,30 @@ impl ManagerHandle {
     }
 
     /// The answer to a switch the control thread carried out or refused.
-    fn answer(
-        &self,
-        outcome: Result<Switched, Problem>,
-        mut notes: Vec<String>,
-        activate: u64,
-        deactivate: u64,
-    ) -> SwitchAnswer {
-        match outcome {
+    fn answer(&self, done: Done, mut notes: Vec<String>, activate: u64) -> SwitchAnswer {
+        let explain = |problem: &Problem| {
+            let said = self.explain(problem, activate);
+            match &done.refusal {
+                Some((i, why))
+                    if *i == problem.controller && problem.why == Why::ActivationRefused =>
+                {
+                    format!("{said}: {why}")
+                }
+                _ => said,
+            }
+        };
+        match &done.outcome {
             Ok(switched) => {
-                notes.extend(switched.skipped.iter().map(|p| self.explain(p, activate)));
+                notes.extend(switched.skipped.iter().map(explain));
                 SwitchAnswer {
                     ok: true,
                     message: notes.join("\n"),
                 }
             }
-            Err(problem) => {
-                let _ = deactivate;
-                refused(format!(
-                    "{}; nothing was switched (STRICT)",
-                    self.explain(&problem, activate)
-                ))
-            }
+            Err(problem) => refused(format!(
+                "{}; nothing was switched (STRICT)",
+                explain(problem)
+            )),
         }
     }
 
@@ -388,7 +392,7 @@ impl ManagerHandle {
                 }
             }
             Why::ActivationRefused => {
-                format!("Controller '{this}' refused to activate; it stays inactive")
+                format!("Controller '{this}' refused to activate, it stays inactive")
             }
         }
     }

@@ -188,6 +188,7 @@ impl<R: RobotTypes> ControllerManager<R> {
         clock: Clock,
         state: &R::State,
         command: &mut R::Command,
+        refusal: &mut Option<(u8, ControllerError)>,
     ) -> Result<(), Problem> {
         for i in bits(plan.deactivate) {
             self.stop(i, clock, state, command);
@@ -200,8 +201,11 @@ impl<R: RobotTypes> ControllerManager<R> {
                     started |= 1 << i;
                     self.active |= 1 << i;
                 }
-                Err(_) if strictness == Strictness::BestEffort => {}
-                Err(_) => {
+                Err(error) if strictness == Strictness::BestEffort => {
+                    refusal.get_or_insert((i as u8, error));
+                }
+                Err(error) => {
+                    *refusal = Some((i as u8, error));
                     for j in bits(started) {
                         self.stop(j, clock, state, command);
                         self.active &= !(1 << j);
@@ -226,6 +230,8 @@ impl<R: RobotTypes> ControllerManager<R> {
         let Some(request) = self.shared.take_request() else {
             return;
         };
+        // The first refusal's reason, moved to the asker (no allocation here).
+        let mut refusal = None;
         let planned = switch::plan(
             request.deactivate,
             request.activate,
@@ -237,7 +243,14 @@ impl<R: RobotTypes> ControllerManager<R> {
             Ok(plan) => {
                 let before = self.active;
                 let mut skipped = plan.skipped;
-                let carried = self.carry_out(&plan, request.strictness, clock, state, command);
+                let carried = self.carry_out(
+                    &plan,
+                    request.strictness,
+                    clock,
+                    state,
+                    command,
+                    &mut refusal,
+                );
                 if request.strictness == Strictness::BestEffort {
                     for i in bits(plan.activate & !self.active) {
                         skipped.push(Problem {
@@ -261,6 +274,7 @@ impl<R: RobotTypes> ControllerManager<R> {
                 after,
                 skipped,
             }),
+            refusal,
         });
     }
 
