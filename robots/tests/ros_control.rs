@@ -56,6 +56,9 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
             { "op": "switch",
               "activate": ["left_leg_stiffness_controller", "no_such_controller"],
               "strictness": "best_effort" },
+            // /diagnostics says what the last switch left out (published once a second).
+            { "op": "wait", "seconds": 1.5 },
+            { "op": "diagnostics" },
             { "op": "switch", "activate": ["left_leg_effort_controller"],
               "deactivate": ["left_leg_trajectory_controller"], "strictness": "strict" },
             { "op": "command", "topic": "/left_leg_effort_controller/commands",
@@ -75,12 +78,27 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
         assert!(ok, "{text}");
         let (_, seen) = peer.finish_seen(Duration::from_secs(40)).unwrap();
 
-        // Every controller of controllers.yaml, as bringup.launch.py spawns them.
+        // Every controller of controllers.yaml, as bringup.launch.py spawns them, then the
+        // robot tool's own (squat, the whole robot; left_knee_swing, typed: the left leg).
         let listed = event(&seen, "list_controllers", 0);
         let yaml = include_str!("../descriptions/lite_biped/lite_biped.controllers.yaml");
-        let names: Vec<&str> = (listed["controllers"].as_array().unwrap().iter())
+        let mut names: Vec<&str> = (listed["controllers"].as_array().unwrap().iter())
             .map(|c| c["name"].as_str().unwrap())
             .collect();
+        let own = names.split_off(names.len() - 2);
+        assert_eq!(own, ["squat", "left_knee_swing"]);
+        let squat = controller(listed, "squat");
+        assert_eq!(squat["state"], "inactive");
+        assert_eq!(squat["type"], "robot/squat");
+        assert_eq!(squat["required_command"].as_array().unwrap().len(), 70);
+        let swing = controller(listed, "left_knee_swing");
+        let swing_claims = swing["required_command"].as_array().unwrap();
+        assert_eq!(swing_claims.len(), 35, "{swing}");
+        assert!(
+            swing_claims
+                .iter()
+                .all(|c| c.as_str().unwrap().starts_with("left_"))
+        );
         for name in &names {
             assert!(
                 yaml.contains(&format!("    {name}:\n")),
@@ -143,6 +161,24 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
         assert!(
             said.contains("left_leg_stiffness_controller") && said.contains("no_such_controller"),
             "{said}"
+        );
+
+        let statuses = &event(&seen, "diagnostics", 0)["statuses"];
+        let manager = &statuses["lite_biped: controller manager"];
+        assert_eq!(manager["level"], 1, "WARN: {statuses}");
+        let said = manager["values"]["last switch refused or partly done"]
+            .as_str()
+            .unwrap();
+        assert!(
+            said.contains("left_leg_stiffness_controller") && said.contains("no_such_controller"),
+            "{manager}"
+        );
+        assert!(
+            manager["values"]["active controllers"]
+                .as_str()
+                .unwrap()
+                .contains("left_leg_trajectory_controller"),
+            "{manager}"
         );
 
         // From the trajectory controller to the effort controller: its commands reach the knee.

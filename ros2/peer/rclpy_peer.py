@@ -526,6 +526,7 @@ def control(args, peer, stopper):
       {"op": "command", "topic": T, "data": [...], "seconds": S}  publishes Float64MultiArray
                                           on T at 50 Hz for S seconds
       {"op": "joint_states"}              the newest /joint_states: positions by name
+      {"op": "diagnostics"}               the newest /diagnostics status of each name
       {"op": "wait", "seconds": S}
     "node" (default /controller_manager, in --namespace) names the controller manager. A call
     that gets no answer prints {"event": <op>, "answered": false}."""
@@ -539,6 +540,14 @@ def control(args, peer, stopper):
     node.create_subscription(
         JointState, graph_namespace(args.namespace) + "/joint_states",
         lambda m: latest.update(positions=dict(zip(m.name, m.position)), efforts=dict(zip(m.name, m.effort))), reliable(10))
+    statuses = {}
+    node.create_subscription(
+        DiagnosticArray, graph_namespace(args.namespace) + "/diagnostics",
+        lambda m: statuses.update({s.name: dict(level=int.from_bytes(s.level, "little")
+                                                if isinstance(s.level, bytes) else int(s.level),
+                                                message=s.message,
+                                                values={v.key: v.value for v in s.values})
+                                   for s in m.status}), reliable(10))
     publishers = {}
     requests = json.load(sys.stdin)
     say(event="ready")
@@ -546,6 +555,10 @@ def control(args, peer, stopper):
         if stopper.stopped:
             break
         op = r["op"]
+        if op == "diagnostics":
+            peer.spin_until(time.monotonic() + 0.1)
+            say(event=op, statuses=dict(statuses))
+            continue
         manager = r.get("node", graph_namespace(args.namespace) + "/controller_manager")
         if op == "wait":
             peer.spin_until(time.monotonic() + float(r["seconds"]))

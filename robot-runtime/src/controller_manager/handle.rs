@@ -181,7 +181,14 @@ pub fn controller_manager<R: RobotTypes>(
     });
     let claims: Vec<Claims> = controllers.iter().map(|c| c.claims.clone()).collect();
     let manager = ControllerManager::new(controllers, Arc::clone(&shared), producer);
-    Ok((manager, ManagerHandle { shared, claims }))
+    Ok((
+        manager,
+        ManagerHandle {
+            shared,
+            claims,
+            last_problem: Arc::default(),
+        },
+    ))
 }
 
 /// How other threads see and switch the controllers of a running [`ControllerManager`].
@@ -189,6 +196,8 @@ pub fn controller_manager<R: RobotTypes>(
 pub struct ManagerHandle {
     shared: Arc<Shared>,
     claims: Vec<Claims>,
+    /// The last switch that was refused or left something out, and what it said.
+    last_problem: Arc<Mutex<Option<String>>>,
 }
 
 /// Two handles are equal when they are of one manager.
@@ -232,10 +241,35 @@ impl ManagerHandle {
             .collect()
     }
 
+    /// What the last switch that was refused, or left something out, said (for `/diagnostics`).
+    pub fn last_problem(&self) -> Option<String> {
+        self.last_problem
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
     /// Deactivates `deactivate` and activates `activate` between two cycles, as
     /// `switch_controller` does, waiting at most `timeout` for the control thread (zero: one
     /// second). An unknown name is refused (strict) or left out (best effort).
     pub fn switch(
+        &self,
+        activate: &[String],
+        deactivate: &[String],
+        strictness: Strictness,
+        timeout: Duration,
+    ) -> SwitchAnswer {
+        let answer = self.switch_unrecorded(activate, deactivate, strictness, timeout);
+        if !answer.ok || !answer.message.is_empty() {
+            *self
+                .last_problem
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(answer.message.clone());
+        }
+        answer
+    }
+
+    fn switch_unrecorded(
         &self,
         activate: &[String],
         deactivate: &[String],

@@ -5,7 +5,8 @@
 use std::sync::{Arc, OnceLock};
 
 use robot_runtime::control_loop::LoopControl;
-use ros2_msg::msg::{DiagnosticArray, Time};
+use robot_runtime::controller_manager::ManagerHandle;
+use ros2_msg::msg::{DiagnosticArray, DiagnosticStatus, Time};
 use ros2_state::diagnostic_array;
 use ros2_state::diagnostics::pair;
 use ros2_state::snapshot::Health;
@@ -24,6 +25,33 @@ impl LoopWatch {
 
     pub(crate) fn control(&self) -> Option<&LoopControl> {
         self.0.get().map(Arc::as_ref)
+    }
+}
+
+/// The controller manager's status: which controllers are active, and the last switch that was
+/// refused or left something out (a warning, with what it said).
+pub(crate) fn manager_status(robot: &str, manager: &ManagerHandle) -> DiagnosticStatus {
+    let active: Vec<String> = (manager.controllers().into_iter())
+        .filter(|c| c.active)
+        .map(|c| c.info.name)
+        .collect();
+    let problem = manager.last_problem();
+    let mut values = vec![pair("active controllers", active.join(", "))];
+    if let Some(problem) = &problem {
+        values.push(pair("last switch refused or partly done", problem));
+    }
+    DiagnosticStatus {
+        level: match problem {
+            Some(_) => DiagnosticStatus::WARN,
+            None => DiagnosticStatus::OK,
+        },
+        name: format!("{robot}: controller manager"),
+        message: match &problem {
+            Some(problem) => problem.lines().next().unwrap_or_default().to_string(),
+            None => format!("{} active", active.len()),
+        },
+        hardware_id: robot.to_string(),
+        values,
     }
 }
 

@@ -477,6 +477,7 @@ impl RosGraph {
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
         let thread_watch = watch.clone();
+        let manager = options.controllers.clone();
         let thread = std::thread::Builder::new()
             .name("ros2-graph".into())
             .spawn(move || {
@@ -545,6 +546,12 @@ impl RosGraph {
                                 &report,
                                 &health.stamp(),
                             );
+                            if let Some(manager) = &manager {
+                                (out.message_mut().status).push(diagnostics::manager_status(
+                                    robot.name.as_ref(),
+                                    manager,
+                                ));
+                            }
                             out.publish();
                             report.diagnostics += 1;
                         }
