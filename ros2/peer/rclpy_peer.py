@@ -118,7 +118,7 @@ class Peer:
         # still go to stderr.
         rclpy.init(args=["--ros-args", "--disable-external-lib-logs"], domain_id=args.domain,
                    signal_handler_options=SignalHandlerOptions.NO)
-        self.node = rclpy.create_node(f"rclpy_peer_{args.mode}_{os.getpid()}")
+        self.node = rclpy.create_node(args.node or f"rclpy_peer_{args.mode}_{os.getpid()}")
         self.executor = SingleThreadedExecutor()
         self.executor.add_node(self.node)
 

@@ -2,6 +2,9 @@
 //! (`rustdds`): publishers and subscriptions of `ros2-msg`'s messages, every DDS call on the
 //! participant's own thread. The only crate of the workspace that names the DDS stack.
 //!
+//! Services both ways: a node's servers ([`Node::service`]) and clients ([`Node::client`]), paired
+//! as rmw_fastrtps pairs them ([`service`], [`client`]).
+//!
 //! A ROS 2 process is one participant, whatever its nodes: the runner makes one and hands it to
 //! everything that speaks ROS 2 (the topic backend, the graph, the trajectory controller). See
 //! `docs/ros2-topic-backend.md` for the choices and what was measured.
@@ -30,6 +33,7 @@
 #![warn(missing_docs)]
 
 mod adapters;
+pub mod client;
 pub mod discovery;
 mod error;
 mod nodes;
@@ -39,6 +43,7 @@ mod ports;
 mod qos;
 pub mod service;
 
+pub use client::{CallError, ServiceClient};
 pub use discovery::{Discovery, DiscoveryRange};
 pub use error::WireError;
 pub use participant::{

@@ -32,6 +32,7 @@ use ros2_msg::msg::Time;
 use ros2_msg::{Message, NodeName, QosProfile, Service, TopicName, TypeHash};
 
 use crate::adapters::{RawCdr, RosCdr};
+use crate::client::ServiceClient;
 use crate::discovery::{Discovery, DiscoveryRange};
 use crate::error::WireError;
 use crate::nodes::{Direction, NodeRegistry, NodeToken};
@@ -420,6 +421,11 @@ impl Participant {
             counters,
             _node: node.cloned(),
         })
+    }
+
+    /// Wakes the DDS thread (a client queued a call).
+    pub(crate) fn wake(&self) {
+        self.shared.doorbell.ring();
     }
 
     /// Has the DDS thread make an endpoint with `make`, and waits for it.
@@ -812,6 +818,22 @@ impl Node {
                 source: e,
             }
         })
+    }
+
+    /// A client of service `S` on `name`, this node's ([`crate::client`] says how replies are
+    /// paired with requests). Made on the DDS thread; waits for it.
+    pub fn client<S: Service>(&self, name: &TopicName) -> Result<ServiceClient<S>, WireError> {
+        let shared = crate::client::Shared::<S>::new();
+        let (owner, service, pump_shared) = (self.token.clone(), name.clone(), shared.clone());
+        self.participant.request(move |dds| {
+            crate::client::make::<S>(dds, &owner, &service, pump_shared).map(Some)
+        })?;
+        Ok(ServiceClient::new(
+            name.clone(),
+            shared,
+            self.participant.clone(),
+            self.token.clone(),
+        ))
     }
 
     /// A server of service `S` on `name`, this node's: `handler` answers each request, on the
