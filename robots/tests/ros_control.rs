@@ -70,6 +70,15 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
             { "op": "joint_states" },
             { "op": "list_controllers" },
             { "op": "list_hardware_interfaces" },
+            // A broadcaster switched off stops publishing; on again, it publishes.
+            { "op": "switch", "deactivate": ["joint_state_broadcaster"], "strictness": "strict" },
+            { "op": "wait", "seconds": 0.3 },
+            { "op": "joint_states" },
+            { "op": "wait", "seconds": 0.7 },
+            { "op": "joint_states" },
+            { "op": "switch", "activate": ["joint_state_broadcaster"], "strictness": "strict" },
+            { "op": "wait", "seconds": 0.5 },
+            { "op": "joint_states" },
         ]);
         let peer = python
             .start_with_input("control", &[], Some(&requests.to_string()))
@@ -227,6 +236,17 @@ fn ros2_control_lists_and_switches_the_controllers_of_controllers_yaml() {
         assert_eq!(command("right_knee_pitch/position")["claimed"], true);
         assert_eq!(command("right_knee_pitch/stiffness")["claimed"], false);
         assert_eq!(command("right_knee_pitch/position")["available"], true);
+        let counts: Vec<u64> = (1..4)
+            .map(|n| event(&seen, "joint_states", n)["count"].as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            counts[0], counts[1],
+            "no /joint_states while its broadcaster is off"
+        );
+        assert!(
+            counts[2] > counts[1] + 20,
+            "and they come again: {counts:?}"
+        );
         assert!(
             text.contains("left_leg_effort_controller: commands: "),
             "{text}"

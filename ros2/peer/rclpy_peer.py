@@ -525,7 +525,8 @@ def control(args, peer, stopper):
        "best_effort", "timeout": S}       ok, message
       {"op": "command", "topic": T, "data": [...], "seconds": S}  publishes Float64MultiArray
                                           on T at 50 Hz for S seconds
-      {"op": "joint_states"}              the newest /joint_states: positions by name
+      {"op": "joint_states"}              the newest /joint_states: positions and efforts by
+                                          name, and how many have arrived
       {"op": "diagnostics"}               the newest /diagnostics status of each name
       {"op": "wait", "seconds": S}
     "node" (default /controller_manager, in --namespace) names the controller manager. A call
@@ -539,7 +540,9 @@ def control(args, peer, stopper):
     latest = {}
     node.create_subscription(
         JointState, graph_namespace(args.namespace) + "/joint_states",
-        lambda m: latest.update(positions=dict(zip(m.name, m.position)), efforts=dict(zip(m.name, m.effort))), reliable(10))
+        lambda m: latest.update(positions=dict(zip(m.name, m.position)),
+                                efforts=dict(zip(m.name, m.effort)),
+                                count=latest.get("count", 0) + 1), reliable(10))
     statuses = {}
     node.create_subscription(
         DiagnosticArray, graph_namespace(args.namespace) + "/diagnostics",
@@ -565,7 +568,8 @@ def control(args, peer, stopper):
             continue
         if op == "joint_states":
             peer.spin_until(time.monotonic() + 0.1)
-            say(event=op, positions=latest.get("positions", {}), efforts=latest.get("efforts", {}))
+            say(event=op, positions=latest.get("positions", {}), efforts=latest.get("efforts", {}),
+                count=latest.get("count", 0))
             continue
         if op == "command":
             topic = r["topic"]

@@ -8,8 +8,7 @@
 //! the whole robot.
 //!
 //! The broadcasters are listed as ros2_control lists them (claiming nothing); what they
-//! publish is the ROS 2 graph's, which publishes whatever `--ros` turns on, whether a
-//! broadcaster is switched active or not.
+//! publish is the ROS 2 graph's, which publishes a broadcaster's topic while it is active.
 
 use std::sync::Arc;
 

@@ -228,6 +228,16 @@ impl ManagerHandle {
             .collect()
     }
 
+    /// The index (load order) of controller `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.shared.controllers.iter().position(|c| c.name == name)
+    }
+
+    /// Whether controller `index` is active now (one atomic load).
+    pub fn is_active(&self, index: usize) -> bool {
+        index < 64 && self.shared.active.load(Ordering::Acquire) & (1 << index) != 0
+    }
+
     /// Whether the hardware is active, so that a switch would be carried out.
     pub fn running(&self) -> bool {
         self.shared.running.load(Ordering::Acquire)

@@ -478,6 +478,12 @@ impl RosGraph {
         let thread_stop = stop.clone();
         let thread_watch = watch.clone();
         let manager = options.controllers.clone();
+        // With a controller manager, each broadcaster publishes while it is active there.
+        let gate = |name: &str| manager.as_ref().and_then(|m| m.index_of(name));
+        let joint_states_gate = gate("joint_state_broadcaster");
+        let imu_gates: Vec<Option<usize>> = imus.iter().map(|i| gate(&i.broadcaster)).collect();
+        let wrench_gates: Vec<Option<usize>> =
+            wrenches.iter().map(|w| gate(&w.broadcaster)).collect();
         let thread = std::thread::Builder::new()
             .name("ros2-graph".into())
             .spawn(move || {
@@ -504,18 +510,31 @@ impl RosGraph {
                             out.message_mut().clock = stamp.clone();
                             out.publish();
                         }
-                        if let Some(out) = &mut joint_states_out {
+                        let on = |gate: Option<usize>| {
+                            (gate.zip(manager.as_ref())).is_none_or(|(i, m)| m.is_active(i))
+                        };
+                        if let Some(out) =
+                            joint_states_out.as_mut().filter(|_| on(joint_states_gate))
+                        {
                             joint_states.fill(state, &stamp, out.message_mut());
                             out.publish();
                             if out.counters().matched.load(Ordering::Relaxed) == 0 {
                                 report.unmatched += 1;
                             }
                         }
-                        for (imu, out) in imus.iter().zip(&mut imu_out) {
+                        for ((imu, out), gate) in imus.iter().zip(&mut imu_out).zip(&imu_gates) {
+                            if !on(*gate) {
+                                continue;
+                            }
                             imu.fill(state, &stamp, out.message_mut());
                             out.publish();
                         }
-                        for (wrench, out) in wrenches.iter().zip(&mut wrench_out) {
+                        for ((wrench, out), gate) in
+                            wrenches.iter().zip(&mut wrench_out).zip(&wrench_gates)
+                        {
+                            if !on(*gate) {
+                                continue;
+                            }
                             wrench.fill(state, &stamp, out.message_mut());
                             out.publish();
                         }
