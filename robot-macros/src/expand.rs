@@ -8,8 +8,9 @@
 //! * `LiteBipedState` and `LiteBipedCommand`: one field per joint (and per IMU, for the state);
 //! * a module `lite_biped` holding the per-joint structs (`LeftKneePitchCommand`, ...), the
 //!   interface-name structs and the per-bus views (`LeftLegBusCommand<'a>`, ...), and for each bus
-//!   a joint set (`LeftLegBus`, implementing `::robot_core::controller_manager::JointSet`) a typed
-//!   controller claims, being handed that bus's view and no more.
+//!   and each named controller group a joint set (`LeftLegBus`, `ArmGroup`, implementing
+//!   `::robot_core::controller_manager::JointSet`) a typed controller claims, being handed that
+//!   set's view and no more.
 
 use std::collections::HashSet;
 
@@ -575,6 +576,57 @@ fn bus_views(
             #[doc = #c_doc]
             pub fn #method(&mut self) -> #module::#command_view<'_> {
                 #module::#command_view { #(#c_fields: &mut self.#c_fields,)* __marker: ::core::marker::PhantomData }
+            }
+        });
+    }
+    // Each named controller group (`controller arm { joints: [..] }`) is a joint set too: its
+    // view has the group's joints, and no method (a group's name may be a bus's).
+    for group in robot.controller_groups.iter().filter(|g| {
+        names::unusable(&g.name).is_none()
+            && seen.insert(format!("{}Group", g.name.to_upper_camel_case()))
+    }) {
+        let members: Vec<&Joint> = (group.joints.iter())
+            .filter_map(|name| joints.iter().map(|(_, j)| *j).find(|j| j.name == *name))
+            .filter(|j| !j.command_interfaces.is_empty())
+            .collect();
+        let camel = group.name.to_upper_camel_case();
+        let set = format_ident!("{}Group", camel);
+        let view = format_ident!("{}GroupCommand", camel);
+        let fields: Vec<_> = members
+            .iter()
+            .map(|j| ident(&j.name, Span::call_site()))
+            .collect();
+        let types: Vec<_> = members
+            .iter()
+            .map(|j| format_ident!("{}Command", j.name.to_upper_camel_case()))
+            .collect();
+        let joint_names: Vec<String> = members.iter().map(|j| j.name.to_string()).collect();
+        let view_doc = format!(
+            "The commands of the joints of controller group `{}`.",
+            group.name
+        );
+        let set_doc = format!(
+            "The joints of controller group `{}` as a controller claims them: a \
+             `TypedController<{}>` with `type Claims = {}::{set}` is handed a `{view}` and \
+             commands these joints and no other.",
+            group.name, robot.type_name, robot.name
+        );
+        views.extend(quote! {
+            #[doc = #view_doc]
+            #[derive(::core::fmt::Debug)]
+            pub struct #view<'a> { #(#[allow(missing_docs)] pub #fields: &'a mut #types,)* #[doc(hidden)] pub __marker: ::core::marker::PhantomData<&'a mut ()> }
+            #[doc = #set_doc]
+            #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::default::Default)]
+            pub struct #set;
+        });
+        joint_sets.extend(quote! {
+            #[automatically_derived]
+            impl ::robot_core::controller_manager::JointSet<#marker> for #module::#set {
+                type View<'a> = #module::#view<'a>;
+                const JOINTS: &'static [&'static str] = &[#(#joint_names),*];
+                fn view(command: &mut #command) -> Self::View<'_> {
+                    #module::#view { #(#fields: &mut command.#fields,)* __marker: ::core::marker::PhantomData }
+                }
             }
         });
     }

@@ -1,3 +1,4 @@
+use robot_core::controller_manager::JointSet;
 use robot_macros::robot;
 
 // Named controller groups: the MIT shoulder and the position elbow share one trajectory
@@ -42,6 +43,15 @@ robot! {
 }
 
 fn main() {
+    // The group is a joint set a typed controller claims: its view has the group's joints.
+    assert_eq!(<tiny::ArmGroup as JointSet<Tiny>>::JOINTS, ["shoulder", "elbow"]);
+    assert_eq!(<tiny::ArmBus as JointSet<Tiny>>::JOINTS, ["shoulder", "elbow"]);
+    assert_eq!(<tiny::BaseBus as JointSet<Tiny>>::JOINTS, ["wheel"]);
+    let mut command = TinyCommand::default();
+    let view = <tiny::ArmGroup as JointSet<Tiny>>::view(&mut command);
+    view.shoulder.stiffness = 20.0;
+    view.elbow.position = 0.5;
+    assert_eq!((command.shoulder.stiffness, command.elbow.position), (20.0, 0.5));
     let groups = &Tiny::DESCRIPTION.controller_groups;
     assert_eq!(groups.len(), 1);
     assert_eq!(groups[0].name, "arm");
