@@ -7,8 +7,9 @@
 //!   `LiteBiped::DESCRIPTION` and `LiteBiped::LEFT_KNEE_PITCH.POSITION == "left_knee_pitch/position"`;
 //! * `LiteBipedState` and `LiteBipedCommand`: one field per joint (and per IMU, for the state);
 //! * a module `lite_biped` holding the per-joint structs (`LeftKneePitchCommand`, ...), the
-//!   interface-name structs and the per-bus views (`LeftLegBusCommand<'a>`, ...), and for each bus
-//!   and each named controller group a joint set (`LeftLegBus`, `ArmGroup`, implementing
+//!   interface-name structs and the per-bus views (`LeftLegBusCommand<'a>`, ...), and for each bus,
+//!   each named controller group and each side of a limb a joint set (`LeftLegBus`, `ArmGroup`,
+//!   `LeftLeg`, implementing
 //!   `::robot_core::controller_manager::JointSet`) a typed controller claims, being handed that
 //!   set's view and no more.
 
@@ -129,8 +130,18 @@ pub fn robot(lowered: &Lowered, limbs: &[Limb]) -> TokenStream {
     );
     let set_types = &sets.types;
     let set_markers = sets::markers(&robot.type_name, &module);
-    let (limb_views, limb_methods) =
-        limbs::views(lowered, limbs, &joints, &sets, &module, &state, &command);
+    let (limb_views, limb_methods) = limbs::views(
+        lowered,
+        limbs,
+        &joints,
+        &sets,
+        limbs::Names {
+            module: &module,
+            marker: &marker,
+            state: &state,
+            command: &command,
+        },
+    );
     let mut seen_sensors = HashSet::new();
     let sensors: Vec<(usize, &robot_model::model::Sensor)> = robot
         .sensors

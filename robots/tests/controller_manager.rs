@@ -10,11 +10,11 @@ use backend_mock::MockSystem;
 use robot_core::InterfaceKind;
 use robot_core::control_loop::{ControlLoop, Controller, ControllerError};
 use robot_core::controller_manager::{
-    Claims, ControllerManager, LoadError, Managed, ManagerHandle, Strictness, SwitchAnswer,
-    TypedController, WholeRobot, controller_manager,
+    Claims, ControllerManager, JointSet, LoadError, Managed, ManagerHandle, Strictness,
+    SwitchAnswer, TypedController, WholeRobot, controller_manager,
 };
 use robot_core::hardware::{Clock, Component, System};
-use robots::lite_biped::lite_biped::LeftLegBusCommand;
+use robots::lite_biped::lite_biped::{LeftLegBusCommand, LegCommand};
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
 
 #[global_allocator]
@@ -653,4 +653,60 @@ fn an_incoming_controller_that_panics_mid_run_ends_the_run_with_the_hardware_off
     assert!(!control_loop.system().any_active(), "the hardware is off");
     let answer = thread.join().unwrap();
     assert!(!answer.ok, "{}", answer.message);
+}
+
+/// One controller type for either leg: it claims a side of the `leg` limb and is handed that
+/// side's `LegCommand`, whose knee it drives to `target`.
+struct KneeTo<S> {
+    target: f64,
+    _side: std::marker::PhantomData<S>,
+}
+
+impl<S> TypedController<LiteBiped> for KneeTo<S>
+where
+    S: for<'a> JointSet<LiteBiped, View<'a> = LegCommand<'a>> + Send,
+{
+    type Claims = S;
+
+    fn update(
+        &mut self,
+        _clock: Clock,
+        _state: &LiteBipedState,
+        leg: LegCommand<'_>,
+    ) -> Result<(), ControllerError> {
+        leg.knee_pitch.position += (self.target - leg.knee_pitch.position).clamp(-0.01, 0.01);
+        leg.knee_pitch.stiffness = 30.0;
+        Ok(())
+    }
+}
+
+fn knee_to<S>(name: &str, target: f64) -> Managed<LiteBiped>
+where
+    S: for<'a> JointSet<LiteBiped, View<'a> = LegCommand<'a>> + Send,
+{
+    let controller = KneeTo::<S> {
+        target,
+        _side: std::marker::PhantomData,
+    };
+    Managed::typed(name, "test/KneeTo", controller, true).unwrap()
+}
+
+#[test]
+fn one_controller_type_serves_each_side_of_a_limb() {
+    use robots::lite_biped::lite_biped::{LeftLeg, RightLeg};
+    assert_eq!(
+        <LeftLeg as JointSet<LiteBiped>>::JOINTS,
+        LEFT,
+        "the left side's joints, in the limb's order"
+    );
+    assert_eq!(<RightLeg as JointSet<LiteBiped>>::JOINTS, RIGHT);
+    let (mut control_loop, handle, mut clock) = running(vec![
+        knee_to::<LeftLeg>("left", 0.5),
+        knee_to::<RightLeg>("right", -0.2),
+    ]);
+    cycles(&mut control_loop, &mut clock, 100);
+    let command = control_loop.command();
+    assert!((command.left_knee_pitch.position - 0.5).abs() < 1e-9);
+    assert!((command.right_knee_pitch.position + 0.2).abs() < 1e-9);
+    assert_eq!(active(&handle), ["left", "right"]);
 }

@@ -18,17 +18,37 @@ use super::{ident, sets::Sets};
 use crate::limb::Limb;
 use crate::lower::Lowered;
 
+/// The generated names the views are written with.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    /// The robot's module (`lite_biped`).
+    pub module: &'a Ident,
+    /// The robot's marker type (`LiteBiped`).
+    pub marker: &'a Ident,
+    /// Its state struct.
+    pub state: &'a Ident,
+    /// Its command struct.
+    pub command: &'a Ident,
+}
+
 /// The view types (for the robot's module) and the methods returning them.
 pub fn views(
     lowered: &Lowered,
     limbs: &[Limb],
     joints: &[(usize, &Joint)],
     sets: &Sets,
-    module: &Ident,
-    state: &Ident,
-    command: &Ident,
+    names: Names<'_>,
 ) -> (TokenStream, TokenStream) {
+    let Names {
+        module,
+        marker,
+        state,
+        command,
+    } = names;
     let robot = &lowered.robot;
+    // Each side of a limb is a joint set a typed controller claims (`LeftLeg`), handed that
+    // side's view: one controller type serves every side.
+    let mut joint_sets = TokenStream::new();
     let mut types = TokenStream::new();
     let mut state_methods = TokenStream::new();
     let mut command_methods = TokenStream::new();
@@ -150,6 +170,40 @@ pub fn views(
                     [#(#per_side_values),*]
                 }
             });
+            if mutable {
+                for (side, side_name) in fields.iter().zip(&sides) {
+                    let set = format_ident!("{}{camel}", side_name.to_upper_camel_case());
+                    if taken_types.contains(&set.to_string()) || sets.is_type(&set.to_string()) {
+                        continue;
+                    }
+                    let robot_fields: Vec<&Ident> = side.iter().map(|(_, f, _)| *f).collect();
+                    let names: Vec<String> =
+                        robot_fields.iter().map(|f| f.unraw().to_string()).collect();
+                    let set_doc = format!(
+                        "Side `{side_name}` of limb `{name}` as a controller claims it: a \
+                         `TypedController<{}>` with `type Claims = {}::{set}` is handed a \
+                         `{view}` of that side and commands its joints and no other.",
+                        robot.type_name, robot.name
+                    );
+                    types.extend(quote! {
+                        #[doc = #set_doc]
+                        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::default::Default)]
+                        pub struct #set;
+                    });
+                    let locals = locals.iter();
+                    joint_sets.extend(quote! {
+                        #[automatically_derived]
+                        impl ::robot_core::controller_manager::JointSet<#marker> for #module::#set {
+                            type View<'a> = #module::#view<'a>;
+                            const JOINTS: &'static [&'static str] = &[#(#names),*];
+                            fn view(command: &mut #command) -> Self::View<'_> {
+                                #module::#view { side: #side_name, #(#locals: &mut command.#robot_fields,)* }
+                            }
+                        }
+                    });
+                    taken_types.insert(set.to_string());
+                }
+            }
         }
         taken_methods.insert(name);
     }
@@ -158,6 +212,7 @@ pub fn views(
         impl #state { #state_methods }
         #[automatically_derived]
         impl #command { #command_methods }
+        #joint_sets
     };
     (types, methods)
 }

@@ -1,7 +1,8 @@
 //! Claims in a controller's type. `robot!` makes each bus of a robot a [`JointSet`]
 //! (`lite_biped::LeftLegBus`), whose view (`LeftLegBusCommand`) has a field for each of that
-//! bus's joints and no other, and each named controller group (`controller arm { joints: [..] }`:
-//! `ArmGroup`, view `ArmGroupCommand`); a [`TypedController`] names the set it claims, and is handed only
+//! bus's joints and no other, each named controller group (`controller arm { joints: [..] }`:
+//! `ArmGroup`, view `ArmGroupCommand`), and each side of a limb (`LeftLeg`: that side's
+//! `LegCommand`, so one controller type generic over the side serves every side); a [`TypedController`] names the set it claims, and is handed only
 //! that view. Writing a joint it did not claim does not compile:
 //!
 //! ```text
