@@ -526,7 +526,7 @@ fn an_unknown_controller_names_the_robots_own() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         text(&output.stderr).contains(
-            "lite_biped has no controller `sqat`; did you mean `squat`? its controllers: squat, trajectory"
+            "lite_biped has no controller `sqat`; did you mean `squat`? its controllers: squat, left_knee_swing, trajectory, manager"
         ),
         "{}",
         text(&output.stderr)
