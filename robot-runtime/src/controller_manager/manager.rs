@@ -168,8 +168,8 @@ impl<R: RobotTypes> ControllerManager<R> {
         Ok(())
     }
 
-    /// Controller `i` lets go: its `on_deactivate`, then the slots it claimed held, unless
-    /// `keep` (those an incoming controller takes).
+    /// Controller `i` lets go: its `on_deactivate`, then the slots it claimed held (an incoming
+    /// controller of the same switch then takes them over from there).
     fn stop(&mut self, i: usize, clock: Clock, state: &R::State, command: &mut R::Command) {
         self.entries[i].controller.on_deactivate(clock, state);
         for index in 0..self.entries[i].claims.slots().len() {
