@@ -9,7 +9,9 @@
 //! name and type hash follow from that declaration.
 #![warn(missing_docs)]
 
+pub mod action;
 pub mod cdr;
+pub mod control;
 pub mod controller_manager;
 pub mod message;
 pub mod msg;

@@ -345,3 +345,40 @@ ros_message! {
         data: Vec<f64>,
     }
 }
+
+ros_message! {
+    /// `geometry_msgs/msg/Twist`: a velocity, linear and angular.
+    pub struct Twist in "geometry_msgs" {
+        /// m/s.
+        linear: Vector3,
+        /// rad/s.
+        angular: Vector3,
+    }
+}
+
+ros_message! {
+    /// `trajectory_msgs/msg/MultiDOFJointTrajectoryPoint`: where multi-DOF joints are to be.
+    pub struct MultiDOFJointTrajectoryPoint in "trajectory_msgs" {
+        /// One transform per joint.
+        transforms: Vec<Transform>,
+        /// One twist per joint, or none.
+        velocities: Vec<Twist>,
+        /// One twist per joint, or none.
+        accelerations: Vec<Twist>,
+        /// When, from the trajectory's start.
+        time_from_start: Duration,
+    }
+}
+
+ros_message! {
+    /// `trajectory_msgs/msg/MultiDOFJointTrajectory` (this runtime has no multi-DOF joints: a
+    /// goal naming one is refused).
+    pub struct MultiDOFJointTrajectory in "trajectory_msgs" {
+        /// Stamp: when it starts.
+        header: Header,
+        /// The joints.
+        joint_names: Vec<String>,
+        /// The points.
+        points: Vec<MultiDOFJointTrajectoryPoint>,
+    }
+}

@@ -59,6 +59,66 @@ ros_message! {
 /// ```
 #[macro_export]
 macro_rules! ros_service {
+    // An action's services (`control_msgs/action/FollowJointTrajectory_SendGoal`): a ROS name
+    // and an interface of their own.
+    ($(#[$meta:meta])* pub service $name:ident as $ros_name:literal in $package:literal :: $interface:ident {
+        request $request:ident { $($(#[$rq_meta:meta])* $rq_field:ident : $rq_type:ty),* $(,)? }
+        response $response:ident { $($(#[$rs_meta:meta])* $rs_field:ident : $rs_type:ty),* $(,)? }
+        event $event:ident
+    }) => {
+        $crate::ros_message! {
+            #[doc = ::core::concat!("The request of `", $package, "/", ::core::stringify!($interface), "/", $ros_name, "`.")]
+            pub struct $request as (::core::concat!($ros_name, "_Request")) in $package :: $interface {
+                $($(#[$rq_meta])* $rq_field : $rq_type),*
+            }
+        }
+        $crate::ros_message! {
+            #[doc = ::core::concat!("The response of `", $package, "/", ::core::stringify!($interface), "/", $ros_name, "`.")]
+            pub struct $response as (::core::concat!($ros_name, "_Response")) in $package :: $interface {
+                $($(#[$rs_meta])* $rs_field : $rs_type),*
+            }
+        }
+        $crate::ros_message! {
+            #[doc = ::core::concat!("The introspection event of `", $package, "/", ::core::stringify!($interface), "/", $ros_name, "`.")]
+            pub struct $event as (::core::concat!($ros_name, "_Event")) in $package :: $interface {
+                /// What happened, when, to whose call.
+                info: $crate::service::ServiceEventInfo,
+                /// The request, when the event carries it.
+                request: $crate::BoundedVec<$request, 1>,
+                /// The response, when the event carries it.
+                response: $crate::BoundedVec<$response, 1>,
+            }
+        }
+
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub struct $name;
+
+        #[automatically_derived]
+        impl $crate::Service for $name {
+            type Request = $request;
+            type Response = $response;
+            const DESCRIPTION: &'static $crate::TypeDescription = &$crate::TypeDescription {
+                package: $package,
+                interface: ::core::stringify!($interface),
+                name: $ros_name,
+                fields: &[
+                    $crate::Field {
+                        name: "request_message",
+                        field_type: <$request as $crate::RosType>::FIELD_TYPE,
+                    },
+                    $crate::Field {
+                        name: "response_message",
+                        field_type: <$response as $crate::RosType>::FIELD_TYPE,
+                    },
+                    $crate::Field {
+                        name: "event_message",
+                        field_type: <$event as $crate::RosType>::FIELD_TYPE,
+                    },
+                ],
+            };
+        }
+    };
     ($(#[$meta:meta])* pub service $name:ident in $package:literal {
         request $request:ident { $($(#[$rq_meta:meta])* $rq_field:ident : $rq_type:ty),* $(,)? }
         response $response:ident { $($(#[$rs_meta:meta])* $rs_field:ident : $rs_type:ty),* $(,)? }
