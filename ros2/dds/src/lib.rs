@@ -50,4 +50,4 @@ pub use participant::{
     EndpointCounters, MAX_DOMAIN_ID, Node, OUTBOX_DEPTH, Participant, Publisher, Received,
     Subscription, domain_from_env,
 };
-pub use service::{ServiceCounters, ServiceServer};
+pub use service::{Reply, ServiceCounters, ServiceServer};

@@ -37,7 +37,7 @@ use crate::discovery::{Discovery, DiscoveryRange};
 use crate::error::WireError;
 use crate::nodes::{Direction, NodeRegistry, NodeToken};
 use crate::qos::policies;
-use crate::service::{ServiceCounters, ServiceServer};
+use crate::service::{Reply, ServiceCounters, ServiceServer};
 
 const WAKE: Token = Token(usize::MAX);
 /// How many published messages may wait for the DDS thread (16 ms of a 1 kHz loop); past
@@ -94,13 +94,13 @@ pub(crate) trait Pump: Send {
 /// fence between the two steps on each side, either the thread sees the message or the
 /// publisher sees the flag (Dekker's pattern), so no message waits for the next wake.
 #[derive(Debug)]
-struct Doorbell {
+pub(crate) struct Doorbell {
     waker: Waker,
     sleeping: AtomicBool,
 }
 
 impl Doorbell {
-    fn ring(&self) {
+    pub(crate) fn ring(&self) {
         fence(Ordering::SeqCst);
         if self.sleeping.swap(false, Ordering::SeqCst) {
             // If the write failed, the message goes out at the next housekeeping tick.
@@ -842,13 +842,28 @@ impl Node {
     pub fn service<S: Service>(
         &self,
         name: &TopicName,
-        handler: impl FnMut(&S::Request) -> S::Response + Send + 'static,
+        mut handler: impl FnMut(&S::Request) -> S::Response + Send + 'static,
+    ) -> Result<ServiceServer, WireError> {
+        self.deferred_service::<S>(name, move |request, reply| {
+            reply.send(handler(request));
+        })
+    }
+
+    /// A server of service `S` on `name` whose `handler` answers through the [`Reply`] it is
+    /// given, at once or later from any thread (an action's `get_result`, answered when its goal
+    /// ends). The handler runs on the participant's thread and must not wait there.
+    pub fn deferred_service<S: Service>(
+        &self,
+        name: &TopicName,
+        handler: impl FnMut(&S::Request, Reply<S>) + Send + 'static,
     ) -> Result<ServiceServer, WireError> {
         let counters = Arc::new(ServiceCounters::default());
         let (owner, service, pump_counters) = (self.token.clone(), name.clone(), counters.clone());
         let handler: crate::service::Handler<S> = Box::new(handler);
+        let doorbell = self.participant.shared.doorbell.clone();
         self.participant.request(move |dds| {
-            crate::service::make::<S>(dds, &owner, &service, handler, pump_counters).map(Some)
+            crate::service::make::<S>(dds, &owner, &service, handler, pump_counters, doorbell)
+                .map(Some)
         })?;
         Ok(ServiceServer::new(
             name.clone(),

@@ -15,8 +15,8 @@
 //! take locks, but should answer quickly (every endpoint of the process waits for it).
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ros2_msg::cdr::Payload;
@@ -76,9 +76,50 @@ impl ServiceServer {
     }
 }
 
-/// The handler of a service of type `S`.
-pub(crate) type Handler<S> =
-    Box<dyn FnMut(&<S as Service>::Request) -> <S as Service>::Response + Send>;
+/// The handler of a service of type `S`: it answers through the [`Reply`] it is given, at once
+/// or later, from any thread.
+pub(crate) type Handler<S> = Box<dyn FnMut(&<S as Service>::Request, Reply<S>) + Send>;
+
+/// The replies answered after their handler returned, for the DDS thread to send.
+struct Late<S: Service> {
+    replies: Mutex<Vec<Waiting<S::Response>>>,
+    doorbell: Arc<crate::participant::Doorbell>,
+}
+
+/// The answer owed to one request: send it once, from any thread, now or later (an action's
+/// `get_result` answers when its goal ends). Dropped unsent, the request gets no reply, as a
+/// server that never answers.
+pub struct Reply<S: Service> {
+    identity: SampleIdentity,
+    reader: Option<GUID>,
+    late: Arc<Late<S>>,
+}
+
+impl<S: Service> std::fmt::Debug for Reply<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reply")
+            .field("sequence_number", &self.identity.sequence_number)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Service> Reply<S> {
+    /// Sends `response` as the reply: the participant's thread writes it (after the client's
+    /// reply reader is matched, as every reply here).
+    pub fn send(self, response: S::Response) {
+        self.late
+            .replies
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Waiting {
+                reply: response,
+                identity: self.identity,
+                reader: self.reader,
+                since: Instant::now(),
+            });
+        self.late.doorbell.ring();
+    }
+}
 
 /// Makes the server's endpoints on the DDS thread; the node registry learns them.
 pub(crate) fn make<S: Service>(
@@ -87,6 +128,7 @@ pub(crate) fn make<S: Service>(
     name: &TopicName,
     handler: Handler<S>,
     counters: Arc<ServiceCounters>,
+    doorbell: Arc<crate::participant::Doorbell>,
 ) -> Result<Box<dyn Pump>, WireError> {
     let user_data = TypeHash::of_description(S::DESCRIPTION).user_data();
     let qos = policies(&SERVICE_QOS).with_user_data(user_data.into_bytes());
@@ -123,6 +165,10 @@ pub(crate) fn make<S: Service>(
         replies,
         handler,
         request: Default::default(),
+        late: Arc::new(Late {
+            replies: Mutex::new(Vec::new()),
+            doorbell,
+        }),
         waiting: VecDeque::new(),
         matched: Vec::new(),
         counters,
@@ -159,6 +205,8 @@ struct ServerPump<S: Service> {
     handler: Handler<S>,
     /// Each request is decoded into this one.
     request: S::Request,
+    /// Replies sent through a [`Reply`], not yet taken into `waiting`.
+    late: Arc<Late<S>>,
     waiting: VecDeque<Waiting<S::Response>>,
     /// The remote readers the reply writer is matched with.
     matched: Vec<GUID>,
@@ -167,6 +215,18 @@ struct ServerPump<S: Service> {
 }
 
 impl<S: Service> ServerPump<S> {
+    /// The replies answered through a [`Reply`] since, in the order they were sent.
+    fn take_late(&mut self) {
+        let late = std::mem::take(
+            &mut *self
+                .late
+                .replies
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        self.waiting.extend(late);
+    }
+
     fn follow_matches(&mut self) {
         while let Some(status) = self.replies.try_recv_status() {
             if let DataWriterStatus::PublicationMatched {
@@ -243,19 +303,29 @@ impl<S: Service> Pump for ServerPump<S> {
                 self.counters.failed.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            let reply = (self.handler)(&self.request);
-            self.waiting.push_back(Waiting {
-                reply,
+            let reply = Reply {
                 identity,
                 reader,
-                since: Instant::now(),
-            });
+                late: self.late.clone(),
+            };
+            (self.handler)(&self.request, reply);
         }
+        self.take_late();
         self.send_ready();
+    }
+
+    fn pending(&self) -> bool {
+        !self
+            .late
+            .replies
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
     }
 
     fn housekeeping(&mut self) {
         self.follow_matches();
+        self.take_late();
         self.send_ready();
     }
 

@@ -116,3 +116,70 @@ fn our_client_calls_our_server_in_another_process() {
     })
     .unwrap_or_else(|why| ros2_peer::skip(&why));
 }
+
+#[test]
+fn a_reply_sent_later_from_another_thread_answers_its_own_call() {
+    ros2_peer::in_namespace(|| {
+        use std::sync::{Arc, Mutex};
+        let server = Participant::join(0).unwrap();
+        let name = TopicName::new("/server/list_parameters").unwrap();
+        // Each request is held, and answered by another thread once three have come, in the
+        // reverse order: as an action's get_result is answered when its goal ends.
+        type Held = Vec<(String, ros2_dds::Reply<ListParameters>)>;
+        let held: Arc<Mutex<Held>> = Arc::default();
+        let holder = held.clone();
+        let _server = server
+            .node("", "server")
+            .unwrap()
+            .deferred_service::<ListParameters>(&name, move |request, reply| {
+                let prefix = request.prefixes.first().cloned().unwrap_or_default();
+                holder.lock().unwrap().push((prefix, reply));
+            })
+            .unwrap();
+        let answerer = std::thread::spawn(move || {
+            loop {
+                let mut held = held.lock().unwrap();
+                if held.len() == 3 {
+                    while let Some((prefix, reply)) = held.pop() {
+                        reply.send(ListParametersResponse {
+                            result: ListParametersResult {
+                                names: vec![format!("{prefix}.late")],
+                                prefixes: Vec::new(),
+                            },
+                        });
+                    }
+                    return;
+                }
+                drop(held);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        let caller = Participant::join(0).unwrap();
+        let client = caller
+            .node("", "caller")
+            .unwrap()
+            .client::<ListParameters>(&name)
+            .unwrap();
+        assert!(client.wait_for_service(Duration::from_secs(10)));
+        std::thread::scope(|scope| {
+            for i in 0..3 {
+                let client = &client;
+                scope.spawn(move || {
+                    let prefix = format!("call{i}");
+                    let response = client
+                        .call(
+                            ListParametersRequest {
+                                prefixes: vec![prefix.clone()],
+                                depth: 0,
+                            },
+                            Duration::from_secs(10),
+                        )
+                        .unwrap();
+                    assert_eq!(response.result.names, [format!("{prefix}.late")]);
+                });
+            }
+        });
+        answerer.join().unwrap();
+    })
+    .unwrap_or_else(|why| ros2_peer::skip(&why));
+}
