@@ -86,6 +86,7 @@ def parse_args(doc, modes):
     parser.add_argument("--max", type=int, default=5, help="graph: messages printed per topic")
     parser.add_argument("--namespace", default="", help="graph: the topics' namespace")
     parser.add_argument("--node", default="", help="rclpy: the peer's node name")
+    parser.add_argument("--action", default="", help="action: the action's name")
     parser.add_argument("--wrench", default="", help="graph: force/torque sensors to read")
     parser.add_argument("--sim-time", action="store_true",
                         help="trajectory: stamp goals on /clock's time, as a use_sim_time node does")

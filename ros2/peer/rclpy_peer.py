@@ -642,8 +642,58 @@ def control(args, peer, stopper):
     say(event="summary", requests=len(requests))
 
 
+def action(args, peer, stopper):
+    """As MoveIt executes a trajectory: rclpy's ActionClient of control_msgs'
+    FollowJointTrajectory on --action, for each goal of a JSON list (stdin):
+      {"joints": [...], "positions": [...], "time": S, "cancel_after": S (optional)}
+    prints {"event": "goal", "accepted": bool, "feedback": N, "status": S, "error_code": E,
+    "error_string": "..."} (status and error_code only when accepted), and a cancel's
+    return code when it cancels."""
+    from control_msgs.action import FollowJointTrajectory
+    from rclpy.action import ActionClient
+
+    client = ActionClient(peer.node, FollowJointTrajectory, args.action)
+    goals = json.load(sys.stdin)
+    say(event="ready")
+    if not client.wait_for_server(timeout_sec=10.0):
+        say(event="no_server")
+        say(event="summary")
+        return
+    for g in goals:
+        goal = FollowJointTrajectory.Goal()
+        goal.trajectory.joint_names = g["joints"]
+        point = JointTrajectoryPoint(positions=[float(p) for p in g["positions"]])
+        t = float(g.get("time", 1.0))
+        point.time_from_start = Duration(sec=int(t), nanosec=int((t % 1) * 1e9))
+        goal.trajectory.points = [point]
+        feedback = []
+        sent = client.send_goal_async(goal, feedback_callback=lambda f: feedback.append(f))
+        while not sent.done() and not stopper.stopped:
+            peer.spin_until(time.monotonic() + 0.01)
+        handle = sent.result()
+        if not handle.accepted:
+            say(event="goal", accepted=False)
+            continue
+        cancel_at = time.monotonic() + float(g["cancel_after"]) if "cancel_after" in g else None
+        result = handle.get_result_async()
+        while not result.done() and not stopper.stopped:
+            peer.spin_until(time.monotonic() + 0.01)
+            if cancel_at is not None and time.monotonic() >= cancel_at:
+                cancel_at = None
+                canceled = handle.cancel_goal_async()
+                while not canceled.done():
+                    peer.spin_until(time.monotonic() + 0.01)
+                say(event="cancel", return_code=canceled.result().return_code,
+                    canceling=len(canceled.result().goals_canceling))
+        answer = result.result()
+        say(event="goal", accepted=True, feedback=len(feedback), status=answer.status,
+            error_code=answer.result.error_code, error_string=answer.result.error_string)
+    say(event="summary")
+
+
 MODES = {"sim": sim, "echo": echo, "script": script, "listen": listen, "graph": graph,
-         "trajectory": trajectory, "nodes": nodes, "params": params, "control": control}
+         "trajectory": trajectory, "nodes": nodes, "params": params, "control": control,
+         "action": action}
 
 
 def main():

@@ -32,6 +32,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod action;
 mod adapters;
 pub mod client;
 pub mod discovery;
@@ -43,6 +44,7 @@ mod ports;
 mod qos;
 pub mod service;
 
+pub use action::ActionServer;
 pub use client::{CallError, ServiceClient};
 pub use discovery::{Discovery, DiscoveryRange};
 pub use error::WireError;

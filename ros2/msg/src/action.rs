@@ -113,4 +113,15 @@ pub trait Action: 'static {
     /// The action type's description (`control_msgs/action/FollowJointTrajectory`): its six
     /// fields.
     const DESCRIPTION: &'static TypeDescription;
+
+    /// A send_goal request's goal id and goal.
+    fn goal_of(request: &<Self::SendGoal as Service>::Request) -> (&Uuid, &Self::Goal);
+    /// A send_goal response.
+    fn goal_response(accepted: bool, stamp: Time) -> <Self::SendGoal as Service>::Response;
+    /// A get_result request's goal id.
+    fn result_goal(request: &<Self::GetResult as Service>::Request) -> &Uuid;
+    /// A get_result response.
+    fn result_response(status: i8, result: Self::Result) -> <Self::GetResult as Service>::Response;
+    /// A feedback message.
+    fn feedback_message(goal_id: Uuid, feedback: Self::Feedback) -> Self::FeedbackMessage;
 }

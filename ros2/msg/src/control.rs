@@ -191,6 +191,32 @@ impl Action for FollowJointTrajectory {
     type SendGoal = FollowJointTrajectorySendGoal;
     type GetResult = FollowJointTrajectoryGetResult;
     type FeedbackMessage = FollowJointTrajectoryFeedbackMessage;
+
+    fn goal_of(request: &FollowJointTrajectorySendGoalRequest) -> (&Uuid, &Self::Goal) {
+        (&request.goal_id, &request.goal)
+    }
+
+    fn goal_response(accepted: bool, stamp: Time) -> FollowJointTrajectorySendGoalResponse {
+        FollowJointTrajectorySendGoalResponse { accepted, stamp }
+    }
+
+    fn result_goal(request: &FollowJointTrajectoryGetResultRequest) -> &Uuid {
+        &request.goal_id
+    }
+
+    fn result_response(
+        status: i8,
+        result: FollowJointTrajectoryResult,
+    ) -> FollowJointTrajectoryGetResultResponse {
+        FollowJointTrajectoryGetResultResponse { status, result }
+    }
+
+    fn feedback_message(
+        goal_id: Uuid,
+        feedback: FollowJointTrajectoryFeedback,
+    ) -> FollowJointTrajectoryFeedbackMessage {
+        FollowJointTrajectoryFeedbackMessage { goal_id, feedback }
+    }
     const DESCRIPTION: &'static TypeDescription = &TypeDescription {
         package: "control_msgs",
         interface: "action",

@@ -21,6 +21,7 @@ mod qos;
 pub mod service;
 pub mod type_hash;
 
+pub use action::Action;
 pub use message::{
     BoundedString, BoundedVec, Byte, Field, FieldType, Message, RosType, TypeDescription,
 };
