@@ -19,8 +19,9 @@ use ros2_msg::msg::Time;
 use ros2_msg::{QosProfile, ReliabilityKind, Service, TopicName};
 
 use crate::error::WireError;
-use crate::participant::{Node, Publisher};
+use crate::node::Node;
 use crate::service::{Reply, ServiceServer};
+use crate::topics::Publisher;
 
 /// `rcl_action_qos_profile_status_default`: reliable, transient-local, keep-last 1.
 const STATUS_QOS: QosProfile = QosProfile {

@@ -37,19 +37,22 @@ mod adapters;
 pub mod client;
 pub mod discovery;
 mod error;
+mod node;
 mod nodes;
 mod outbox;
 mod participant;
 mod ports;
 mod qos;
 pub mod service;
+mod topics;
 
 pub use action::ActionServer;
 pub use client::{CallError, ServiceClient};
 pub use discovery::{Discovery, DiscoveryRange};
 pub use error::WireError;
+pub use node::Node;
 pub use participant::{
-    EndpointCounters, MAX_DOMAIN_ID, Node, OUTBOX_DEPTH, Participant, Publisher, Received,
-    Subscription, domain_from_env,
+    EndpointCounters, MAX_DOMAIN_ID, OUTBOX_DEPTH, Participant, domain_from_env,
 };
 pub use service::{Reply, ServiceCounters, ServiceServer};
+pub use topics::{Publisher, Received, Subscription};

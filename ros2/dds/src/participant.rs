@@ -23,21 +23,17 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use rustdds::mio1::{Events, Interest, Poll, Token, Waker};
-use rustdds::no_key::{DataReader, DataWriter};
-use rustdds::{DataWriterStatus, DomainParticipant, QosPolicyBuilder, StatusEvented, TopicKind};
+use rustdds::mio1::{Events, Poll, Token, Waker};
+use rustdds::{DomainParticipant, QosPolicyBuilder, TopicKind};
 
-use ros2_msg::cdr::Payload;
-use ros2_msg::msg::Time;
-use ros2_msg::{Message, NodeName, QosProfile, Service, TopicName, TypeHash};
+use ros2_msg::{Message, NodeName, QosProfile, TopicName};
 
-use crate::adapters::{RawCdr, RosCdr};
-use crate::client::ServiceClient;
 use crate::discovery::{Discovery, DiscoveryRange};
 use crate::error::WireError;
-use crate::nodes::{Direction, NodeRegistry, NodeToken};
+use crate::node::Node;
+use crate::nodes::{NodeRegistry, NodeToken};
 use crate::qos::policies;
-use crate::service::{Reply, ServiceCounters, ServiceServer};
+use crate::topics::{Publisher, Subscription};
 
 const WAKE: Token = Token(usize::MAX);
 /// How many published messages may wait for the DDS thread (16 ms of a 1 kHz loop); past
@@ -118,7 +114,7 @@ pub(crate) struct Dds {
 }
 
 impl Dds {
-    fn topic(
+    pub(crate) fn topic(
         &self,
         name: &TopicName,
         type_name: String,
@@ -153,12 +149,12 @@ struct Request {
 }
 
 /// What the handles and the DDS thread share.
-struct Shared {
+pub(crate) struct Shared {
     domain_id: u16,
     /// The nodes made so far: asking for a node of the same name again gives the same node
     /// while it lives (a process has one node of a name, as ROS tools expect).
     nodes: Mutex<Vec<std::sync::Weak<NodeToken>>>,
-    doorbell: Arc<Doorbell>,
+    pub(crate) doorbell: Arc<Doorbell>,
     requests: Arc<Mutex<Vec<Request>>>,
     stop: Arc<AtomicBool>,
     thread: Mutex<Option<JoinHandle<()>>>,
@@ -186,7 +182,7 @@ impl Drop for Shared {
 /// here; the thread runs until the last handle is dropped.
 #[derive(Clone)]
 pub struct Participant {
-    shared: Arc<Shared>,
+    pub(crate) shared: Arc<Shared>,
 }
 
 impl std::fmt::Debug for Participant {
@@ -345,91 +341,13 @@ impl Participant {
         self.make_subscription(None, topic, qos)
     }
 
-    fn make_publisher<M: Message>(
-        &self,
-        node: Option<&Arc<NodeToken>>,
-        topic: &TopicName,
-        qos: QosProfile,
-        template: M,
-    ) -> Result<Publisher<M>, WireError> {
-        let (outbox, outgoing) = crate::outbox::outbox(&template, OUTBOX_DEPTH);
-        let counters = Arc::new(EndpointCounters::default());
-        let (name, pump_counters, owner) = (topic.clone(), counters.clone(), node.cloned());
-        self.request(move |dds| {
-            let dds_topic = dds.topic(&name, M::DESCRIPTION.dds_type_name(), &qos)?;
-            let writer = dds
-                .publisher
-                .create_datawriter_no_key::<M, RosCdr>(
-                    &dds_topic,
-                    Some(endpoint_policies::<M>(&qos)),
-                )
-                .map_err(|e| WireError::dds(format!("cannot create a writer on `{name}`"), e))?;
-            let gid = rustdds::RTPSEntity::guid(&writer).to_bytes();
-            if let Some(owner) = &owner {
-                dds.nodes.add_endpoint(owner, gid, Direction::Writer);
-            }
-            Ok(Some(Box::new(WriterPump {
-                writer,
-                outgoing,
-                counters: pump_counters,
-                gid,
-            })))
-        })?;
-        Ok(Publisher {
-            topic: topic.clone(),
-            outbox,
-            doorbell: self.shared.doorbell.clone(),
-            counters,
-            _node: node.cloned(),
-        })
-    }
-
-    fn make_subscription<M: Message>(
-        &self,
-        node: Option<&Arc<NodeToken>>,
-        topic: &TopicName,
-        qos: QosProfile,
-    ) -> Result<Subscription<M>, WireError> {
-        let (input, output) = triple_buffer::triple_buffer(&Received::<M>::default());
-        let counters = Arc::new(EndpointCounters::default());
-        let (name, pump_counters, owner) = (topic.clone(), counters.clone(), node.cloned());
-        self.request(move |dds| {
-            let dds_topic = dds.topic(&name, M::DESCRIPTION.dds_type_name(), &qos)?;
-            let reader = dds
-                .subscriber
-                .create_datareader_no_key::<Payload, RawCdr>(
-                    &dds_topic,
-                    Some(endpoint_policies::<M>(&qos)),
-                )
-                .map_err(|e| WireError::dds(format!("cannot create a reader on `{name}`"), e))?;
-            let gid = rustdds::RTPSEntity::guid(&reader).to_bytes();
-            if let Some(owner) = &owner {
-                dds.nodes.add_endpoint(owner, gid, Direction::Reader);
-            }
-            Ok(Some(Box::new(ReaderPump {
-                reader,
-                input,
-                arrivals: 0,
-                counters: pump_counters,
-                gid,
-            })))
-        })?;
-        Ok(Subscription {
-            topic: topic.clone(),
-            output,
-            last_seen: 0,
-            counters,
-            _node: node.cloned(),
-        })
-    }
-
     /// Wakes the DDS thread (a client queued a call).
     pub(crate) fn wake(&self) {
         self.shared.doorbell.ring();
     }
 
     /// Has the DDS thread make an endpoint with `make`, and waits for it.
-    fn request(
+    pub(crate) fn request(
         &self,
         make: impl FnOnce(&mut Dds) -> Result<Option<Box<dyn Pump>>, WireError> + Send + 'static,
     ) -> Result<(), WireError> {
@@ -533,14 +451,6 @@ impl DdsThread {
     }
 }
 
-/// A writer's or reader's policies for message type `M`: the profile's, and in USER_DATA the
-/// type's REP-2011 hash as Jazzy's RMWs announce it (`typehash=RIHS01_…;`), so their graph
-/// shows the type hash and rmw_zenoh-style matching by hash can work. rustdds sends USER_DATA
-/// only as patched in `vendor/rustdds` (its PATCHED.md).
-fn endpoint_policies<M: Message>(qos: &QosProfile) -> rustdds::QosPolicies {
-    policies(qos).with_user_data(TypeHash::of::<M>().user_data().into_bytes())
-}
-
 /// The domain ROS 2 tools use here: `ROS_DOMAIN_ID`, 0 when unset or empty.
 pub fn domain_from_env() -> Result<u16, String> {
     match std::env::var("ROS_DOMAIN_ID") {
@@ -553,322 +463,3 @@ pub fn domain_from_env() -> Result<u16, String> {
 
 /// ROS 2's highest domain id on Linux (the port arithmetic of the DDS spec overflows above).
 pub const MAX_DOMAIN_ID: u16 = 232;
-
-/// The control side of a topic we publish.
-pub struct Publisher<M: Message> {
-    topic: TopicName,
-    outbox: crate::outbox::Outbox<M>,
-    doorbell: Arc<Doorbell>,
-    counters: Arc<EndpointCounters>,
-    /// Keeps its node announced.
-    _node: Option<Arc<NodeToken>>,
-}
-
-impl<M: Message> std::fmt::Debug for Publisher<M> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Publisher")
-            .field("topic", &self.topic)
-            .field("counters", &self.counters)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<M: Message> Publisher<M> {
-    /// The message to fill in place: one of the preallocated buffers, holding whatever was
-    /// published some messages ago, so overwrite every field that matters.
-    pub fn message_mut(&mut self) -> &mut M {
-        self.outbox.message_mut()
-    }
-
-    /// Queues the message for the DDS thread and wakes it if it sleeps. Never blocks or
-    /// allocates. With [`OUTBOX_DEPTH`] messages already waiting, the message is dropped, and
-    /// counted (`overwritten`).
-    pub fn publish(&mut self) {
-        if !self.outbox.publish() {
-            self.counters.overwritten.fetch_add(1, Ordering::Relaxed);
-        }
-        self.doorbell.ring();
-    }
-
-    /// The topic.
-    pub fn topic(&self) -> &TopicName {
-        &self.topic
-    }
-
-    /// Its counts.
-    pub fn counters(&self) -> &EndpointCounters {
-        &self.counters
-    }
-}
-
-/// A message as it arrived, with when.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Received<M> {
-    /// The message.
-    pub message: M,
-    /// The wall clock when the DDS thread took it.
-    pub received: Time,
-    /// How many messages had arrived on this subscription, this one included.
-    pub arrival: u64,
-}
-
-/// The control side of a topic we subscribe to.
-pub struct Subscription<M: Message> {
-    topic: TopicName,
-    output: triple_buffer::Output<Received<M>>,
-    last_seen: u64,
-    counters: Arc<EndpointCounters>,
-    /// Keeps its node announced.
-    _node: Option<Arc<NodeToken>>,
-}
-
-impl<M: Message> std::fmt::Debug for Subscription<M> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Subscription")
-            .field("topic", &self.topic)
-            .field("counters", &self.counters)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<M: Message> Subscription<M> {
-    /// The newest message, if one arrived since the last call. Never blocks or allocates.
-    pub fn take_latest(&mut self) -> Option<&Received<M>> {
-        self.output.update();
-        let received = self.output.output_buffer();
-        if received.arrival == self.last_seen {
-            return None;
-        }
-        let skipped = received.arrival - self.last_seen - 1;
-        if skipped > 0 {
-            self.counters
-                .overwritten
-                .fetch_add(skipped, Ordering::Relaxed);
-        }
-        self.last_seen = received.arrival;
-        Some(received)
-    }
-
-    /// The topic.
-    pub fn topic(&self) -> &TopicName {
-        &self.topic
-    }
-
-    /// Its counts.
-    pub fn counters(&self) -> &EndpointCounters {
-        &self.counters
-    }
-}
-
-struct WriterPump<M: Message> {
-    writer: DataWriter<M, RosCdr>,
-    outgoing: crate::outbox::Outgoing<M>,
-    counters: Arc<EndpointCounters>,
-    gid: [u8; 16],
-}
-
-impl<M: Message> Pump for WriterPump<M> {
-    fn register(&mut self, _poll: &Poll, _token: Token) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn pump(&mut self) {
-        let (writer, counters) = (&self.writer, &self.counters);
-        self.outgoing.drain(|message| {
-            // DDS takes the sample by value: the clone is made here, off the control thread.
-            match writer.write(message.clone(), None) {
-                Ok(()) => counters.transferred.fetch_add(1, Ordering::Relaxed),
-                Err(_) => counters.failed.fetch_add(1, Ordering::Relaxed),
-            };
-        });
-    }
-
-    fn pending(&self) -> bool {
-        self.outgoing.pending()
-    }
-
-    fn abandoned(&self) -> bool {
-        Arc::strong_count(&self.counters) == 1
-    }
-
-    fn gids(&self) -> &[[u8; 16]] {
-        std::slice::from_ref(&self.gid)
-    }
-
-    fn housekeeping(&mut self) {
-        while let Some(status) = self.writer.try_recv_status() {
-            if let DataWriterStatus::PublicationMatched { current, .. } = status {
-                let matched = u64::try_from(current.count()).unwrap_or(0);
-                self.counters.matched.store(matched, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-struct ReaderPump<M: Message> {
-    /// Samples as bodies, decoded here into the buffer the control side gets next.
-    reader: DataReader<Payload, RawCdr>,
-    input: triple_buffer::Input<Received<M>>,
-    arrivals: u64,
-    counters: Arc<EndpointCounters>,
-    gid: [u8; 16],
-}
-
-impl<M: Message> Pump for ReaderPump<M> {
-    fn register(&mut self, poll: &Poll, token: Token) -> std::io::Result<()> {
-        poll.registry()
-            .register(&mut self.reader, token, Interest::READABLE)
-    }
-
-    fn abandoned(&self) -> bool {
-        Arc::strong_count(&self.counters) == 1
-    }
-
-    fn gids(&self) -> &[[u8; 16]] {
-        std::slice::from_ref(&self.gid)
-    }
-
-    fn deregister(&mut self, poll: &Poll) {
-        let _ = poll.registry().deregister(&mut self.reader);
-    }
-
-    fn pump(&mut self) {
-        let mut newest = None;
-        loop {
-            match self.reader.take_next_sample() {
-                Ok(Some(sample)) => {
-                    self.arrivals += 1;
-                    self.counters.transferred.fetch_add(1, Ordering::Relaxed);
-                    newest = Some(sample.into_value());
-                }
-                Ok(None) => break,
-                Err(_) => {
-                    self.counters.failed.fetch_add(1, Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-        let Some(payload) = newest else { return };
-        // Decoded into the buffer the control side gets next, reusing its strings and arrays.
-        let slot = self.input.input_buffer_mut();
-        if payload.decode_into(&mut slot.message).is_err() {
-            self.counters.failed.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-        slot.received = Time::now();
-        slot.arrival = self.arrivals;
-        self.input.publish();
-    }
-}
-
-/// A node of this process: a name in a namespace that ROS tools list (`ros2 node list`), and
-/// the endpoints made on it, which `ros2 topic info -v` names it for. A handle: clone it
-/// freely; it stays announced while a clone or one of its endpoints lives.
-#[derive(Clone)]
-pub struct Node {
-    participant: Participant,
-    token: Arc<NodeToken>,
-}
-
-impl std::fmt::Debug for Node {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Node").field(&self.token.name).finish()
-    }
-}
-
-impl Node {
-    /// Its namespace and name.
-    pub fn name(&self) -> &NodeName {
-        &self.token.name
-    }
-
-    /// The participant it is announced by.
-    pub fn participant(&self) -> &Participant {
-        &self.participant
-    }
-
-    /// A publisher of `M` on `topic`, this node's; see [`Participant::publisher`] for the
-    /// template. Made on the DDS thread; waits for it.
-    pub fn publisher<M: Message>(
-        &self,
-        topic: &TopicName,
-        qos: QosProfile,
-        template: M,
-    ) -> Result<Publisher<M>, WireError> {
-        self.participant
-            .make_publisher(Some(&self.token), topic, qos, template)
-    }
-
-    /// A subscription to `M` on `topic`, this node's. Made on the DDS thread; waits for it.
-    pub fn subscription<M: Message>(
-        &self,
-        topic: &TopicName,
-        qos: QosProfile,
-    ) -> Result<Subscription<M>, WireError> {
-        self.participant
-            .make_subscription(Some(&self.token), topic, qos)
-    }
-
-    /// `~/<name>`: a name in this node's own namespace (`/robot1/controller_manager/list_parameters`),
-    /// as rcl expands a private name.
-    pub fn private_name(&self, name: &str) -> Result<TopicName, WireError> {
-        TopicName::new(&format!("{}/{name}", self.token.name.fully_qualified())).map_err(|e| {
-            WireError::Name {
-                name: name.to_string(),
-                source: e,
-            }
-        })
-    }
-
-    /// A client of service `S` on `name`, this node's ([`crate::client`] says how replies are
-    /// paired with requests). Made on the DDS thread; waits for it.
-    pub fn client<S: Service>(&self, name: &TopicName) -> Result<ServiceClient<S>, WireError> {
-        let shared = crate::client::Shared::<S>::new();
-        let (owner, service, pump_shared) = (self.token.clone(), name.clone(), shared.clone());
-        self.participant.request(move |dds| {
-            crate::client::make::<S>(dds, &owner, &service, pump_shared).map(Some)
-        })?;
-        Ok(ServiceClient::new(
-            name.clone(),
-            shared,
-            self.participant.clone(),
-            self.token.clone(),
-        ))
-    }
-
-    /// A server of service `S` on `name`, this node's: `handler` answers each request, on the
-    /// participant's thread ([`crate::service`] says how replies are paired with requests).
-    /// It serves while the returned handle lives. Made on the DDS thread; waits for it.
-    pub fn service<S: Service>(
-        &self,
-        name: &TopicName,
-        mut handler: impl FnMut(&S::Request) -> S::Response + Send + 'static,
-    ) -> Result<ServiceServer, WireError> {
-        self.deferred_service::<S>(name, move |request, reply| {
-            reply.send(handler(request));
-        })
-    }
-
-    /// A server of service `S` on `name` whose `handler` answers through the [`Reply`] it is
-    /// given, at once or later from any thread (an action's `get_result`, answered when its goal
-    /// ends). The handler runs on the participant's thread and must not wait there.
-    pub fn deferred_service<S: Service>(
-        &self,
-        name: &TopicName,
-        handler: impl FnMut(&S::Request, Reply<S>) + Send + 'static,
-    ) -> Result<ServiceServer, WireError> {
-        let counters = Arc::new(ServiceCounters::default());
-        let (owner, service, pump_counters) = (self.token.clone(), name.clone(), counters.clone());
-        let handler: crate::service::Handler<S> = Box::new(handler);
-        let doorbell = self.participant.shared.doorbell.clone();
-        self.participant.request(move |dds| {
-            crate::service::make::<S>(dds, &owner, &service, handler, pump_counters, doorbell)
-                .map(Some)
-        })?;
-        Ok(ServiceServer::new(
-            name.clone(),
-            counters,
-            self.token.clone(),
-        ))
-    }
-}
