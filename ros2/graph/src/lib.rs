@@ -33,12 +33,13 @@ mod controller_manager;
 mod diagnostics;
 mod graph;
 mod observer;
+mod options;
 pub mod parameters;
 pub mod params_file;
 
 pub use diagnostics::LoopWatch;
-pub use graph::{
-    DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ, GraphError, GraphOptions, GraphReport,
-    LiveParameter, RosGraph, Topics,
-};
+pub use graph::{GraphError, GraphReport, RosGraph};
 pub use observer::GraphObserver;
+pub use options::{
+    DEFAULT_DIAGNOSTICS_HZ, DEFAULT_RATE_CAP_HZ, GraphOptions, LiveParameter, Topics,
+};
