@@ -33,6 +33,6 @@ pub use handle::{
     ControllerInfo, ControllerStatus, DEFAULT_SWITCH_TIMEOUT, LoadError, MAX_CONTROLLERS,
     ManagerHandle, SwitchAnswer, controller_manager,
 };
-pub use manager::{ControllerManager, Managed, Switched};
+pub use manager::{ControllerManager, Managed};
 pub use switch::{Problem, Problems, Strictness, Why};
 pub use typed::{JointSet, Typed, TypedController, WholeRobot};

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::claims::{Claims, slot_name};
-use super::manager::{ControllerManager, Managed, Switched};
-use super::switch::{Problem, Strictness, Why, bits};
+use super::manager::{ControllerManager, Managed};
+use super::switch::{Problem, Problems, Strictness, Why, bits};
 use crate::typed::RobotTypes;
 
 /// The most controllers one manager runs (a switch is a `u64` of them).
@@ -52,7 +52,8 @@ pub(super) struct Request {
 /// A switch's outcome, from the control thread.
 pub(super) struct Done {
     pub(super) id: u64,
-    pub(super) outcome: Result<Switched, Problem>,
+    /// What best effort left out, or why a strict switch was refused.
+    pub(super) outcome: Result<Problems, Problem>,
     /// The first incoming controller that refused, and why.
     pub(super) refusal: Option<(u8, crate::control_loop::ControllerError)>,
 }
@@ -389,8 +390,8 @@ impl ManagerHandle {
             }
         };
         match &done.outcome {
-            Ok(switched) => {
-                notes.extend(switched.skipped.iter().map(explain));
+            Ok(skipped) => {
+                notes.extend(skipped.iter().map(explain));
                 SwitchAnswer {
                     ok: true,
                     message: notes.join("\n"),

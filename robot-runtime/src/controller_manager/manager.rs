@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::claims::Claims;
 use super::handle::{Done, Shared};
-use super::switch::{self, Plan, Problem, Problems, Strictness, Why, bits};
+use super::switch::{self, Plan, Problem, Strictness, Why, bits};
 use crate::InterfaceKind;
 use crate::control_loop::{Controller, ControllerError};
 use crate::hardware::Clock;
@@ -241,7 +241,6 @@ impl<R: RobotTypes> ControllerManager<R> {
         );
         let outcome = match planned {
             Ok(plan) => {
-                let before = self.active;
                 let mut skipped = plan.skipped;
                 let carried = self.carry_out(
                     &plan,
@@ -259,21 +258,14 @@ impl<R: RobotTypes> ControllerManager<R> {
                         });
                     }
                 }
-                match carried {
-                    Ok(()) => Ok((before, self.active, skipped)),
-                    Err(problem) => Err(problem),
-                }
+                carried.map(|()| skipped)
             }
             Err(problem) => Err(problem),
         };
         self.shared.active.store(self.active, Ordering::Release);
         let _ = self.done.push(Done {
             id: request.id,
-            outcome: outcome.map(|(before, after, skipped)| Switched {
-                before,
-                after,
-                skipped,
-            }),
+            outcome,
             refusal,
         });
     }
@@ -293,17 +285,6 @@ impl<R: RobotTypes> std::ops::Index<usize> for ClaimsView<'_, R> {
     fn index(&self, i: usize) -> &Claims {
         &self.0[i].claims
     }
-}
-
-/// A switch carried out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Switched {
-    /// Active before, bit per controller.
-    pub before: u64,
-    /// Active after.
-    pub after: u64,
-    /// What best effort left as it was, and why.
-    pub skipped: Problems,
 }
 
 impl<R: RobotTypes> Controller<R> for ControllerManager<R> {
