@@ -14,22 +14,18 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use ros2_msg::cdr::Payload;
-use ros2_msg::{QosProfile, Service, TopicName, TypeHash};
+use ros2_msg::{Service, TopicName};
 use rustdds::mio1::{Interest, Poll, Token};
 use rustdds::no_key::{DataReader, DataWriter};
 use rustdds::{
     DataReaderStatus, DataWriterStatus, GUID, SampleIdentity, SequenceNumber, StatusEvented,
-    TopicKind, WriteOptionsBuilder,
+    WriteOptionsBuilder,
 };
 
 use crate::adapters::{RawCdr, RosCdr};
 use crate::error::WireError;
 use crate::nodes::NodeToken;
 use crate::participant::{Dds, Pump};
-use crate::qos::policies;
-
-/// `rmw_qos_profile_services_default`.
-const SERVICE_QOS: QosProfile = QosProfile::reliable(10);
 
 /// Why a call got no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -167,20 +163,11 @@ pub(crate) fn make<S: Service>(
     name: &TopicName,
     shared: Arc<Shared<S>>,
 ) -> Result<Box<dyn Pump>, WireError> {
-    let user_data = TypeHash::of_description(S::DESCRIPTION).user_data();
-    let qos = policies(&SERVICE_QOS).with_user_data(user_data.into_bytes());
-    let request_topic = dds.raw_topic(
-        name.dds_request_name(),
-        <S::Request as ros2_msg::Message>::DESCRIPTION.dds_type_name(),
-        &SERVICE_QOS,
-        TopicKind::NoKey,
-    )?;
-    let reply_topic = dds.raw_topic(
-        name.dds_reply_name(),
-        <S::Response as ros2_msg::Message>::DESCRIPTION.dds_type_name(),
-        &SERVICE_QOS,
-        TopicKind::NoKey,
-    )?;
+    let crate::service::Topics {
+        qos,
+        request: request_topic,
+        reply: reply_topic,
+    } = crate::service::topics::<S>(dds, name)?;
     let requests = dds
         .publisher
         .create_datawriter_no_key::<S::Request, RosCdr>(&request_topic, Some(qos.clone()))

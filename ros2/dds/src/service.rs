@@ -121,6 +121,37 @@ impl<S: Service> Reply<S> {
     }
 }
 
+/// A service's two topics and the policies of its endpoints: `rmw_qos_profile_services_default`,
+/// and in USER_DATA the service type's hash, which Jazzy's RMWs announce on both.
+pub(crate) struct Topics {
+    pub(crate) qos: rustdds::QosPolicies,
+    pub(crate) request: rustdds::Topic,
+    pub(crate) reply: rustdds::Topic,
+}
+
+/// The topics of service `S` on `name`, for a server or a client.
+pub(crate) fn topics<S: Service>(dds: &mut Dds, name: &TopicName) -> Result<Topics, WireError> {
+    let user_data = TypeHash::of_description(S::DESCRIPTION).user_data();
+    let qos = policies(&SERVICE_QOS).with_user_data(user_data.into_bytes());
+    let request = dds.raw_topic(
+        name.dds_request_name(),
+        <S::Request as ros2_msg::Message>::DESCRIPTION.dds_type_name(),
+        &SERVICE_QOS,
+        TopicKind::NoKey,
+    )?;
+    let reply = dds.raw_topic(
+        name.dds_reply_name(),
+        <S::Response as ros2_msg::Message>::DESCRIPTION.dds_type_name(),
+        &SERVICE_QOS,
+        TopicKind::NoKey,
+    )?;
+    Ok(Topics {
+        qos,
+        request,
+        reply,
+    })
+}
+
 /// Makes the server's endpoints on the DDS thread; the node registry learns them.
 pub(crate) fn make<S: Service>(
     dds: &mut Dds,
@@ -130,20 +161,11 @@ pub(crate) fn make<S: Service>(
     counters: Arc<ServiceCounters>,
     doorbell: Arc<crate::participant::Doorbell>,
 ) -> Result<Box<dyn Pump>, WireError> {
-    let user_data = TypeHash::of_description(S::DESCRIPTION).user_data();
-    let qos = policies(&SERVICE_QOS).with_user_data(user_data.into_bytes());
-    let request_topic = dds.raw_topic(
-        name.dds_request_name(),
-        <S::Request as ros2_msg::Message>::DESCRIPTION.dds_type_name(),
-        &SERVICE_QOS,
-        TopicKind::NoKey,
-    )?;
-    let reply_topic = dds.raw_topic(
-        name.dds_reply_name(),
-        <S::Response as ros2_msg::Message>::DESCRIPTION.dds_type_name(),
-        &SERVICE_QOS,
-        TopicKind::NoKey,
-    )?;
+    let Topics {
+        qos,
+        request: request_topic,
+        reply: reply_topic,
+    } = topics::<S>(dds, name)?;
     let requests = dds
         .subscriber
         .create_datareader_no_key::<Payload, RawCdr>(&request_topic, Some(qos.clone()))
