@@ -126,7 +126,7 @@ ros_message! {
 
 ros_service! {
     /// `control_msgs/action/FollowJointTrajectory_SendGoal`: `_action/send_goal`.
-    pub service FollowJointTrajectorySendGoal as "FollowJointTrajectory_SendGoal" in "control_msgs" :: action {
+    pub service FollowJointTrajectorySendGoal as ("FollowJointTrajectory_SendGoal") in "control_msgs" :: action {
         request FollowJointTrajectorySendGoalRequest {
             /// The goal's id, the client's choice.
             goal_id: Uuid,
@@ -145,7 +145,7 @@ ros_service! {
 
 ros_service! {
     /// `control_msgs/action/FollowJointTrajectory_GetResult`: `_action/get_result`.
-    pub service FollowJointTrajectoryGetResult as "FollowJointTrajectory_GetResult" in "control_msgs" :: action {
+    pub service FollowJointTrajectoryGetResult as ("FollowJointTrajectory_GetResult") in "control_msgs" :: action {
         request FollowJointTrajectoryGetResultRequest {
             /// The goal.
             goal_id: Uuid,

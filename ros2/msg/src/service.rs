@@ -59,9 +59,10 @@ ros_message! {
 /// ```
 #[macro_export]
 macro_rules! ros_service {
-    // An action's services (`control_msgs/action/FollowJointTrajectory_SendGoal`): a ROS name
-    // and an interface of their own.
-    ($(#[$meta:meta])* pub service $name:ident as $ros_name:literal in $package:literal :: $interface:ident {
+    // A service under any interface with its ROS name given: an action's
+    // (`control_msgs/action/FollowJointTrajectory_SendGoal`), and every `srv` one through the
+    // arm below.
+    ($(#[$meta:meta])* pub service $name:ident as ($ros_name:expr) in $package:literal :: $interface:ident {
         request $request:ident { $($(#[$rq_meta:meta])* $rq_field:ident : $rq_type:ty),* $(,)? }
         response $response:ident { $($(#[$rs_meta:meta])* $rs_field:ident : $rs_type:ty),* $(,)? }
         event $event:ident
@@ -124,57 +125,12 @@ macro_rules! ros_service {
         response $response:ident { $($(#[$rs_meta:meta])* $rs_field:ident : $rs_type:ty),* $(,)? }
         event $event:ident
     }) => {
-        $crate::ros_message! {
-            #[doc = ::core::concat!("The request of `", $package, "/srv/", ::core::stringify!($name), "`.")]
-            pub struct $request as (::core::concat!(::core::stringify!($name), "_Request")) in $package :: srv {
-                $($(#[$rq_meta])* $rq_field : $rq_type),*
+        $crate::ros_service! {
+            $(#[$meta])* pub service $name as (::core::stringify!($name)) in $package :: srv {
+                request $request { $($(#[$rq_meta])* $rq_field : $rq_type),* }
+                response $response { $($(#[$rs_meta])* $rs_field : $rs_type),* }
+                event $event
             }
-        }
-        $crate::ros_message! {
-            #[doc = ::core::concat!("The response of `", $package, "/srv/", ::core::stringify!($name), "`.")]
-            pub struct $response as (::core::concat!(::core::stringify!($name), "_Response")) in $package :: srv {
-                $($(#[$rs_meta])* $rs_field : $rs_type),*
-            }
-        }
-        $crate::ros_message! {
-            #[doc = ::core::concat!("The introspection event of `", $package, "/srv/", ::core::stringify!($name), "`.")]
-            pub struct $event as (::core::concat!(::core::stringify!($name), "_Event")) in $package :: srv {
-                /// What happened, when, to whose call.
-                info: $crate::service::ServiceEventInfo,
-                /// The request, when the event carries it.
-                request: $crate::BoundedVec<$request, 1>,
-                /// The response, when the event carries it.
-                response: $crate::BoundedVec<$response, 1>,
-            }
-        }
-
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-        pub struct $name;
-
-        #[automatically_derived]
-        impl $crate::Service for $name {
-            type Request = $request;
-            type Response = $response;
-            const DESCRIPTION: &'static $crate::TypeDescription = &$crate::TypeDescription {
-                package: $package,
-                interface: "srv",
-                name: ::core::stringify!($name),
-                fields: &[
-                    $crate::Field {
-                        name: "request_message",
-                        field_type: <$request as $crate::RosType>::FIELD_TYPE,
-                    },
-                    $crate::Field {
-                        name: "response_message",
-                        field_type: <$response as $crate::RosType>::FIELD_TYPE,
-                    },
-                    $crate::Field {
-                        name: "event_message",
-                        field_type: <$event as $crate::RosType>::FIELD_TYPE,
-                    },
-                ],
-            };
         }
     };
 }
