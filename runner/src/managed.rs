@@ -27,8 +27,9 @@ use ros2_trajectory::{
 
 use crate::run::RunError;
 
-/// Makes one of the robot crate's own controllers for the manager, active or not.
-pub(crate) type UserController<R> = Box<dyn Fn(bool) -> Result<Managed<R>, String>>;
+/// Makes one of the robot crate's own controllers for the manager (inactive; the run says
+/// whether it starts active).
+pub(crate) type UserController<R> = Box<dyn Fn() -> Result<Managed<R>, String>>;
 
 /// What the loaded controllers count, printed when the run ends.
 #[derive(Debug, Default)]
@@ -170,13 +171,9 @@ pub(crate) fn load<R: RobotTypes>(
         });
     }
     for make in own {
-        let probe = make(false).map_err(&refused)?;
-        let starts = active.is_some_and(|a| a.contains(&probe.name));
-        loaded.push(if starts {
-            make(true).map_err(&refused)?
-        } else {
-            probe
-        });
+        let mut managed = make().map_err(&refused)?;
+        managed.active = active.is_some_and(|a| a.contains(&managed.name));
+        loaded.push(managed);
     }
     if let Some(active) = active {
         for name in active {

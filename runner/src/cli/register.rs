@@ -41,13 +41,13 @@ impl App {
         let for_run = make.clone();
         let mut app = self.register::<R, C>(name, about, move || for_run());
         let kind = format!("{}/{name}", app.name);
-        app.manage::<R>(Box::new(move |active| {
+        app.manage::<R>(Box::new(move || {
             Ok(Managed {
                 name: name.to_string(),
                 kind: kind.clone(),
                 claims: Claims::all::<R>(),
                 reads: Vec::new(),
-                active,
+                active: false,
                 controller: Box::new(make()),
             })
         }));
@@ -68,9 +68,7 @@ impl App {
         let for_run = make.clone();
         let mut app = self.register::<R, Typed<R, C>>(name, about, move || Typed::new(for_run()));
         let kind = format!("{}/{name}", app.name);
-        app.manage::<R>(Box::new(move |active| {
-            Managed::typed(name, &kind, make(), active)
-        }));
+        app.manage::<R>(Box::new(move || Managed::typed(name, &kind, make(), false)));
         app
     }
 
