@@ -3,186 +3,23 @@
 //! holding what a controller lets go, seeding what one takes over, and allocating nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
+mod manager;
+
 use std::time::Duration;
 
 use alloc_counter::allocations_in;
-use backend_mock::MockSystem;
 use robot_core::InterfaceKind;
-use robot_core::control_loop::{ControlLoop, Controller, ControllerError};
+use robot_core::control_loop::{Controller, ControllerError};
 use robot_core::controller_manager::{
-    Claims, ControllerManager, JointSet, LoadError, Managed, ManagerHandle, Strictness,
-    SwitchAnswer, TypedController, WholeRobot, controller_manager,
+    Claims, LoadError, Managed, Strictness, SwitchAnswer, controller_manager,
 };
-use robot_core::hardware::{Clock, Component, System};
-use robots::lite_biped::lite_biped::{LeftLegBusCommand, LegCommand};
+use robot_core::hardware::Clock;
 use robots::{LiteBiped, LiteBipedCommand, LiteBipedState};
+
+use manager::{RIGHT, active, cycles, knee, running, switch};
 
 #[global_allocator]
 static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;
-
-const LEFT: [&str; 7] = [
-    "left_hip_pitch",
-    "left_hip_roll",
-    "left_hip_yaw",
-    "left_knee_pitch",
-    "left_ankle_yaw",
-    "left_ankle_pitch",
-    "left_ankle_roll",
-];
-const RIGHT: [&str; 7] = [
-    "right_hip_pitch",
-    "right_hip_roll",
-    "right_hip_yaw",
-    "right_knee_pitch",
-    "right_ankle_yaw",
-    "right_ankle_pitch",
-    "right_ankle_roll",
-];
-
-/// Drives one knee towards `target` by `step` a cycle, as a servo (stiffness 40), and also
-/// writes 9.0 into both knees' feed-forward effort, which it may not have claimed.
-#[derive(Debug, Clone, Copy)]
-struct Knee {
-    left: bool,
-    target: f64,
-    step: f64,
-    /// The position it started from, in `on_activate`.
-    started_at: Option<f64>,
-    deactivated: bool,
-}
-
-impl Knee {
-    fn new(left: bool, target: f64) -> Knee {
-        Knee {
-            left,
-            target,
-            step: 0.01,
-            started_at: None,
-            deactivated: false,
-        }
-    }
-}
-
-impl Controller<LiteBiped> for Knee {
-    fn on_activate(
-        &mut self,
-        _clock: Clock,
-        _state: &LiteBipedState,
-        command: &mut LiteBipedCommand,
-    ) -> Result<(), ControllerError> {
-        let knee = match self.left {
-            true => &mut command.left_knee_pitch,
-            false => &mut command.right_knee_pitch,
-        };
-        self.started_at = Some(knee.position);
-        knee.stiffness = 40.0;
-        knee.damping = 1.0;
-        Ok(())
-    }
-
-    fn update(
-        &mut self,
-        _clock: Clock,
-        _state: &LiteBipedState,
-        command: &mut LiteBipedCommand,
-    ) -> Result<(), ControllerError> {
-        let knee = match self.left {
-            true => &mut command.left_knee_pitch,
-            false => &mut command.right_knee_pitch,
-        };
-        let error = self.target - knee.position;
-        knee.position += error.clamp(-self.step, self.step);
-        command.left_knee_pitch.effort = 9.0;
-        command.right_knee_pitch.effort = 9.0;
-        Ok(())
-    }
-
-    fn on_deactivate(&mut self, _clock: Clock, _state: &LiteBipedState) {
-        self.deactivated = true;
-    }
-}
-
-/// A knee controller named `name` claiming the leg's position, stiffness and damping.
-fn knee(name: &str, left: bool, target: f64, active: bool) -> Managed<LiteBiped> {
-    let leg = if left { LEFT } else { RIGHT };
-    let interfaces = [
-        InterfaceKind::Position,
-        InterfaceKind::Stiffness,
-        InterfaceKind::Damping,
-    ];
-    let slots = interfaces.iter().flat_map(|kind| {
-        Claims::of_interface::<LiteBiped>(&leg, *kind)
-            .unwrap()
-            .slots()
-            .to_vec()
-    });
-    let len = <LiteBiped as robot_core::typed::RobotTypes>::COMMAND_LAYOUT.len();
-    Managed {
-        name: name.to_string(),
-        kind: "test/Knee".to_string(),
-        claims: Claims::of_slots(slots, len).unwrap(),
-        reads: Vec::new(),
-        active,
-        controller: Box::new(Knee::new(left, target)),
-    }
-}
-
-type Loop = ControlLoop<LiteBiped, ControllerManager<LiteBiped>>;
-
-/// An active loop on the mock of the controllers given, and their handle.
-fn running(controllers: Vec<Managed<LiteBiped>>) -> (Loop, ManagerHandle, Clock) {
-    let (manager, handle) = controller_manager(controllers).unwrap();
-    let components: Vec<Box<dyn Component<LiteBiped>>> =
-        vec![Box::new(MockSystem::<LiteBiped>::new())];
-    let mut control_loop = ControlLoop::new(System::new(components).unwrap(), manager, None);
-    let clock = Clock {
-        time: Duration::ZERO,
-        period: control_loop.period(),
-    };
-    control_loop.configure().unwrap();
-    control_loop.activate(clock).unwrap();
-    (control_loop, handle, clock)
-}
-
-/// Asks for a switch on another thread while this one runs cycles, as the service thread and
-/// the control thread do; returns the answer and the cycles run until it came.
-fn switch(
-    control_loop: &mut Loop,
-    clock: &mut Clock,
-    handle: &ManagerHandle,
-    activate: &[&str],
-    deactivate: &[&str],
-    strictness: Strictness,
-) -> (SwitchAnswer, u32) {
-    let owned = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
-    let (activate, deactivate) = (owned(activate), owned(deactivate));
-    let asker = handle.clone();
-    let thread = std::thread::spawn(move || {
-        asker.switch(&activate, &deactivate, strictness, Duration::from_secs(5))
-    });
-    let mut cycles = 0;
-    while !thread.is_finished() {
-        clock.time += clock.period;
-        control_loop.cycle(*clock).unwrap();
-        cycles += 1;
-        std::thread::sleep(Duration::from_micros(200));
-    }
-    (thread.join().unwrap(), cycles)
-}
-
-fn cycles(control_loop: &mut Loop, clock: &mut Clock, n: usize) {
-    for _ in 0..n {
-        clock.time += clock.period;
-        control_loop.cycle(*clock).unwrap();
-    }
-}
-
-fn active(handle: &ManagerHandle) -> Vec<String> {
-    (handle.controllers().into_iter())
-        .filter(|c| c.active)
-        .map(|c| c.info.name)
-        .collect()
-}
 
 #[test]
 fn controllers_on_different_legs_run_together_each_reaching_only_what_it_claims() {
@@ -449,95 +286,6 @@ fn cycles_with_switches_arriving_allocate_nothing() {
     assert_eq!(active(&handle), ["up", "right"]);
 }
 
-/// Drives the left knee to `target`: claims the left leg bus by its type, and is handed only its
-/// joints.
-struct LeftKnee {
-    target: f64,
-}
-
-impl TypedController<LiteBiped> for LeftKnee {
-    type Claims = robots::lite_biped::lite_biped::LeftLegBus;
-
-    fn update(
-        &mut self,
-        _clock: Clock,
-        _state: &LiteBipedState,
-        command: LeftLegBusCommand<'_>,
-    ) -> Result<(), ControllerError> {
-        let knee = command.left_knee_pitch;
-        knee.position += (self.target - knee.position).clamp(-0.01, 0.01);
-        knee.stiffness = 30.0;
-        knee.damping = 1.0;
-        Ok(())
-    }
-}
-
-#[test]
-fn a_typed_controller_claims_its_bus_by_its_type_and_runs_beside_another() {
-    let left = Managed::typed(
-        "left_knee",
-        "robots/LeftKnee",
-        LeftKnee { target: 0.4 },
-        true,
-    )
-    .unwrap();
-    let claims = left.claims.names::<LiteBiped>();
-    assert_eq!(
-        claims.len(),
-        35,
-        "every interface of the left leg's seven joints: {claims:?}"
-    );
-    assert!(claims.iter().all(|c| c.starts_with("left_")), "{claims:?}");
-    let everything = Managed::typed("everything", "robots/All", Everything, false).unwrap();
-    assert_eq!(
-        everything.claims.slots().len(),
-        <LiteBiped as robot_core::typed::RobotTypes>::COMMAND_LAYOUT.len()
-    );
-    let (mut control_loop, handle, mut clock) = running(vec![
-        left,
-        knee("right_knee", false, -0.3, true),
-        everything,
-    ]);
-    cycles(&mut control_loop, &mut clock, 100);
-    let command = control_loop.command();
-    assert!((command.left_knee_pitch.position - 0.4).abs() < 1e-9);
-    assert!((command.right_knee_pitch.position + 0.3).abs() < 1e-9);
-    // The whole robot's controller collides with the typed one's claims.
-    let (answer, _) = switch(
-        &mut control_loop,
-        &mut clock,
-        &handle,
-        &["everything"],
-        &[],
-        Strictness::Strict,
-    );
-    assert!(!answer.ok);
-    assert!(
-        answer.message.contains(
-            "'left_hip_pitch/position' is currently claimed by another controller ('left_knee')"
-        ),
-        "{}",
-        answer.message
-    );
-}
-
-/// Claims the whole robot.
-struct Everything;
-
-impl TypedController<LiteBiped> for Everything {
-    type Claims = WholeRobot;
-
-    fn update(
-        &mut self,
-        _clock: Clock,
-        _state: &LiteBipedState,
-        command: &mut LiteBipedCommand,
-    ) -> Result<(), ControllerError> {
-        command.right_knee_pitch.position = 0.0;
-        Ok(())
-    }
-}
-
 /// Refuses to start, or panics starting: an incoming controller that cannot take over.
 struct Refuses {
     panics: bool,
@@ -653,60 +401,4 @@ fn an_incoming_controller_that_panics_mid_run_ends_the_run_with_the_hardware_off
     assert!(!control_loop.system().any_active(), "the hardware is off");
     let answer = thread.join().unwrap();
     assert!(!answer.ok, "{}", answer.message);
-}
-
-/// One controller type for either leg: it claims a side of the `leg` limb and is handed that
-/// side's `LegCommand`, whose knee it drives to `target`.
-struct KneeTo<S> {
-    target: f64,
-    _side: std::marker::PhantomData<S>,
-}
-
-impl<S> TypedController<LiteBiped> for KneeTo<S>
-where
-    S: for<'a> JointSet<LiteBiped, View<'a> = LegCommand<'a>> + Send,
-{
-    type Claims = S;
-
-    fn update(
-        &mut self,
-        _clock: Clock,
-        _state: &LiteBipedState,
-        leg: LegCommand<'_>,
-    ) -> Result<(), ControllerError> {
-        leg.knee_pitch.position += (self.target - leg.knee_pitch.position).clamp(-0.01, 0.01);
-        leg.knee_pitch.stiffness = 30.0;
-        Ok(())
-    }
-}
-
-fn knee_to<S>(name: &str, target: f64) -> Managed<LiteBiped>
-where
-    S: for<'a> JointSet<LiteBiped, View<'a> = LegCommand<'a>> + Send,
-{
-    let controller = KneeTo::<S> {
-        target,
-        _side: std::marker::PhantomData,
-    };
-    Managed::typed(name, "test/KneeTo", controller, true).unwrap()
-}
-
-#[test]
-fn one_controller_type_serves_each_side_of_a_limb() {
-    use robots::lite_biped::lite_biped::{LeftLeg, RightLeg};
-    assert_eq!(
-        <LeftLeg as JointSet<LiteBiped>>::JOINTS,
-        LEFT,
-        "the left side's joints, in the limb's order"
-    );
-    assert_eq!(<RightLeg as JointSet<LiteBiped>>::JOINTS, RIGHT);
-    let (mut control_loop, handle, mut clock) = running(vec![
-        knee_to::<LeftLeg>("left", 0.5),
-        knee_to::<RightLeg>("right", -0.2),
-    ]);
-    cycles(&mut control_loop, &mut clock, 100);
-    let command = control_loop.command();
-    assert!((command.left_knee_pitch.position - 0.5).abs() < 1e-9);
-    assert!((command.right_knee_pitch.position + 0.2).abs() < 1e-9);
-    assert_eq!(active(&handle), ["left", "right"]);
 }
