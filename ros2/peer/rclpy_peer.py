@@ -31,6 +31,9 @@ The command line and the JSON lines are peer.py's (peer_common.py holds both), f
           forward_command_controller takes (std_msgs/Float64MultiArray), and /joint_states as
           seen between them, from a JSON list of requests (stdin)
 
+  action  (peer.py has no such mode) as MoveIt executes: FollowJointTrajectory goals of a JSON
+          list (stdin) on --action, with rclpy's ActionClient, and how each ended
+
   params  (peer.py has no such mode) what `ros2 param` asks of a node's parameter services,
           from a JSON list of requests (stdin), and what /parameter_events and /clock carried
 
@@ -643,14 +646,42 @@ def control(args, peer, stopper):
 
 
 def action(args, peer, stopper):
-    """As MoveIt executes a trajectory: rclpy's ActionClient of control_msgs'
-    FollowJointTrajectory on --action, for each goal of a JSON list (stdin):
-      {"joints": [...], "positions": [...], "time": S, "cancel_after": S (optional)}
-    prints {"event": "goal", "accepted": bool, "feedback": N, "status": S, "error_code": E,
-    "error_string": "..."} (status and error_code only when accepted), and a cancel's
-    return code when it cancels."""
+    """As MoveIt executes trajectories: rclpy's ActionClient of control_msgs'
+    FollowJointTrajectory on --action, for each goal of a JSON list (stdin), in order:
+      {"joints": [...], "positions": [...], "time": S}  one point, or
+      {"joints": [...], "points": [{"positions": [...], "velocities": [...], "time": S}, ...]}
+      and optionally
+      "path_tolerance" / "goal_tolerance": {joint: position tolerance}, "goal_time_tolerance": S,
+      "cancel_after": S   cancels it S seconds after it was accepted
+      "next_after": S     sends the next goal S seconds after this one was accepted, without
+                          waiting for this one's result (to preempt it)
+      "hold_check": S     /joint_states at the result and S seconds later: how far each joint
+                          moved in between
+    prints, per goal, {"event": "goal", "index": I, "accepted": bool, "feedback": N,
+    "feedback_joints": [...], "max_feedback_error": E, "status": S, "error_code": E,
+    "error_string": "...", "moved": {joint: rad}} (all but index and accepted only when
+    accepted; moved only with hold_check), once its result is in; a cancel's return code."""
     from control_msgs.action import FollowJointTrajectory
+    from control_msgs.msg import JointTolerance
     from rclpy.action import ActionClient
+
+    latest = {}
+    peer.node.create_subscription(
+        JointState, graph_namespace(args.namespace) + "/joint_states",
+        lambda m: latest.update(dict(zip(m.name, m.position))), reliable(10))
+
+    def duration(t):
+        t = float(t)
+        return Duration(sec=int(t), nanosec=int(round((t % 1) * 1e9)) % 1_000_000_000)
+
+    def tolerances(given):
+        return [JointTolerance(name=j, position=float(p)) for j, p in (given or {}).items()]
+
+    def spin_until_done(future, on_tick=None):
+        while not future.done() and not stopper.stopped:
+            peer.spin_until(time.monotonic() + 0.01)
+            if on_tick:
+                on_tick()
 
     client = ActionClient(peer.node, FollowJointTrajectory, args.action)
     goals = json.load(sys.stdin)
@@ -659,35 +690,73 @@ def action(args, peer, stopper):
         say(event="no_server")
         say(event="summary")
         return
-    for g in goals:
+    running = []  # (index, g, handle, result future, feedback list, cancel_at)
+
+    def finish(entry):
+        index, g, handle, result, feedback, _ = entry
+        spin_until_done(result)
+        answer = result.result()
+        event = dict(event="goal", index=index, accepted=True, feedback=len(feedback),
+                     status=answer.status, error_code=answer.result.error_code,
+                     error_string=answer.result.error_string)
+        if feedback:
+            last = feedback[-1].feedback
+            event["feedback_joints"] = list(last.joint_names)
+            event["max_feedback_error"] = max(
+                (abs(e) for f in feedback for e in f.feedback.error.positions), default=0.0)
+        if "hold_check" in g:
+            peer.spin_until(time.monotonic() + 0.05)
+            at_result = dict(latest)
+            peer.spin_until(time.monotonic() + float(g["hold_check"]))
+            event["moved"] = {j: abs(latest[j] - at_result[j]) for j in g["joints"]
+                              if j in latest and j in at_result}
+        say(**event)
+
+    for index, g in enumerate(goals):
+        if stopper.stopped:
+            break
         goal = FollowJointTrajectory.Goal()
         goal.trajectory.joint_names = g["joints"]
-        point = JointTrajectoryPoint(positions=[float(p) for p in g["positions"]])
-        t = float(g.get("time", 1.0))
-        point.time_from_start = Duration(sec=int(t), nanosec=int((t % 1) * 1e9))
-        goal.trajectory.points = [point]
+        points = g.get("points") or [{"positions": g["positions"], "time": g.get("time", 1.0)}]
+        for p in points:
+            point = JointTrajectoryPoint(positions=[float(x) for x in p["positions"]])
+            if "velocities" in p:
+                point.velocities = [float(x) for x in p["velocities"]]
+            point.time_from_start = duration(p["time"])
+            goal.trajectory.points.append(point)
+        goal.path_tolerance = tolerances(g.get("path_tolerance"))
+        goal.goal_tolerance = tolerances(g.get("goal_tolerance"))
+        goal.goal_time_tolerance = duration(g.get("goal_time_tolerance", 0.0))
         feedback = []
-        sent = client.send_goal_async(goal, feedback_callback=lambda f: feedback.append(f))
-        while not sent.done() and not stopper.stopped:
-            peer.spin_until(time.monotonic() + 0.01)
+        sent = client.send_goal_async(goal, feedback_callback=feedback.append)
+        spin_until_done(sent)
         handle = sent.result()
-        if not handle.accepted:
-            say(event="goal", accepted=False)
+        if handle is None or not handle.accepted:
+            say(event="goal", index=index, accepted=False)
             continue
-        cancel_at = time.monotonic() + float(g["cancel_after"]) if "cancel_after" in g else None
-        result = handle.get_result_async()
-        while not result.done() and not stopper.stopped:
-            peer.spin_until(time.monotonic() + 0.01)
-            if cancel_at is not None and time.monotonic() >= cancel_at:
-                cancel_at = None
+        accepted_at = time.monotonic()
+        cancel_at = accepted_at + float(g["cancel_after"]) if "cancel_after" in g else None
+        entry = [index, g, handle, handle.get_result_async(), feedback, cancel_at]
+        if "next_after" in g:
+            running.append(entry)
+            peer.spin_until(accepted_at + float(g["next_after"]))
+            continue
+
+        def cancel_when_due():
+            if entry[5] is not None and time.monotonic() >= entry[5]:
+                entry[5] = None
                 canceled = handle.cancel_goal_async()
-                while not canceled.done():
-                    peer.spin_until(time.monotonic() + 0.01)
-                say(event="cancel", return_code=canceled.result().return_code,
+                spin_until_done(canceled)
+                say(event="cancel", index=index, return_code=canceled.result().return_code,
                     canceling=len(canceled.result().goals_canceling))
-        answer = result.result()
-        say(event="goal", accepted=True, feedback=len(feedback), status=answer.status,
-            error_code=answer.result.error_code, error_string=answer.result.error_string)
+
+        spin_until_done(entry[3], cancel_when_due)
+        for earlier in running:
+            finish(earlier)
+        running.clear()
+        finish(entry)
+    for earlier in running:
+        finish(earlier)
     say(event="summary")
 
 

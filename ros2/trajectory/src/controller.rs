@@ -13,16 +13,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use robot_runtime::Mit;
 use robot_runtime::control_loop::{Controller, ControllerError};
-use robot_runtime::hardware::Clock;
+use robot_runtime::hardware::Clock as LoopClock;
 use robot_runtime::typed::{RobotTypes, Values};
 
 use ros2_dds::Participant;
 
+use crate::follow::Following;
 use crate::group::{Group, groups};
-use crate::intake::{self, Handoff, IntakeError, IntakeThread, TrajectoryStats};
-use crate::trajectory::Trajectory;
+use crate::intake::{self, Clock, IntakeError, IntakeThread, TrajectoryStats};
 
 /// Where the controller takes goals and how.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -36,24 +35,6 @@ pub struct TrajectoryOptions {
     /// ROS time is the loop's simulated clock from zero (`/clock`, `use_sim_time`): goal stamps
     /// are read on it. Otherwise the wall clock.
     pub use_sim_time: bool,
-}
-
-/// One group and how the control thread follows it.
-#[derive(Debug)]
-struct Following {
-    group: Group,
-    /// Its controller's `allow_partial_joints_goal`: the intake reads it for every goal, so it
-    /// may be set while the robot runs.
-    allow_partial: Arc<AtomicBool>,
-    /// The control thread's end of the group's rings, from the first activation on.
-    handoff: Option<Handoff>,
-    /// The trajectory followed.
-    current: Option<Trajectory>,
-    /// The newest accepted one, until its start time.
-    pending: Option<Trajectory>,
-    /// Where each joint is meant to be now, and how fast.
-    position: Vec<f64>,
-    velocity: Vec<f64>,
 }
 
 /// Follows `trajectory_msgs/JointTrajectory` on `/<group>_trajectory_controller/joint_trajectory`
@@ -130,8 +111,12 @@ impl<R: RobotTypes> TrajectoryController<R> {
         let (thread, handoffs) = intake::start(
             &self.participant,
             &self.options.namespace,
-            self.options.use_sim_time.then(|| self.ros_now.clone()),
-            self.following.iter().map(|f| (&f.group, &f.allow_partial)),
+            if self.options.use_sim_time {
+                Clock::Simulated(self.ros_now.clone())
+            } else {
+                Clock::Wall
+            },
+            &self.following,
             Arc::clone(&self.stats),
         )?;
         for (following, handoff) in self.following.iter_mut().zip(handoffs) {
@@ -181,107 +166,9 @@ impl<R: RobotTypes> TrajectoryController<R> {
     }
 }
 
-impl Following {
-    /// Group `group`, holding still, not yet taking trajectories.
-    fn new(group: Group, allow_partial: bool) -> Following {
-        let joints = group.joints.len();
-        Following {
-            group,
-            allow_partial: Arc::new(AtomicBool::new(allow_partial)),
-            handoff: None,
-            current: None,
-            pending: None,
-            position: vec![0.0; joints],
-            velocity: vec![0.0; joints],
-        }
-    }
-
-    /// Gives a trajectory's buffer back to the intake.
-    fn give_back(&mut self, trajectory: Trajectory) {
-        if let Some(handoff) = &mut self.handoff {
-            handoff.give_back(trajectory);
-        }
-    }
-
-    /// Takes the newest accepted trajectory, and switches to it once its start has come.
-    fn advance(&mut self, now_ns: i128) {
-        let Some(handoff) = &mut self.handoff else {
-            return;
-        };
-        while let Ok(newer) = handoff.filled.pop() {
-            if let Some(older) = self.pending.replace(newer) {
-                handoff.give_back(older);
-            }
-        }
-        let due = self.pending.as_ref().is_some_and(|p| p.start_ns <= now_ns);
-        if !due {
-            return;
-        }
-        let Some(mut next) = self.pending.take() else {
-            return;
-        };
-        if let Some(done) = self.current.take() {
-            handoff.give_back(done);
-        }
-        if next.stop {
-            // Stop: hold where the group is meant to be now.
-            self.velocity.fill(0.0);
-            handoff.give_back(next);
-        } else {
-            next.take_over(&self.position, &self.velocity);
-            self.current = Some(next);
-        }
-    }
-
-    /// Where each joint is meant to be at `now_ns`.
-    fn sample(&mut self, now_ns: i128) {
-        let Some(current) = &self.current else {
-            self.velocity.fill(0.0);
-            return;
-        };
-        let t = (now_ns - current.start_ns) as f64 * 1e-9;
-        for (joint, (position, velocity)) in
-            self.position.iter_mut().zip(&mut self.velocity).enumerate()
-        {
-            (*position, *velocity) = current.sample(joint, t);
-        }
-    }
-
-    /// The group's desired state into the command. Allocates nothing.
-    fn write(&self, values: &mut [f64]) {
-        let joints = self.group.joints.iter();
-        for ((joint, position), velocity) in joints.zip(&self.position).zip(&self.velocity) {
-            let desired = Mit {
-                position: joint.clamp(*position),
-                velocity: *velocity,
-                effort: 0.0,
-                stiffness: joint.gains.0,
-                damping: joint.gains.1,
-            };
-            joint.command.write(&desired, values);
-        }
-    }
-
-    /// Holds where each joint is measured in `state` (no jump on activation), dropping what it
-    /// followed.
-    fn hold(&mut self, state: &[f64]) {
-        let joints = self.group.joints.iter();
-        for (joint, (position, velocity)) in
-            joints.zip(self.position.iter_mut().zip(&mut self.velocity))
-        {
-            let measured = joint.state_position.and_then(|s| state.get(s).copied());
-            *position = joint.clamp(measured.filter(|p| p.is_finite()).unwrap_or(0.0));
-            *velocity = 0.0;
-        }
-        if let Some(done) = self.current.take() {
-            self.give_back(done);
-        }
-    }
-}
-
 impl<R: RobotTypes> TrajectoryController<R> {
     /// ROS time at `clock` (ns), shared with the intake. Allocates nothing.
-    fn ros_now(&mut self, clock: Clock) -> i128 {
+    fn ros_now(&mut self, clock: LoopClock) -> i128 {
         let sim_time = self.options.use_sim_time;
         let epoch_ns = *self.epoch_ns.get_or_insert_with(|| {
             if sim_time {
@@ -303,30 +190,38 @@ impl<R: RobotTypes> TrajectoryController<R> {
 impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
     fn on_activate(
         &mut self,
-        clock: Clock,
+        clock: LoopClock,
         state: &R::State,
         command: &mut R::Command,
     ) -> Result<(), ControllerError> {
         self.ros_now(clock);
         self.join_graph()?;
         for following in &mut self.following {
-            following.hold(state.as_slice());
-            following.write(command.as_mut_slice());
+            following.hold(state.as_slice(), command.as_mut_slice());
+            following.set_active(true);
         }
         Ok(())
     }
 
+    fn on_deactivate(&mut self, _clock: LoopClock, state: &R::State) {
+        // Whatever it followed is dropped (the running goal aborted by the intake); active
+        // again, it starts from where the joints are.
+        let mut scratch = [0.0; 0];
+        for following in &mut self.following {
+            following.set_active(false);
+            following.hold(state.as_slice(), &mut scratch);
+        }
+    }
+
     fn update(
         &mut self,
-        clock: Clock,
-        _state: &R::State,
+        clock: LoopClock,
+        state: &R::State,
         command: &mut R::Command,
     ) -> Result<(), ControllerError> {
         let now_ns = self.ros_now(clock);
         for following in &mut self.following {
-            following.advance(now_ns);
-            following.sample(now_ns);
-            following.write(command.as_mut_slice());
+            following.update(now_ns, state.as_slice(), command.as_mut_slice());
         }
         Ok(())
     }

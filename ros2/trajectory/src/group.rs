@@ -19,6 +19,8 @@ pub struct GroupJoint {
     pub upper: Option<f64>,
     /// Where its measured position is in the state.
     pub(crate) state_position: Option<usize>,
+    /// Where its measured velocity is in the state.
+    pub(crate) state_velocity: Option<usize>,
     /// Where its five MIT commands are, where it declares them.
     pub(crate) command: MitSlots,
     /// The stiffness and damping written where the joint takes them (an MIT joint): the servo
@@ -34,6 +36,11 @@ pub struct Group {
     /// `/left_leg_trajectory_controller/joint_trajectory`, as joint_trajectory_controller's
     /// `~/joint_trajectory` resolves (in the controller manager's namespace, when it has one).
     pub topic: String,
+    /// `/left_leg_trajectory_controller/follow_joint_trajectory`: its FollowJointTrajectory
+    /// action.
+    pub action: String,
+    /// `/left_leg_trajectory_controller/controller_state`: its `~/controller_state`.
+    pub state_topic: String,
     /// Its joints, in the plan's order.
     pub joints: Vec<GroupJoint>,
 }
@@ -68,6 +75,8 @@ pub fn groups(robot: &Robot, state: &Layout, command: &Layout, namespace: &str) 
         .filter(|c| matches!(c.kind, ControllerKind::Trajectory { .. }))
         .map(|c| Group {
             topic: format!("{prefix}/{}/joint_trajectory", c.name),
+            action: format!("{prefix}/{}/follow_joint_trajectory", c.name),
+            state_topic: format!("{prefix}/{}/controller_state", c.name),
             joints: c
                 .joints
                 .iter()
@@ -80,6 +89,7 @@ pub fn groups(robot: &Robot, state: &Layout, command: &Layout, namespace: &str) 
                         lower: joint.limits.and_then(|l| l.lower),
                         upper: joint.limits.and_then(|l| l.upper),
                         state_position: state.joint_slot(index, InterfaceKind::Position),
+                        state_velocity: state.joint_slot(index, InterfaceKind::Velocity),
                         command: command.mit_slots(index),
                         gains: (gains.stiffness, gains.damping),
                     }

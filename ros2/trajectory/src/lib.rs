@@ -22,15 +22,22 @@
 #![warn(missing_docs)]
 
 mod controller;
+mod follow;
 mod forward;
+mod goals;
 mod group;
 mod intake;
+mod report;
+mod tolerance;
 mod trajectory;
 mod validate;
 
 pub use controller::{TrajectoryController, TrajectoryOptions};
 pub use forward::{ForwardCommandController, ForwardError, ForwardStats};
+pub use goals::ACTION_MONITOR_RATE_HZ;
 pub use group::{Group, GroupJoint, groups};
 pub use intake::{IntakeError, TrajectoryStats};
-pub use trajectory::{MAX_POINTS, Trajectory};
+pub use report::SAMPLE_RATE_HZ;
+pub use tolerance::{Constraints, StateTolerance, ToleranceError, Tolerances, for_goal};
+pub use trajectory::{Hold, MAX_POINTS, Trajectory};
 pub use validate::{Refusal, fill};

@@ -6,7 +6,7 @@
 use ros2_msg::msg::{JointTrajectory, JointTrajectoryPoint};
 
 use crate::group::Group;
-use crate::trajectory::{MAX_POINTS, Trajectory};
+use crate::trajectory::{Hold, MAX_POINTS, Trajectory};
 
 /// Why a trajectory was refused, one variant per rule; the controller keeps what it was doing
 /// (or holding).
@@ -110,6 +110,16 @@ pub enum Refusal {
         /// Its velocity.
         velocity: f64,
     },
+    /// An acceleration that is not a number.
+    #[error("point {point} gives `{joint}` acceleration {acceleration}: not finite")]
+    AccelerationNotFinite {
+        /// The point.
+        point: usize,
+        /// The joint.
+        joint: String,
+        /// Its acceleration.
+        acceleration: f64,
+    },
     /// A position beyond the joint's limits.
     #[error("point {point} puts `{joint}` at {position}, beyond its limits [{lower}, {upper}]")]
     BeyondLimits {
@@ -142,7 +152,7 @@ pub fn fill(
     let start_ns = if stamp_ns == 0 { received_ns } else { stamp_ns };
     if message.points.is_empty() {
         // An empty trajectory: stop, and hold where the group is.
-        into.set_stop(start_ns);
+        into.set_stop(start_ns, Hold::Desired);
         return Ok(());
     }
     let names = &message.joint_names;
@@ -199,19 +209,21 @@ pub fn fill(
         });
     }
 
-    into.reset(start_ns, has_velocities);
+    let has_accelerations = message.points.iter().all(|p| !p.accelerations.is_empty());
+    into.reset(start_ns, has_velocities, has_accelerations);
     let joints = group.joints.len();
-    let (mut positions, mut velocities) = (vec![f64::NAN; joints], vec![0.0; joints]);
+    let mut columns = [vec![f64::NAN; joints], vec![0.0; joints], vec![0.0; joints]];
     for point in &message.points {
+        let [positions, velocities, accelerations] = &mut columns;
         positions.fill(f64::NAN); // the joints a partial goal leaves out hold
         velocities.fill(0.0);
+        accelerations.fill(0.0);
         for (column, &joint) in order.iter().enumerate() {
             positions[joint] = point.positions[column];
-            if has_velocities {
-                velocities[joint] = point.velocities[column];
-            }
+            velocities[joint] = point.velocities.get(column).copied().unwrap_or(0.0);
+            accelerations[joint] = point.accelerations.get(column).copied().unwrap_or(0.0);
         }
-        if !into.push(seconds(point), &positions, &velocities) {
+        if !into.push(seconds(point), positions, velocities, accelerations) {
             return Err(Refusal::BufferFull);
         }
     }
@@ -266,6 +278,14 @@ fn check_point(
                 velocity,
             });
         }
+        let acceleration = point.accelerations.get(column).copied().unwrap_or(0.0);
+        if !acceleration.is_finite() {
+            return Err(Refusal::AccelerationNotFinite {
+                point: index,
+                joint: name.clone(),
+                acceleration,
+            });
+        }
         let Some(joint) = group.joints.get(joint) else {
             continue;
         };
@@ -295,12 +315,15 @@ mod tests {
             lower: Some(lower),
             upper: Some(upper),
             state_position: None,
+            state_velocity: None,
             command: Default::default(),
             gains: (0.0, 0.0),
         };
         Group {
             controller: "leg_trajectory_controller".into(),
             topic: "/leg_trajectory_controller/joint_trajectory".into(),
+            action: "/leg_trajectory_controller/follow_joint_trajectory".into(),
+            state_topic: "/leg_trajectory_controller/controller_state".into(),
             joints: vec![joint("hip", -1.0, 1.0), joint("knee", 0.0, 2.0)],
         }
     }
@@ -343,7 +366,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.start_ns, NOW, "a zero stamp starts on receipt");
-        assert!(!t.stop);
+        assert_eq!(t.stop, None);
         assert_eq!(t.sample(0, 2.0), (-0.5, 0.0));
         assert_eq!(t.sample(1, 2.0), (1.5, 0.0));
     }
@@ -351,7 +374,7 @@ mod tests {
     #[test]
     fn an_empty_goal_is_the_order_to_stop() {
         let t = check(&goal(&[], vec![]), false).unwrap();
-        assert!(t.stop);
+        assert_eq!(t.stop, Some(Hold::Desired));
     }
 
     #[test]
