@@ -130,3 +130,112 @@ fn with_the_ros_graph_and_trajectories_arriving_cycles_allocate_nothing() {
         assert!(report.published > 0, "{report}");
     });
 }
+
+/// A FollowJointTrajectory goal: the left leg's joints, the knee to `knee` in `t` s.
+fn knee_action_goal(knee: f64, t: f64) -> ros2_msg::control::FollowJointTrajectoryGoal {
+    let names: Vec<String> = LiteBiped::DESCRIPTION
+        .joints
+        .iter()
+        .filter(|j| j.name.starts_with("left_") && j.actuator.is_some())
+        .map(|j| j.name.to_string())
+        .collect();
+    let positions = (names.iter())
+        .map(|n| if n == "left_knee_pitch" { knee } else { 0.0 })
+        .collect();
+    let point = ros2_msg::msg::JointTrajectoryPoint {
+        positions,
+        time_from_start: ros2_msg::msg::Duration {
+            sec: t.trunc() as i32,
+            nanosec: (t.fract() * 1e9) as u32,
+        },
+        ..Default::default()
+    };
+    ros2_msg::control::FollowJointTrajectoryGoal {
+        trajectory: ros2_msg::msg::JointTrajectory {
+            joint_names: names,
+            points: vec![point],
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+#[test]
+fn with_action_goals_arriving_preempted_and_cancelled_cycles_allocate_nothing() {
+    use ros2_msg::action::goal_status;
+    use ros2_msg::control::FollowJointTrajectory;
+
+    let outcome = ros2_peer::in_namespace(|| {
+        let participant = ros2_dds::Participant::join(0).unwrap();
+        let trajectory = ros2_trajectory::TrajectoryController::<LiteBiped>::new(
+            ros2_trajectory::TrajectoryOptions::default(),
+            participant.clone(),
+        );
+        let stats = trajectory.stats();
+        let components: Vec<Box<dyn Component<LiteBiped>>> =
+            vec![Box::new(MockSystem::<LiteBiped>::new())];
+        let mut control_loop = ControlLoop::new(System::new(components).unwrap(), trajectory, None);
+        let period = control_loop.period();
+        let start = std::time::Instant::now();
+        let clock = || Clock {
+            time: start.elapsed(),
+            period,
+        };
+        control_loop.configure().unwrap();
+        control_loop.activate(clock()).unwrap(); // serves the actions: allocates, before counting
+        control_loop.cycle(clock()).unwrap();
+        // The client, as MoveIt: a goal, another preempting it, a third cancelled, a fourth
+        // left to finish.
+        let client = std::thread::spawn(move || {
+            let node = participant.node("", "mover").unwrap();
+            let client = node
+                .action_client::<FollowJointTrajectory>(
+                    "/left_leg_trajectory_controller/follow_joint_trajectory",
+                )
+                .unwrap();
+            assert!(client.wait_for_server(Duration::from_secs(10)));
+            let timeout = Duration::from_secs(5);
+            let send = |knee, t| {
+                let (id, accepted) = client
+                    .send_goal(knee_action_goal(knee, t), timeout)
+                    .unwrap();
+                assert!(accepted);
+                id
+            };
+            let first = send(0.8, 2.0);
+            std::thread::sleep(Duration::from_millis(300));
+            let second = send(0.4, 2.0);
+            let preempted = client.result(&first, timeout).unwrap();
+            std::thread::sleep(Duration::from_millis(300));
+            client.cancel(&second, timeout).unwrap();
+            let cancelled = client.result(&second, timeout).unwrap();
+            let third = send(0.6, 0.5);
+            let reached = client.result(&third, timeout).unwrap();
+            [preempted.0, cancelled.0, reached.0]
+        });
+        let mut allocated = 0;
+        let mut knee_moved = false;
+        while !client.is_finished() {
+            allocated += allocations_in(|| control_loop.cycle(clock()).unwrap());
+            knee_moved |= control_loop.command().left_knee_pitch.position > 0.1;
+            std::thread::sleep(period);
+        }
+        let statuses = client.join().unwrap();
+        (allocated, knee_moved, statuses, stats.to_string())
+    });
+    let Ok((allocated, knee_moved, statuses, stats)) = outcome else {
+        return ros2_peer::skip(&outcome.unwrap_err());
+    };
+    println!("{stats}");
+    assert_eq!(allocated, 0, "allocations on the control thread");
+    assert_eq!(
+        statuses,
+        [
+            goal_status::ABORTED,
+            goal_status::CANCELED,
+            goal_status::SUCCEEDED
+        ],
+        "preempted, cancelled, reached"
+    );
+    assert!(knee_moved, "the goals moved the knee");
+}

@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+mod action_client;
 mod adapters;
 pub mod client;
 pub mod discovery;
@@ -47,6 +48,7 @@ pub mod service;
 mod topics;
 
 pub use action::ActionServer;
+pub use action_client::{ActionClient, new_goal_id};
 pub use client::{CallError, ServiceClient};
 pub use discovery::{Discovery, DiscoveryRange};
 pub use error::WireError;

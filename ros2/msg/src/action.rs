@@ -124,4 +124,15 @@ pub trait Action: 'static {
     fn result_response(status: i8, result: Self::Result) -> <Self::GetResult as Service>::Response;
     /// A feedback message.
     fn feedback_message(goal_id: Uuid, feedback: Self::Feedback) -> Self::FeedbackMessage;
+
+    /// A client's send_goal request.
+    fn goal_request(goal_id: Uuid, goal: Self::Goal) -> <Self::SendGoal as Service>::Request;
+    /// Whether a send_goal response accepts the goal.
+    fn accepted(response: &<Self::SendGoal as Service>::Response) -> bool;
+    /// A client's get_result request.
+    fn result_request(goal_id: Uuid) -> <Self::GetResult as Service>::Request;
+    /// A get_result response's status and result.
+    fn result_of(response: <Self::GetResult as Service>::Response) -> (i8, Self::Result);
+    /// A feedback message's goal id and feedback.
+    fn feedback_of(message: &Self::FeedbackMessage) -> (&Uuid, &Self::Feedback);
 }

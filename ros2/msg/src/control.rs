@@ -217,6 +217,26 @@ impl Action for FollowJointTrajectory {
     ) -> FollowJointTrajectoryFeedbackMessage {
         FollowJointTrajectoryFeedbackMessage { goal_id, feedback }
     }
+
+    fn goal_request(goal_id: Uuid, goal: Self::Goal) -> FollowJointTrajectorySendGoalRequest {
+        FollowJointTrajectorySendGoalRequest { goal_id, goal }
+    }
+
+    fn accepted(response: &FollowJointTrajectorySendGoalResponse) -> bool {
+        response.accepted
+    }
+
+    fn result_request(goal_id: Uuid) -> FollowJointTrajectoryGetResultRequest {
+        FollowJointTrajectoryGetResultRequest { goal_id }
+    }
+
+    fn result_of(response: FollowJointTrajectoryGetResultResponse) -> (i8, Self::Result) {
+        (response.status, response.result)
+    }
+
+    fn feedback_of(message: &FollowJointTrajectoryFeedbackMessage) -> (&Uuid, &Self::Feedback) {
+        (&message.goal_id, &message.feedback)
+    }
     const DESCRIPTION: &'static TypeDescription = &TypeDescription {
         package: "control_msgs",
         interface: "action",
