@@ -54,6 +54,7 @@ pub(crate) fn yaml(robot: &Robot, prefix: &str) -> Result<String, EmitError> {
                     ("command_interfaces", interface_names(command)),
                     ("state_interfaces", interface_names(state)),
                     ("allow_partial_joints_goal", false.into()),
+                    ("constraints", constraints(&controller.joints, &prefixed)),
                 ]),
             ),
             ControllerKind::Forward { interface } => (
@@ -142,6 +143,21 @@ pub(crate) fn declared(robot: &Robot) -> Vec<Declared> {
             }),
     );
     out
+}
+
+/// joint_trajectory_controller's `constraints` at its own defaults, written out so that a ROS
+/// user sees (and may set) them: no time limit on reaching the goal, stopped below 0.01 rad/s,
+/// no path or goal position tolerance per joint (0 is not checked).
+fn constraints(joints: &[&str], prefixed: &dyn Fn(&str) -> String) -> Value {
+    let mut constraints = map([
+        ("stopped_velocity_tolerance", 0.01.into()),
+        ("goal_time", 0.0.into()),
+    ]);
+    for joint in joints {
+        let tolerances = map([("trajectory", 0.0.into()), ("goal", 0.0.into())]);
+        constraints.insert(prefixed(joint).into(), Value::Mapping(tolerances));
+    }
+    Value::Mapping(constraints)
 }
 
 fn interface_names(kinds: &[InterfaceKind]) -> Value {
@@ -280,7 +296,8 @@ mod tests {
                 "joints",
                 "command_interfaces",
                 "state_interfaces",
-                "allow_partial_joints_goal"
+                "allow_partial_joints_goal",
+                "constraints"
             ]
         );
         assert_eq!(strings(&jtc["joints"]), ["ankle"]);
@@ -290,6 +307,16 @@ mod tests {
         );
         assert_eq!(strings(&jtc["state_interfaces"]), ["position", "velocity"]);
         assert_eq!(jtc["allow_partial_joints_goal"].as_bool(), Some(false));
+        let constraints = &jtc["constraints"];
+        assert_eq!(
+            keys(constraints),
+            ["stopped_velocity_tolerance", "goal_time", "ankle"]
+        );
+        assert_eq!(
+            constraints["stopped_velocity_tolerance"].as_f64(),
+            Some(0.01)
+        );
+        assert_eq!(constraints["ankle"]["goal"].as_f64(), Some(0.0));
         let wheels = params(&doc, "front_velocity_controller");
         assert_eq!(keys(wheels), ["joints", "interface_name"]);
         assert_eq!(strings(&wheels["joints"]), ["wheel"]);

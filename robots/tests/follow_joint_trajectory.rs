@@ -192,3 +192,45 @@ fn a_path_the_simulated_arm_cannot_keep_ends_path_tolerance_violated() {
         "{said}"
     );
 }
+
+#[test]
+#[cfg(feature = "mujoco")]
+fn a_path_tolerance_set_as_a_parameter_holds_for_the_next_goal() {
+    // `ros2 param set /arm_trajectory_controller constraints.elbow.trajectory 0.05`, then the
+    // goal above without a tolerance of its own. A negative tolerance is refused.
+    let params = json!([
+        { "op": "set", "node": "/arm_trajectory_controller",
+          "name": "constraints.elbow.trajectory", "value": -0.5 },
+        { "op": "set", "node": "/arm_trajectory_controller",
+          "name": "constraints.elbow.trajectory", "value": 0.05 },
+    ]);
+    let goals = json!([
+        { "joints": ARM, "positions": arm(0.0, "elbow", 1.5), "time": 0.15, "wait_before": 2.0 },
+    ]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    isolated_on(Implementation::Rclpy, move |python| {
+        let setter = python
+            .start_with_input("params", &[], Some(&params.to_string()))
+            .unwrap();
+        let mover = python
+            .start_with_input("action", &["--action", ACTION], Some(&goals.to_string()))
+            .unwrap();
+        let (ok, text) = robot_run("mujoco", "7");
+        assert!(ok, "{text}");
+        let (_, set) = setter.finish_seen(Duration::from_secs(40)).unwrap();
+        let (_, moved) = mover.finish_seen(Duration::from_secs(40)).unwrap();
+        let _ = tx.send((set, moved, text));
+    });
+    let Ok((set, moved, text)) = rx.try_recv() else {
+        return;
+    };
+    let sets: Vec<&Value> = set.iter().filter(|e| e["event"] == "set").collect();
+    assert_eq!(sets.len(), 2, "{set:?}");
+    assert_eq!(sets[0]["successful"], false, "{set:?}");
+    assert_eq!(sets[1]["successful"], true, "{set:?}");
+    let goal = (moved.iter())
+        .find(|e| e["event"] == "goal")
+        .expect("a goal");
+    assert_eq!(goal["status"], ABORTED, "{goal}\n{text}");
+    assert_eq!(goal["error_code"], -4, "{goal}");
+}

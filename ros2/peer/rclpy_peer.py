@@ -657,6 +657,7 @@ def action(args, peer, stopper):
                           waiting for this one's result (to preempt it)
       "hold_check": S     /joint_states at the result and S seconds later: how far each joint
                           moved in between
+      "wait_before": S    waits S seconds before sending it
     prints, per goal, {"event": "goal", "index": I, "accepted": bool, "feedback": N,
     "feedback_joints": [...], "max_feedback_error": E, "status": S, "error_code": E,
     "error_string": "...", "moved": {joint: rad}} (all but index and accepted only when
@@ -715,6 +716,7 @@ def action(args, peer, stopper):
     for index, g in enumerate(goals):
         if stopper.stopped:
             break
+        peer.spin_until(time.monotonic() + float(g.get("wait_before", 0.0)))
         goal = FollowJointTrajectory.Goal()
         goal.trajectory.joint_names = g["joints"]
         points = g.get("points") or [{"positions": g["positions"], "time": g.get("time", 1.0)}]

@@ -36,8 +36,9 @@ pub(crate) type UserController<R> = Box<dyn Fn() -> Result<Managed<R>, String>>;
 pub(crate) struct ManagedStats {
     pub(crate) trajectories: Vec<(String, Arc<TrajectoryStats>)>,
     pub(crate) forwards: Vec<(String, Arc<ForwardStats>)>,
-    /// Each trajectory controller's `allow_partial_joints_goal`, which may be set while it runs.
-    pub(crate) partial: Vec<(String, Arc<std::sync::atomic::AtomicBool>)>,
+    /// The trajectory controllers' parameters that may be set while they run
+    /// (`allow_partial_joints_goal`, `constraints.*`).
+    pub(crate) live: Vec<ros2_trajectory::LiveSetting>,
 }
 
 impl std::fmt::Display for ManagedStats {
@@ -127,7 +128,7 @@ pub(crate) fn load<R: RobotTypes>(
                     stats
                         .trajectories
                         .push((planned.name.clone(), controller.stats()));
-                    stats.partial.extend(controller.allow_partial_joints_goal());
+                    stats.live.extend(controller.live_parameters());
                     let reads = (planned.joints.iter())
                         .flat_map(|j| state.iter().map(move |k| format!("{j}/{k}")))
                         .collect();

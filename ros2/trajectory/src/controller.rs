@@ -9,8 +9,8 @@
 //! damping of the servo the backends stand in with ([`robot_runtime::hardware::ServoGains`]).
 
 use std::marker::PhantomData;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use robot_runtime::control_loop::{Controller, ControllerError};
@@ -18,10 +18,32 @@ use robot_runtime::hardware::Clock as LoopClock;
 use robot_runtime::typed::{RobotTypes, Values};
 
 use ros2_dds::Participant;
+use ros2_msg::parameters::ParameterValue;
 
 use crate::follow::Following;
 use crate::group::{Group, groups};
 use crate::intake::{self, Clock, IntakeError, IntakeThread, TrajectoryStats};
+use crate::tolerance::Constraints;
+
+/// What applies a new value of a parameter; an `Err` refuses it, with the reason.
+pub type Apply = Arc<dyn Fn(&ParameterValue) -> Result<(), String> + Send + Sync>;
+
+/// A parameter of a trajectory controller's node that may be set while the robot runs.
+#[derive(Clone)]
+pub struct LiveSetting {
+    /// The controller's node (`arm_trajectory_controller`).
+    pub node: String,
+    /// The parameter (`constraints.elbow.goal`).
+    pub name: String,
+    /// What applies a new value.
+    pub apply: Apply,
+}
+
+impl std::fmt::Debug for LiveSetting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LiveSetting({}.{})", self.node, self.name)
+    }
+}
 
 /// Where the controller takes goals and how.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -147,12 +169,68 @@ impl<R: RobotTypes> TrajectoryController<R> {
         self.following.iter().map(|f| &f.group)
     }
 
-    /// Each controller's name and its `allow_partial_joints_goal`, which takes effect from the
-    /// next goal when set (the parameter a ROS user may set while the robot runs).
-    pub fn allow_partial_joints_goal(&self) -> Vec<(String, Arc<AtomicBool>)> {
-        (self.following.iter())
-            .map(|f| (f.group.controller.clone(), f.allow_partial.clone()))
-            .collect()
+    /// The parameters a ROS user may set while it runs, per controller: its
+    /// `allow_partial_joints_goal`, and its `constraints` (`goal_time`,
+    /// `stopped_velocity_tolerance`, `<joint>.trajectory`, `<joint>.goal`), which take effect
+    /// from the next trajectory or goal. A negative tolerance or a value that is not a number
+    /// is refused.
+    pub fn live_parameters(&self) -> Vec<LiveSetting> {
+        let mut out = Vec::new();
+        for following in &self.following {
+            let node = &following.group.controller;
+            let setting = |name: String, apply: Apply| LiveSetting {
+                node: node.clone(),
+                name,
+                apply,
+            };
+            let flag = following.allow_partial.clone();
+            out.push(setting(
+                "allow_partial_joints_goal".into(),
+                Arc::new(move |value: &ParameterValue| {
+                    flag.store(value.bool_value, Ordering::Relaxed);
+                    Ok(())
+                }),
+            ));
+            let tolerance = |field: fn(&mut Constraints) -> &mut f64| -> Apply {
+                let constraints = following.constraints.clone();
+                Arc::new(move |value: &ParameterValue| {
+                    let v = value.double_value;
+                    if !(v >= 0.0 && v.is_finite()) {
+                        return Err(format!("{v} is not a tolerance: give 0 or more"));
+                    }
+                    *field(&mut constraints.lock().unwrap_or_else(PoisonError::into_inner)) = v;
+                    Ok(())
+                })
+            };
+            out.push(setting(
+                "constraints.goal_time".into(),
+                tolerance(|c| &mut c.goal_time),
+            ));
+            out.push(setting(
+                "constraints.stopped_velocity_tolerance".into(),
+                tolerance(|c| &mut c.stopped_velocity_tolerance),
+            ));
+            for (index, joint) in following.group.joints.iter().enumerate() {
+                for (which, goal) in [("trajectory", false), ("goal", true)] {
+                    let constraints = following.constraints.clone();
+                    out.push(setting(
+                        format!("constraints.{}.{which}", joint.name),
+                        Arc::new(move |value: &ParameterValue| {
+                            let v = value.double_value;
+                            if !(v >= 0.0 && v.is_finite()) {
+                                return Err(format!("{v} is not a tolerance: give 0 or more"));
+                            }
+                            let mut c = constraints.lock().unwrap_or_else(PoisonError::into_inner);
+                            if let Some((trajectory, at_goal)) = c.joints.get_mut(index) {
+                                *(if goal { at_goal } else { trajectory }) = v;
+                            }
+                            Ok(())
+                        }),
+                    ));
+                }
+            }
+        }
+        out
     }
 
     /// What it received, accepted and refused so far (shared: read it from another thread).

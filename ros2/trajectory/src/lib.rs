@@ -32,7 +32,7 @@ mod tolerance;
 mod trajectory;
 mod validate;
 
-pub use controller::{TrajectoryController, TrajectoryOptions};
+pub use controller::{Apply, LiveSetting, TrajectoryController, TrajectoryOptions};
 pub use forward::{ForwardCommandController, ForwardError, ForwardStats};
 pub use goals::ACTION_MONITOR_RATE_HZ;
 pub use group::{Group, GroupJoint, groups};

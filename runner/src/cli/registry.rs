@@ -9,11 +9,8 @@ use std::rc::Rc;
 use robot_core::Robot;
 use robot_core::control_loop::Controller;
 use robot_core::typed::RobotTypes;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use ros2_graph::LiveParameter;
-use ros2_msg::parameters::ParameterValue;
 use ros2_trajectory::{TrajectoryController, TrajectoryOptions};
 
 use super::outcome::{Position, positions, sensor_readings};
@@ -92,17 +89,11 @@ pub(super) fn trajectory<R: RobotTypes>() -> Registered {
             };
             let controller = TrajectoryController::<R>::new(options, participant.clone());
             let stats = controller.stats();
-            // Each controller's allow_partial_joints_goal may be set while it runs.
+            // Each controller's allow_partial_joints_goal and constraints may be set while it
+            // runs.
             let ros = request.ros.map(|ros| RosRequest {
-                live: (controller.allow_partial_joints_goal().into_iter())
-                    .map(|(node, flag)| LiveParameter {
-                        node,
-                        name: "allow_partial_joints_goal".into(),
-                        apply: Arc::new(move |value: &ParameterValue| {
-                            flag.store(value.bool_value, Ordering::Relaxed);
-                            Ok(())
-                        }),
-                    })
+                live: (controller.live_parameters().into_iter())
+                    .map(live)
                     .chain(ros.live.iter().cloned())
                     .collect(),
                 ..ros.clone()
@@ -146,18 +137,8 @@ pub(super) fn manager<R: RobotTypes>(own: Rc<RefCell<Vec<UserController<R>>>>) -
                 .collect();
             let _ = writeln!(progress, "active at start: {}", starting.join(", "));
             let ros = request.ros.map(|ros| RosRequest {
-                live: (stats.partial.iter())
-                    .map(|(node, flag)| {
-                        let flag = flag.clone();
-                        LiveParameter {
-                            node: node.clone(),
-                            name: "allow_partial_joints_goal".into(),
-                            apply: Arc::new(move |value: &ParameterValue| {
-                                flag.store(value.bool_value, Ordering::Relaxed);
-                                Ok(())
-                            }),
-                        }
-                    })
+                live: (stats.live.iter().cloned())
+                    .map(live)
                     .chain(ros.live.iter().cloned())
                     .collect(),
                 controllers: Some(handle.clone()),
@@ -183,4 +164,13 @@ pub(super) fn of<'a>(controllers: &'a [Registered], robot: &Robot) -> Vec<&'a Re
         .collect();
     own.sort_by_key(|c| c.shipped); // stable: registration order within each
     own
+}
+
+/// A trajectory controller's live parameter as the graph serves it.
+fn live(setting: ros2_trajectory::LiveSetting) -> LiveParameter {
+    LiveParameter {
+        node: setting.node,
+        name: setting.name,
+        apply: setting.apply,
+    }
 }
