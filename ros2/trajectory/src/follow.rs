@@ -325,3 +325,147 @@ impl Following {
         self.active.store(active, Ordering::Release);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::GroupJoint;
+    use crate::report::Outcome;
+    use crate::tolerance::{StateTolerance, Tolerances};
+
+    const MS: i128 = 1_000_000;
+
+    /// One joint, its measured position in state slot 0, its command in slot 0; and the
+    /// intake's ends of its rings.
+    fn follower() -> (Following, rtrb::Producer<Trajectory>, rtrb::Consumer<Ended>) {
+        let group = Group {
+            controller: "c".into(),
+            topic: "/c/joint_trajectory".into(),
+            action: "/c/follow_joint_trajectory".into(),
+            state_topic: "/c/controller_state".into(),
+            joints: vec![GroupJoint {
+                name: "elbow".into(),
+                lower: Some(-2.0),
+                upper: Some(2.0),
+                state_position: Some(0),
+                state_velocity: None,
+                command: robot_runtime::actuator::MitSlots {
+                    position: Some(0),
+                    ..Default::default()
+                },
+                gains: (0.0, 0.0),
+            }],
+        };
+        let mut following = Following::new(group, false);
+        let (filled_in, filled) = rtrb::RingBuffer::new(4);
+        let (spent, _spent_out) = rtrb::RingBuffer::new(4);
+        let (ended, ended_out) = rtrb::RingBuffer::new(4);
+        let (samples, _samples_out) = rtrb::RingBuffer::new(4);
+        let (_spent_samples_in, spent_samples) = rtrb::RingBuffer::new(4);
+        following.handoff = Some(Handoff {
+            filled,
+            spent,
+            ended,
+            samples,
+            spent_samples,
+            spare_sample: None,
+        });
+        (following, filled_in, ended_out)
+    }
+
+    /// Goal 7: the elbow to 1.0 in 100 ms, within `goal` of it by `goal_time` after.
+    fn goal(goal: f64, goal_time: f64, path: f64) -> Trajectory {
+        let mut t = Trajectory::with_capacity(1);
+        t.reset(0, false, false);
+        assert!(t.push(0.1, &[1.0], &[], &[]));
+        t.goal = 7;
+        let tolerance = |position| StateTolerance {
+            position,
+            ..StateTolerance::default()
+        };
+        t.tolerances = Tolerances {
+            path: vec![tolerance(path)],
+            goal: vec![tolerance(goal)],
+            goal_time,
+        };
+        t
+    }
+
+    /// Runs cycles every ms from 0 to `until_ms`, the elbow measured at `measured(command)`;
+    /// the endings reported.
+    fn run(
+        trajectory: Trajectory,
+        until_ms: i128,
+        measured: impl Fn(f64) -> f64,
+    ) -> (Vec<(i128, Ended)>, f64) {
+        let (mut following, mut filled, mut ended) = follower();
+        let (mut state, mut command) = ([0.0], [0.0]);
+        following.hold(&state, &mut command);
+        filled.push(trajectory).unwrap();
+        let mut endings = Vec::new();
+        for ms in 0..=until_ms {
+            following.update(ms * MS, &state, &mut command);
+            state[0] = measured(command[0]);
+            while let Ok(e) = ended.pop() {
+                endings.push((ms, e));
+            }
+        }
+        (endings, command[0])
+    }
+
+    #[test]
+    fn a_goal_reached_within_its_tolerance_succeeds_once_past_its_last_point() {
+        let (endings, command) = run(goal(0.01, 0.0, 0.0), 300, |c| c);
+        assert_eq!(endings.len(), 1, "{endings:?}");
+        let (at, ended) = endings[0];
+        assert_eq!((ended.goal, ended.outcome), (7, Outcome::Succeeded));
+        assert!((100..=102).contains(&at), "{at}");
+        assert_eq!(command, 1.0, "holds the last point");
+    }
+
+    #[test]
+    fn a_joint_that_never_arrives_ends_goal_tolerance_violated_after_the_goal_time() {
+        // Stuck 0.1 short of every command; 50 ms allowed after the last point.
+        let (endings, command) = run(goal(0.01, 0.05, 0.0), 400, |c| c - 0.1);
+        assert_eq!(endings.len(), 1, "{endings:?}");
+        let (at, ended) = endings[0];
+        let Outcome::GoalViolated { violation, late } = ended.outcome else {
+            panic!("{ended:?}");
+        };
+        assert!((150..=152).contains(&at) && late > 0.05, "{at} {late}");
+        assert!(
+            (violation.position_error - 0.1).abs() < 1e-9,
+            "{violation:?}"
+        );
+        // Holding where measured when it ended: no jump.
+        assert!(command < 1.0, "{command}");
+    }
+
+    #[test]
+    fn outside_the_goal_tolerance_with_no_goal_time_it_waits() {
+        let (endings, _) = run(goal(0.01, 0.0, 0.0), 400, |c| c - 0.1);
+        assert!(endings.is_empty(), "{endings:?}");
+    }
+
+    #[test]
+    fn a_path_tolerance_crossed_on_the_way_ends_it_and_holds_where_measured() {
+        // Lagging 5 ms behind the command: 0.05 rad at 10 rad/s, beyond 0.02.
+        let lag = std::cell::Cell::new([0.0; 5]);
+        let (endings, command) = run(goal(0.0, 0.0, 0.02), 300, |c| {
+            let mut l = lag.get();
+            let out = l[0];
+            l.rotate_left(1);
+            l[4] = c;
+            lag.set(l);
+            out
+        });
+        assert_eq!(endings.len(), 1, "{endings:?}");
+        let (at, ended) = endings[0];
+        assert!(
+            matches!(ended.outcome, Outcome::PathViolated(_)),
+            "{ended:?}"
+        );
+        assert!(at < 100, "{at}");
+        assert!(command < 0.5, "holds where it was measured: {command}");
+    }
+}

@@ -16,7 +16,13 @@
 //!   arrays of the wrong length are refused with the reason on stderr, counted
 //!   ([`TrajectoryStats`]), and the group keeps what it was doing.
 //!
-//! Messages are checked on an intake thread of this crate and handed to the control thread in
+//! Each controller also serves joint_trajectory_controller's FollowJointTrajectory action on
+//! `/<group>_trajectory_controller/follow_joint_trajectory` (what MoveIt executes through):
+//! preemption, cancel, path and goal tolerances from the goal over the controller's
+//! `constraints` ([`Constraints`]), feedback at 20 Hz, and `~/controller_state` at 100 Hz; see
+//! `docs/follow-joint-trajectory.md`.
+//!
+//! Messages and goals are checked on an intake thread of this crate and handed to the control thread in
 //! preallocated buffers ([`MAX_POINTS`] points) through lock-free rings; the cycle never
 //! allocates, frees or waits.
 #![warn(missing_docs)]
