@@ -272,7 +272,10 @@ impl<R: RobotTypes> Controller<R> for TrajectoryController<R> {
         state: &R::State,
         command: &mut R::Command,
     ) -> Result<(), ControllerError> {
-        self.ros_now(clock);
+        // Joining the graph (a node, a subscription, an action server and a publisher per
+        // group) takes tens of milliseconds: the ROS time of the loop's clock is taken after
+        // it, at the first update, or it would lag the wall clock by as much.
+        let _ = clock;
         self.join_graph()?;
         for following in &mut self.following {
             following.hold(state.as_slice(), command.as_mut_slice());
