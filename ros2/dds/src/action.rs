@@ -107,7 +107,7 @@ impl<A: Action> std::fmt::Debug for ActionServer<A> {
 }
 
 /// The full name of `<action>/_action/<part>`.
-fn part(action: &str, part: &str) -> Result<TopicName, WireError> {
+pub(crate) fn part(action: &str, part: &str) -> Result<TopicName, WireError> {
     let name = format!("{}/_action/{part}", action.trim_end_matches('/'));
     TopicName::new(&name).map_err(|source| WireError::Name { name, source })
 }

@@ -7,10 +7,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use ros2_msg::QosProfile;
 use ros2_msg::action::{Action, CancelGoal, CancelGoalRequest, CancelGoalResponse, GoalInfo, Uuid};
 use ros2_msg::msg::Time;
-use ros2_msg::{QosProfile, TopicName};
 
+use crate::action::part;
 use crate::client::{CallError, ServiceClient};
 use crate::error::WireError;
 use crate::node::Node;
@@ -46,11 +47,6 @@ pub fn new_goal_id() -> Uuid {
     uuid[..8].copy_from_slice(&nanos.to_le_bytes());
     uuid[8..].copy_from_slice(&tail.to_le_bytes());
     Uuid { uuid }
-}
-
-fn part(action: &str, part: &str) -> Result<TopicName, WireError> {
-    let name = format!("{}/_action/{part}", action.trim_end_matches('/'));
-    TopicName::new(&name).map_err(|source| WireError::Name { name, source })
 }
 
 impl Node {

@@ -27,6 +27,15 @@ impl Time {
         }
     }
 
+    /// The time `ns` nanoseconds after the epoch ([`Time::as_nanos`]'s inverse; seconds beyond
+    /// ROS's 32 bits are held at the largest).
+    pub fn from_nanos(ns: i128) -> Time {
+        Time {
+            sec: i32::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(i32::MAX),
+            nanosec: u32::try_from(ns.rem_euclid(1_000_000_000)).unwrap_or(0),
+        }
+    }
+
     /// Nanoseconds since the epoch.
     pub fn as_nanos(&self) -> i128 {
         i128::from(self.sec) * 1_000_000_000 + i128::from(self.nanosec)

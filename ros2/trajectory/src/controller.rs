@@ -45,6 +45,16 @@ impl std::fmt::Debug for LiveSetting {
     }
 }
 
+/// A tolerance parameter's new value: finite, 0 or more.
+fn tolerance_value(value: &ParameterValue) -> Result<f64, String> {
+    let v = value.double_value;
+    if v >= 0.0 && v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not a tolerance: give 0 or more"))
+    }
+}
+
 /// Where the controller takes goals and how.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TrajectoryOptions {
@@ -194,11 +204,8 @@ impl<R: RobotTypes> TrajectoryController<R> {
             let tolerance = |field: fn(&mut Constraints) -> &mut f64| -> Apply {
                 let constraints = following.constraints.clone();
                 Arc::new(move |value: &ParameterValue| {
-                    let v = value.double_value;
-                    if !(v >= 0.0 && v.is_finite()) {
-                        return Err(format!("{v} is not a tolerance: give 0 or more"));
-                    }
-                    *field(&mut constraints.lock().unwrap_or_else(PoisonError::into_inner)) = v;
+                    *field(&mut constraints.lock().unwrap_or_else(PoisonError::into_inner)) =
+                        tolerance_value(value)?;
                     Ok(())
                 })
             };
@@ -216,10 +223,7 @@ impl<R: RobotTypes> TrajectoryController<R> {
                     out.push(setting(
                         format!("constraints.{}.{which}", joint.name),
                         Arc::new(move |value: &ParameterValue| {
-                            let v = value.double_value;
-                            if !(v >= 0.0 && v.is_finite()) {
-                                return Err(format!("{v} is not a tolerance: give 0 or more"));
-                            }
+                            let v = tolerance_value(value)?;
                             let mut c = constraints.lock().unwrap_or_else(PoisonError::into_inner);
                             if let Some((trajectory, at_goal)) = c.joints.get_mut(index) {
                                 *(if goal { at_goal } else { trajectory }) = v;

@@ -71,14 +71,6 @@ fn result(code: i32, text: impl Into<String>) -> FollowJointTrajectoryResult {
     }
 }
 
-/// ROS time `ns` as a message's.
-pub(crate) fn time_of(ns: i128) -> Time {
-    Time {
-        sec: i32::try_from(ns.div_euclid(1_000_000_000)).unwrap_or(i32::MAX),
-        nanosec: u32::try_from(ns.rem_euclid(1_000_000_000)).unwrap_or(0),
-    }
-}
-
 /// What checks a goal as it arrives, on the participant's thread.
 pub(crate) struct Gate {
     pub(crate) group: Group,
@@ -263,7 +255,7 @@ impl Goals {
         let (desired, actual, error) = points(sample);
         let feedback = FollowJointTrajectoryFeedback {
             header: ros2_msg::msg::Header {
-                stamp: time_of(sample.at_ns),
+                stamp: Time::from_nanos(sample.at_ns),
                 frame_id: String::new(),
             },
             joint_names: group.joints.iter().map(|j| j.name.clone()).collect(),
@@ -351,8 +343,7 @@ pub(crate) fn points(
     JointTrajectoryPoint,
 ) {
     let from_start = {
-        let ns = (sample.since_start.max(0.0) * 1e9) as i128;
-        let t = time_of(ns);
+        let t = Time::from_nanos((sample.since_start.max(0.0) * 1e9) as i128);
         ros2_msg::msg::Duration {
             sec: t.sec,
             nanosec: t.nanosec,

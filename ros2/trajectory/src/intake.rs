@@ -398,7 +398,7 @@ impl Intake {
         while let Ok(sample) = self.samples.pop() {
             let (reference, feedback, error) = goals::points(&sample);
             let message = self.state.message_mut();
-            message.header.stamp = goals::time_of(sample.at_ns);
+            message.header.stamp = Time::from_nanos(sample.at_ns);
             message
                 .output
                 .positions

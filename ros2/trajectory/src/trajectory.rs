@@ -115,11 +115,6 @@ impl Trajectory {
         true
     }
 
-    /// The joints it is for.
-    pub fn joints(&self) -> usize {
-        self.joints
-    }
-
     /// The number of points.
     pub fn len(&self) -> usize {
         self.times.len()
