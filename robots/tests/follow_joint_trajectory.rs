@@ -66,7 +66,7 @@ fn everywhere(tolerance: f64) -> Value {
 }
 
 /// Runs `goals` against the arm on `backend`; the peer's `goal` events by index, and all it
-/// said.
+/// said (its summary last).
 fn execute(backend: &str, seconds: &str, goals: &Value) -> (Vec<Value>, Vec<Value>, String) {
     let (tx, rx) = std::sync::mpsc::channel();
     let goals = goals.to_string();
@@ -77,7 +77,8 @@ fn execute(backend: &str, seconds: &str, goals: &Value) -> (Vec<Value>, Vec<Valu
             .unwrap();
         let (ok, text) = robot_run(&run_backend, &seconds);
         assert!(ok, "{text}");
-        let (_, seen) = peer.finish_seen(Duration::from_secs(40)).unwrap();
+        let (summary, mut seen) = peer.finish_seen(Duration::from_secs(40)).unwrap();
+        seen.push(summary);
         let _ = tx.send((seen, text));
     });
     // Skipped (no peer Python off CI): nothing to check.
@@ -150,6 +151,15 @@ fn the_arms_goals_end_as_moveit_expects(backend: &str) {
         .expect("a cancel");
     assert_eq!(cancel["return_code"], 0, "{cancel}");
     assert_eq!(cancelled["status"], CANCELED, "{cancelled}");
+    // ~/controller_state at 100 Hz over the goals' ten-odd seconds.
+    let summary = (seen.iter())
+        .find(|e| e["event"] == "summary")
+        .expect("a summary");
+    assert!(
+        summary["controller_state"].as_u64().unwrap() > 200,
+        "{summary}"
+    );
+    assert_eq!(summary["controller_state_joints"], json!(ARM), "{summary}");
     let moved = cancelled["moved"].as_object().unwrap();
     assert_eq!(moved.len(), ARM.len(), "{cancelled}");
     for (joint, by) in moved {

@@ -661,11 +661,18 @@ def action(args, peer, stopper):
     prints, per goal, {"event": "goal", "index": I, "accepted": bool, "feedback": N,
     "feedback_joints": [...], "max_feedback_error": E, "status": S, "error_code": E,
     "error_string": "...", "moved": {joint: rad}} (all but index and accepted only when
-    accepted; moved only with hold_check), once its result is in; a cancel's return code."""
+    accepted; moved only with hold_check), once its result is in; a cancel's return code. The
+    summary counts the messages of the controller's ~/controller_state (the action's node's) and
+    gives the joints the last one named."""
     from control_msgs.action import FollowJointTrajectory
-    from control_msgs.msg import JointTolerance
+    from control_msgs.msg import JointTolerance, JointTrajectoryControllerState
     from rclpy.action import ActionClient
 
+    states = {"count": 0, "joints": []}
+    peer.node.create_subscription(
+        JointTrajectoryControllerState, args.action.rsplit("/", 1)[0] + "/controller_state",
+        lambda m: states.update(count=states["count"] + 1, joints=list(m.joint_names)),
+        reliable(10))
     latest = {}
     peer.node.create_subscription(
         JointState, graph_namespace(args.namespace) + "/joint_states",
@@ -759,7 +766,7 @@ def action(args, peer, stopper):
         finish(entry)
     for earlier in running:
         finish(earlier)
-    say(event="summary")
+    say(event="summary", controller_state=states["count"], controller_state_joints=states["joints"])
 
 
 MODES = {"sim": sim, "echo": echo, "script": script, "listen": listen, "graph": graph,
