@@ -50,18 +50,23 @@ fn ten_thousand_active_cycles_allocate_nothing() {
     assert!(control_loop.command().right_knee_pitch.stiffness > 0.0);
 }
 
-/// A goal for the peer's `trajectory` mode: the left knee to `knee` at `t` s, linear or cubic.
-fn knee_goal(after: f64, knee: f64, t: f64, velocities: bool) -> serde_json::Value {
+/// The left leg's actuated joints, and their positions with the knee at `knee`, the rest at 0.
+fn left_leg_with_knee(knee: f64) -> (Vec<String>, Vec<f64>) {
     let names: Vec<String> = LiteBiped::DESCRIPTION
         .joints
         .iter()
         .filter(|j| j.name.starts_with("left_") && j.actuator.is_some())
         .map(|j| j.name.to_string())
         .collect();
-    let positions: Vec<f64> = names
-        .iter()
+    let positions = (names.iter())
         .map(|n| if n == "left_knee_pitch" { knee } else { 0.0 })
         .collect();
+    (names, positions)
+}
+
+/// A goal for the peer's `trajectory` mode: the left knee to `knee` at `t` s, linear or cubic.
+fn knee_goal(after: f64, knee: f64, t: f64, velocities: bool) -> serde_json::Value {
+    let (names, positions) = left_leg_with_knee(knee);
     let mut point = serde_json::json!({ "time_from_start": t, "positions": positions });
     if velocities {
         point["velocities"] = serde_json::json!(vec![0.0; names.len()]);
@@ -133,15 +138,7 @@ fn with_the_ros_graph_and_trajectories_arriving_cycles_allocate_nothing() {
 
 /// A FollowJointTrajectory goal: the left leg's joints, the knee to `knee` in `t` s.
 fn knee_action_goal(knee: f64, t: f64) -> ros2_msg::control::FollowJointTrajectoryGoal {
-    let names: Vec<String> = LiteBiped::DESCRIPTION
-        .joints
-        .iter()
-        .filter(|j| j.name.starts_with("left_") && j.actuator.is_some())
-        .map(|j| j.name.to_string())
-        .collect();
-    let positions = (names.iter())
-        .map(|n| if n == "left_knee_pitch" { knee } else { 0.0 })
-        .collect();
+    let (names, positions) = left_leg_with_knee(knee);
     let point = ros2_msg::msg::JointTrajectoryPoint {
         positions,
         time_from_start: ros2_msg::msg::Duration {
