@@ -330,6 +330,20 @@ impl Transport for SimHost {
         }
         Ok(None)
     }
+
+    /// The bus clock.
+    fn now(&self) -> Duration {
+        lock(&self.state).now
+    }
+
+    /// Moves the bus clock on by `pause` ([`SimBus::advance`]): a wait for replies takes
+    /// simulated time, not wall time.
+    fn pause(&mut self, pause: Duration) {
+        SimBus {
+            state: Arc::clone(&self.state),
+        }
+        .advance(pause);
+    }
 }
 
 /// Who put a frame on the bus.

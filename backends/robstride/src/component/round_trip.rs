@@ -2,7 +2,7 @@
 //! of the lifecycle, the CAN watchdog armed at configure, and the turn count a multi-turn joint's
 //! motor keeps, read to seed the joint's ([`crate::turns`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use robot_runtime::hardware::{ErrorKind, HardwareError};
 use robot_runtime::typed::RobotTypes;
@@ -13,6 +13,9 @@ use robstride_protocol::{
 use super::RobstrideBus;
 use super::motor::Motor;
 use crate::turns::SeedError;
+
+/// How long a wait for replies pauses between two reads that found nothing.
+const REPLY_POLL: Duration = Duration::from_micros(200);
 
 impl<R: RobotTypes> RobstrideBus<R> {
     /// Sends `command` to every enabled motor, then waits up to the reply timeout for each one's
@@ -58,7 +61,7 @@ impl<R: RobotTypes> RobstrideBus<R> {
         }
         let mut waiting: Vec<u8> = frames.iter().map(|(id, _)| *id).collect();
         let mut replies = Vec::with_capacity(waiting.len());
-        let deadline = Instant::now() + self.options.reply_timeout;
+        let deadline = self.transport()?.now() + self.options.reply_timeout;
         while !waiting.is_empty() {
             let received = self.transport()?.try_recv();
             match received.map_err(|e| self.bus_error(e))? {
@@ -79,8 +82,8 @@ impl<R: RobotTypes> RobstrideBus<R> {
                         replies.push((id, reply));
                     }
                 }
-                None if Instant::now() >= deadline => break,
-                None => std::thread::sleep(Duration::from_micros(200)),
+                None if self.transport()?.now() >= deadline => break,
+                None => self.transport()?.pause(REPLY_POLL),
             }
         }
         if waiting.is_empty() {

@@ -18,6 +18,9 @@
 
 #![warn(missing_docs)]
 
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
 use robstride_protocol::Frame;
 
 mod socketcan;
@@ -93,6 +96,26 @@ pub trait Transport: Send {
     /// The next frame received from the bus, or `None` when nothing more has arrived. Never
     /// blocks.
     fn try_recv(&mut self) -> Result<Option<Frame>, TransportError>;
+
+    /// The time on this bus's clock, since a fixed start: what reply deadlines are measured
+    /// on. A real bus's is the wall clock (the default); a simulated bus has its own.
+    fn now(&self) -> Duration {
+        wall_epoch().elapsed()
+    }
+
+    /// Waits about `pause` for frames to arrive, between two `try_recv`s that found nothing. A
+    /// real bus sleeps (the default: its frames arrive meanwhile); a simulated one moves its
+    /// own clock on instead, so that waiting for a reply that never comes costs no wall time
+    /// and happens alike on every run.
+    fn pause(&mut self, pause: Duration) {
+        std::thread::sleep(pause);
+    }
+}
+
+/// The start of the wall clock [`Transport::now`] reads by default: the first time it is read.
+fn wall_epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
 }
 
 /// A transport failed. What the operating system said is kept as the source (an
