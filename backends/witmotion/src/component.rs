@@ -17,7 +17,7 @@
 //!   and join it, then close the port.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use robot_runtime::Values;
 use robot_runtime::hardware::{
@@ -31,8 +31,10 @@ use witmotion_protocol::{Command, FrameKind, OutputContent};
 use crate::confirm;
 use crate::confirm::Unconfirmed;
 use crate::handoff::Sample;
+use crate::link::Link;
 use crate::mounting::{Mounting, MountingError, Rotation};
 use crate::options::ImuOptions;
+use crate::port::Port;
 use crate::reader::{Reader, slot};
 use crate::serial;
 
@@ -57,7 +59,13 @@ impl std::fmt::Debug for Device {
 /// device has not).
 pub type LocateError = Box<dyn std::error::Error + Send + Sync>;
 
-type Locate = Box<dyn FnMut() -> Result<Device, LocateError> + Send>;
+/// How the device is found at each configure.
+enum Locate {
+    /// A serial port's path.
+    Device(Box<dyn FnMut() -> Result<Device, LocateError> + Send>),
+    /// A link read on the control thread ([`crate::link`]).
+    Link(Box<dyn FnMut() -> Result<Box<dyn Link>, LocateError> + Send>),
+}
 
 /// Why the definition's sensor cannot be this component's IMU.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -98,13 +106,10 @@ pub struct WitmotionImu<R: RobotTypes> {
     _robot: std::marker::PhantomData<R>,
 }
 
-/// An open port with its reader.
+/// An open device, and what must live as long as it is open.
 struct Open {
-    reader: Reader,
-    /// The port's write side: configuration commands.
-    writer: serialport::TTYPort,
-    epoch: Instant,
-    _device: Device,
+    port: Port,
+    _device: Option<Device>,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for WitmotionImu<R> {
@@ -136,6 +141,20 @@ impl<R: RobotTypes> WitmotionImu<R> {
         options: ImuOptions,
         locate: impl FnMut() -> Result<Device, LocateError> + Send + 'static,
     ) -> WitmotionImu<R> {
+        Self::located(sensor, options, Locate::Device(Box::new(locate)))
+    }
+
+    /// The component of IMU `sensor` on the link `open` gives at each configure, read on the
+    /// control thread on the link's clock ([`crate::link`]): a simulated device in process.
+    pub fn with_link(
+        sensor: &str,
+        options: ImuOptions,
+        open: impl FnMut() -> Result<Box<dyn Link>, LocateError> + Send + 'static,
+    ) -> WitmotionImu<R> {
+        Self::located(sensor, options, Locate::Link(Box::new(open)))
+    }
+
+    fn located(sensor: &str, options: ImuOptions, locate: Locate) -> WitmotionImu<R> {
         let robot = R::DESCRIPTION;
         let index = robot.sensors.iter().position(|s| s.name == sensor);
         let unknown = || SensorError::Unknown {
@@ -162,7 +181,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
             options,
             slot,
             mounting,
-            locate: Box::new(locate),
+            locate,
             open: None,
             counted: [0; 3],
             _robot: std::marker::PhantomData,
@@ -177,8 +196,8 @@ impl<R: RobotTypes> WitmotionImu<R> {
     /// Stops and joins the reader, closes the port, drops the device.
     fn close(&mut self) {
         if let Some(mut open) = self.open.take() {
-            open.reader.stop();
-            let shared = open.reader.shared();
+            open.port.stop();
+            let shared = open.port.shared();
             self.counted[0] += shared
                 .frames
                 .iter()
@@ -191,7 +210,6 @@ impl<R: RobotTypes> WitmotionImu<R> {
 
     /// Unlocks, writes and waits as WitMotion's SDK does (20 ms after each write).
     fn send(&mut self, commands: &[Command]) -> Result<(), HardwareError> {
-        use std::io::Write;
         let port = self.options.port.clone();
         let Some(open) = &mut self.open else {
             return Err(self
@@ -200,10 +218,9 @@ impl<R: RobotTypes> WitmotionImu<R> {
         };
         for command in commands {
             let sent = open
-                .writer
+                .port
                 .write_all(&Command::Unlock.encode())
-                .and_then(|()| open.writer.write_all(&command.encode()))
-                .and_then(|()| open.writer.flush());
+                .and_then(|()| open.port.write_all(&command.encode()));
             if let Err(error) = sent {
                 let message = format!("writing to `{port}` failed");
                 return Err(self
@@ -211,21 +228,24 @@ impl<R: RobotTypes> WitmotionImu<R> {
                     .error(ErrorKind::Bus, message)
                     .caused_by(error));
             }
-            std::thread::sleep(Duration::from_millis(20));
+            open.port.pause(Duration::from_millis(20));
         }
         Ok(())
     }
 
     /// The newest sample, or the error `read` returns: the reader's failure, no sample yet, or
     /// one older than the bound. Allocates only on the error paths.
-    fn fresh(&self) -> Result<Sample, HardwareError> {
+    fn fresh(&mut self) -> Result<Sample, HardwareError> {
+        if let Some(open) = &mut self.open {
+            open.port.poll();
+        }
         let Some(open) = &self.open else {
             return Err(self.identity.error(
                 ErrorKind::Lifecycle,
                 "the port is not open (configure first)",
             ));
         };
-        let shared = open.reader.shared();
+        let shared = open.port.shared();
         if let Some(why) = shared.failure() {
             return Err(self
                 .identity
@@ -235,7 +255,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 )
                 .caused_by(why));
         }
-        let now = open.epoch.elapsed().as_nanos() as u64;
+        let now = open.port.now().as_nanos() as u64;
         let sample = shared.latest.load();
         let age = sample.map(|s| now.saturating_sub(s.arrived_ns));
         match age {
@@ -252,7 +272,7 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 .identity
                 .error(ErrorKind::Lifecycle, "the port is not open");
         };
-        let shared = open.reader.shared();
+        let shared = open.port.shared();
         let needed = OutputContent::from_bits(shared.needed.load(Ordering::Relaxed));
         let last: Vec<String> = [
             FrameKind::Acceleration,
@@ -361,44 +381,29 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
 
     fn on_configure(&mut self) -> Result<(), HardwareError> {
         self.close();
-        let device = (self.locate)().map_err(|why| {
+        let no_device = |why| {
             self.identity
                 .error(ErrorKind::Io, format!("`{}`: no device", self.sensor))
                 .caused_by(why)
-        })?;
-        let port = &device.path;
-        let opened = serial::open(port, self.options.baud).and_then(|reader_side| {
-            let writer =
-                reader_side
-                    .try_clone_native()
-                    .map_err(|cause| serial::SerialError::Other {
-                        port: port.clone(),
-                        baud: self.options.baud,
-                        cause,
-                    })?;
-            Ok((reader_side, writer))
-        });
-        let (reader_side, writer) = opened.map_err(|e| {
-            self.identity
-                .error(ErrorKind::Bus, format!("`{}`", self.sensor))
-                .caused_by(e)
-        })?;
-        let epoch = Instant::now();
-        let reader = Reader::spawn(reader_side, port.clone(), epoch, self.options.corruption)
-            .map_err(|e| {
-                self.identity
-                    .error(
-                        ErrorKind::Io,
-                        format!("cannot start the reader of `{port}`"),
-                    )
-                    .caused_by(e)
-            })?;
-        self.open = Some(Open {
-            reader,
-            writer,
-            epoch,
-            _device: device,
-        });
+        };
+        let open = match &mut self.locate {
+            Locate::Device(locate) => {
+                let device = locate().map_err(no_device)?;
+                Open {
+                    port: self.open_serial(&device.path)?,
+                    _device: Some(device),
+                }
+            }
+            Locate::Link(open) => Open {
+                port: Port::link(
+                    open().map_err(no_device)?,
+                    self.options.port.clone(),
+                    self.options.corruption,
+                ),
+                _device: None,
+            },
+        };
+        self.open = Some(open);
         if let Err(error) = self.confirm() {
             self.close();
             return Err(error);
@@ -477,7 +482,7 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
     fn counters(&self) -> Counters {
         let mut counted = self.counted;
         if let Some(open) = &self.open {
-            let shared = open.reader.shared();
+            let shared = open.port.shared();
             counted[0] += shared
                 .frames
                 .iter()
@@ -495,6 +500,46 @@ impl<R: RobotTypes> Component<R> for WitmotionImu<R> {
 }
 
 impl<R: RobotTypes> WitmotionImu<R> {
+    /// Opens serial port `path` and starts its reader thread.
+    fn open_serial(&self, path: &str) -> Result<Port, HardwareError> {
+        let opened = serial::open(path, self.options.baud).and_then(|reader_side| {
+            let writer =
+                reader_side
+                    .try_clone_native()
+                    .map_err(|cause| serial::SerialError::Other {
+                        port: path.to_string(),
+                        baud: self.options.baud,
+                        cause,
+                    })?;
+            Ok((reader_side, writer))
+        });
+        let (reader_side, writer) = opened.map_err(|e| {
+            self.identity
+                .error(ErrorKind::Bus, format!("`{}`", self.sensor))
+                .caused_by(e)
+        })?;
+        let epoch = std::time::Instant::now();
+        let reader = Reader::spawn(
+            reader_side,
+            path.to_string(),
+            epoch,
+            self.options.corruption,
+        )
+        .map_err(|e| {
+            self.identity
+                .error(
+                    ErrorKind::Io,
+                    format!("cannot start the reader of `{path}`"),
+                )
+                .caused_by(e)
+        })?;
+        Ok(Port::Serial {
+            reader,
+            writer,
+            epoch,
+        })
+    }
+
     /// Writes the settings when asked to, confirms the frames, and waits for the first sample.
     fn confirm(&mut self) -> Result<(), HardwareError> {
         if self.options.configure_device {
@@ -510,26 +555,29 @@ impl<R: RobotTypes> WitmotionImu<R> {
                 Command::SetOutputRate(rate),
             ])?;
         }
-        let Some(open) = &self.open else {
+        let Some(open) = &mut self.open else {
             return Err(self
                 .identity
                 .error(ErrorKind::Lifecycle, "the port is not open"));
         };
-        let shared = open.reader.shared();
-        let needed = confirm::needed_kinds(shared, &self.options).map_err(|why| match why {
-            Unconfirmed::Reader(failure) => self
-                .identity
-                .error(ErrorKind::Timeout, format!("`{}`", self.sensor))
-                .caused_by(failure),
-            Unconfirmed::Frames(what) => self
-                .identity
-                .error(ErrorKind::Timeout, format!("`{}`: {what}", self.sensor)),
-        })?;
-        shared.needed.store(needed.bits(), Ordering::Relaxed);
+        let needed =
+            confirm::needed_kinds(&mut open.port, &self.options).map_err(|why| match why {
+                Unconfirmed::Reader(failure) => self
+                    .identity
+                    .error(ErrorKind::Timeout, format!("`{}`", self.sensor))
+                    .caused_by(failure),
+                Unconfirmed::Frames(what) => self
+                    .identity
+                    .error(ErrorKind::Timeout, format!("`{}`: {what}", self.sensor)),
+            })?;
+        open.port
+            .shared()
+            .needed
+            .store(needed.bits(), Ordering::Relaxed);
         // The first complete sample: a few periods at most.
-        let deadline = Instant::now() + self.options.max_age.max(Duration::from_millis(200));
-        while shared.latest.load().is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(2));
+        let deadline = open.port.now() + self.options.max_age.max(Duration::from_millis(200));
+        while open.port.shared().latest.load().is_none() && open.port.now() < deadline {
+            open.port.pause(Duration::from_millis(2));
         }
         self.fresh().map(|_| ())
     }

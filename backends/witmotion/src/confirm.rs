@@ -2,14 +2,15 @@
 //! the expected rate, naming what is missing and what to do.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use witmotion_protocol::{FrameKind, OutputContent};
 
 use std::sync::Arc;
 
 use crate::options::ImuOptions;
-use crate::reader::{ReaderFailure, Shared};
+use crate::port::Port;
+use crate::reader::ReaderFailure;
 
 /// Why the frames were not confirmed.
 #[derive(Debug, thiserror::Error)]
@@ -35,24 +36,25 @@ pub(crate) const SETTLE: Duration = Duration::from_millis(60);
 /// Counts frames for `options.confirm_window` and returns the kinds a sample needs: acceleration,
 /// angular velocity, and the quaternion, or the angles when the device sends no quaternion.
 pub(crate) fn needed_kinds(
-    shared: &Shared,
+    port: &mut Port,
     options: &ImuOptions,
 ) -> Result<OutputContent, Unconfirmed> {
-    std::thread::sleep(SETTLE);
+    port.pause(SETTLE);
     let kinds = [
         FrameKind::Acceleration,
         FrameKind::AngularVelocity,
         FrameKind::Angle,
         FrameKind::Quaternion,
     ];
-    let before = kinds.map(|k| shared.frames_of(k));
-    let bytes_before = shared.bytes.load(Ordering::Relaxed);
-    let started = Instant::now();
-    std::thread::sleep(options.confirm_window);
+    let before = kinds.map(|k| port.shared().frames_of(k));
+    let bytes_before = port.shared().bytes.load(Ordering::Relaxed);
+    let started = port.now();
+    port.pause(options.confirm_window);
+    let shared = port.shared();
     if let Some(failure) = shared.failure() {
         return Err(Unconfirmed::Reader(failure));
     }
-    let seconds = started.elapsed().as_secs_f64();
+    let seconds = (port.now() - started).as_secs_f64();
     let rates: Vec<(FrameKind, f64)> = kinds
         .iter()
         .zip(before)

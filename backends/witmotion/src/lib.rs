@@ -43,10 +43,13 @@
 pub mod component;
 mod confirm;
 pub mod handoff;
+pub mod link;
 pub mod mounting;
 pub mod options;
+mod port;
 pub mod reader;
 pub mod serial;
 
 pub use component::{Device, WitmotionImu};
+pub use link::Link;
 pub use options::ImuOptions;

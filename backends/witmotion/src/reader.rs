@@ -119,6 +119,11 @@ impl Shared {
         self.failed.store(true, Ordering::Release);
     }
 
+    /// Whether the reader has failed (allocates nothing).
+    pub(crate) fn has_failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
     /// Why the thread ended on its own, if it did.
     pub(crate) fn failure(&self) -> Option<Arc<ReaderFailure>> {
         if !self.failed.load(Ordering::Acquire) {
@@ -196,10 +201,8 @@ impl Drop for FailOnPanic<'_> {
 }
 
 fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, shared: &Shared) {
-    let mut parser = Parser::new();
-    let mut assembly = Assembly::default();
+    let mut pump = Pump::default();
     let mut buffer = [0u8; 512];
-    let mut window = (0u64, 0u64); // (candidates, failures) at the window's start
     while !shared.stop.load(Ordering::Acquire) {
         let count = match port.read(&mut buffer) {
             Ok(0) => {
@@ -226,14 +229,43 @@ fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, sh
             }
         };
         let now = epoch.elapsed().as_nanos() as u64;
+        if let Err(failure) = pump.take(&buffer[..count], now, corruption, name, shared) {
+            shared.fail(failure);
+            return;
+        }
+    }
+}
+
+/// What becomes of the bytes read: frames parsed, counted, put together into samples and
+/// published; the corruption bound kept. The reader thread runs one; a device read on the
+/// control thread ([`crate::link`]) another.
+#[derive(Debug, Default)]
+pub(crate) struct Pump {
+    parser: Parser,
+    assembly: Assembly,
+    /// (candidates, failures) at the corruption window's start.
+    window: (u64, u64),
+}
+
+impl Pump {
+    /// Takes `bytes`, which arrived at `now` (ns since the epoch). Fails when the stream is
+    /// corrupt beyond `corruption`: the reader is then done.
+    pub(crate) fn take(
+        &mut self,
+        bytes: &[u8],
+        now: u64,
+        corruption: Corruption,
+        name: &str,
+        shared: &Shared,
+    ) -> Result<(), ReaderFailure> {
         let needed = OutputContent::from_bits(shared.needed.load(Ordering::Relaxed));
-        for frame in parser.push(&buffer[..count]) {
+        for frame in self.parser.push(bytes) {
             let kind = frame.kind();
             shared.frames[slot(kind)].fetch_add(1, Ordering::Relaxed);
             shared.last_ns[slot(kind)].store(now, Ordering::Relaxed);
             match Reading::decode(&frame) {
                 Ok(reading) => {
-                    if let Some(sample) = assembly.take(reading, now, needed) {
+                    if let Some(sample) = self.assembly.take(reading, now, needed) {
                         shared.latest.store(sample);
                     }
                 }
@@ -242,8 +274,10 @@ fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, sh
                 }
             }
         }
-        let counters = parser.counters();
-        shared.bytes.fetch_add(count as u64, Ordering::Relaxed);
+        let counters = self.parser.counters();
+        shared
+            .bytes
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         shared
             .checksum_failures
             .store(counters.checksum_failures, Ordering::Relaxed);
@@ -255,20 +289,20 @@ fn run(mut port: TTYPort, name: &str, epoch: Instant, corruption: Corruption, sh
             .store(counters.skipped_bytes, Ordering::Relaxed);
         let failures = counters.checksum_failures + shared.rejected.load(Ordering::Relaxed);
         let candidates = counters.frames + counters.checksum_failures;
-        if candidates - window.0 >= corruption.window {
-            let (seen, failed) = (candidates - window.0, failures - window.1);
+        if candidates - self.window.0 >= corruption.window {
+            let (seen, failed) = (candidates - self.window.0, failures - self.window.1);
             if failed > corruption.failures {
-                shared.fail(ReaderFailure::Corrupt {
+                return Err(ReaderFailure::Corrupt {
                     port: name.to_string(),
                     failed,
                     seen,
                     bound: corruption.failures,
                     window: corruption.window,
                 });
-                return;
             }
-            window = (candidates, failures);
+            self.window = (candidates, failures);
         }
+        Ok(())
     }
 }
 

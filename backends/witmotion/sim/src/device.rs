@@ -2,7 +2,7 @@
 //! saved, the unlock window, the registers a read answers with, and the frames of one output
 //! period.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use witmotion_protocol::{
     Acceleration, Angle, AngularVelocity, BaudRate, Calibration, Command, FrameKind, MagneticField,
@@ -70,7 +70,8 @@ impl Settings {
 pub(crate) struct Firmware {
     pub(crate) settings: Settings,
     pub(crate) saved: Settings,
-    unlocked_until: Option<Instant>,
+    /// Until when writes are taken, on the device's clock (time since it started).
+    unlocked_until: Option<Duration>,
     /// Yaw subtracted from every orientation (a heading reset zeroes the present one).
     pub(crate) heading_offset: f32,
     /// Calibrations started, most recent last.
@@ -94,9 +95,9 @@ impl Firmware {
         }
     }
 
-    /// Takes one command at `now`, given what the device measures then; returns whether it was
+    /// Takes one command at `now` (the device's clock: time since it started), given what the device measures then; returns whether it was
     /// taken (a write outside the unlock window is ignored, as the device ignores it).
-    pub(crate) fn take(&mut self, command: Command, now: Instant, measured: &Measured) -> bool {
+    pub(crate) fn take(&mut self, command: Command, now: Duration, measured: &Measured) -> bool {
         if command == Command::Unlock {
             self.unlocked_until = Some(now + UNLOCK_WINDOW);
             return true;

@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 mod device;
+pub mod in_process;
 pub mod motion;
 mod pty;
 
@@ -26,6 +27,7 @@ use std::time::{Duration, Instant};
 use witmotion_protocol::{Command, OutputContent, Quaternion};
 
 pub use device::{Settings, VERSION};
+pub use in_process::InProcessImu;
 pub use motion::{Measured, Motion};
 
 /// A way the device misbehaves.
@@ -202,9 +204,8 @@ fn run(mut pty: pty::Pty, state: &Mutex<State>, stop: &AtomicBool) {
         let matched = pty.host_baud().is_none_or(|host| host == device_baud);
         if received > 0 && matched {
             pending.extend_from_slice(&buffer[..received]);
-            let now = Instant::now();
-            let t = now.duration_since(started).as_secs_f32();
-            let measured = state.motion.measured(t, state.mounting);
+            let now = started.elapsed();
+            let measured = state.motion.measured(now.as_secs_f32(), state.mounting);
             for command in take_commands(&mut pending) {
                 state.firmware.take(command, now, &measured);
                 state.commands.push(command);
@@ -254,7 +255,7 @@ fn run(mut pty: pty::Pty, state: &Mutex<State>, stop: &AtomicBool) {
 
 /// The commands in `pending`, which keeps an unfinished one; bytes before a command's header
 /// are dropped (garbage, or a command the device does not know).
-fn take_commands(pending: &mut Vec<u8>) -> Vec<Command> {
+pub(crate) fn take_commands(pending: &mut Vec<u8>) -> Vec<Command> {
     let mut commands = Vec::new();
     loop {
         let Some(start) = pending.windows(2).position(|w| w == [0xFF, 0xAA]) else {
@@ -278,7 +279,12 @@ fn take_commands(pending: &mut Vec<u8>) -> Vec<Command> {
     }
 }
 
-fn misbehave(set: Vec<u8>, failure: Option<Failure>, sent: u64, noise: &mut Noise) -> Vec<u8> {
+pub(crate) fn misbehave(
+    set: Vec<u8>,
+    failure: Option<Failure>,
+    sent: u64,
+    noise: &mut Noise,
+) -> Vec<u8> {
     match failure {
         None | Some(Failure::WrongKinds(_)) | Some(Failure::Unplugged) => set,
         Some(Failure::Silent) => Vec::new(),
@@ -310,10 +316,10 @@ fn garble(byte: u8) -> u8 {
 }
 
 /// A small xorshift generator for garbage bytes: deterministic, no dependency.
-struct Noise(u32);
+pub(crate) struct Noise(pub(crate) u32);
 
 impl Noise {
-    fn next(&mut self) -> u8 {
+    pub(crate) fn next(&mut self) -> u8 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 17;
