@@ -5,6 +5,7 @@ mod output;
 
 mod args;
 mod can;
+mod chaos;
 mod commission;
 mod descriptions;
 mod emit;
@@ -64,6 +65,8 @@ pub struct App {
     cargo_package: Option<CargoPackage>,
     robots: Vec<&'static Robot>,
     controllers: Vec<Registered>,
+    /// Per robot, `chaos`'s typed entry points.
+    chaos: Vec<chaos::Chaos>,
     /// Per robot, its own controllers as the controller manager loads them: an
     /// `Rc<RefCell<Vec<UserController<R>>>>` for the robot named, shared with its `manager`.
     managed: Vec<(&'static str, Box<dyn std::any::Any>)>,
@@ -98,6 +101,7 @@ impl App {
             cargo_package: None,
             robots: Vec::new(),
             controllers: Vec::new(),
+            chaos: Vec::new(),
             managed: Vec::new(),
             problems: Vec::new(),
         }
@@ -237,6 +241,16 @@ impl App {
             }
             Command::Check { config, robot } => self.check(&config, robot.as_deref()),
             Command::Run(args) => self.run(args),
+            Command::Chaos(args) => {
+                let robot = match &args.robot {
+                    Some(name) => self.find(name)?,
+                    None => self.first_robot()?,
+                };
+                let entry = self.chaos.iter().find(|c| c.robot.name == robot.name);
+                entry
+                    .ok_or_else(|| self.unknown_robot(&robot.name))?
+                    .main(&args)
+            }
             Command::Plot { recording, out } => plot_recording(&recording, &out),
             // Handled in `main`, which knows the command line for its usage errors.
             Command::Can(_) | Command::Imu(_) => Ok(()),

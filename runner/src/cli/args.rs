@@ -117,6 +117,10 @@ pub enum Command {
     /// Emit the robot's descriptions, then run a controller on the backend the config or
     /// `--backend` selects, showing progress and printing the loop statistics at the end.
     Run(RunArgs),
+    /// Run the real control loop, components and a controller on simulated time against
+    /// simulated hardware, under fault schedules drawn from a seed, and check the safety
+    /// invariants after each; exit 1 on a violation, printing its schedule shrunk.
+    Chaos(ChaosArgs),
     /// RobStride motors on a CAN bus: find them, set their ids, zeros and parameters; and the
     /// traffic as text: encode a request as a `cansend` line, decode `candump -L` lines to JSON.
     #[command(subcommand)]
@@ -125,6 +129,64 @@ pub enum Command {
     /// content and baud, calibrate and save it; decode a hex byte stream to JSON.
     #[command(subcommand)]
     Imu(super::imu::ImuCommand),
+}
+
+/// `chaos`'s options.
+#[derive(Debug, clap::Args)]
+pub struct ChaosArgs {
+    /// The robot, by ROS name; the first one this tool knows by default.
+    #[arg(long)]
+    pub robot: Option<String>,
+    /// How many schedules to run.
+    #[arg(long, default_value_t = 1000)]
+    pub schedules: u64,
+    /// The run's seed: the same seed runs the same schedules, with the same digest.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Replay one schedule by its own seed (as a violation prints it: `0x...`), telling its
+    /// faults and how it ended.
+    #[arg(long, value_name = "SCHEDULE_SEED", value_parser = schedule_seed, conflicts_with_all = ["schedules", "seed"])]
+    pub replay: Option<u64>,
+    /// Simulated seconds a schedule runs if no fault ends it first.
+    #[arg(long, default_value_t = 1.0, value_parser = chaos_seconds)]
+    pub seconds: f64,
+    /// Threads to run schedules on (every core by default); the outcome does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print every schedule's digest, not only the whole run's.
+    #[arg(long)]
+    pub each: bool,
+    /// Plant a defect in the bus components, to see that it is found.
+    #[arg(long, value_enum)]
+    pub plant: Option<Plant>,
+}
+
+/// A defect `chaos --plant` plants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Plant {
+    /// `on_deactivate` reports success and leaves torque on.
+    TorqueLeftOn,
+    /// The last command is written again after torque off.
+    WriteAfterStop,
+    /// A failed torque-off is reported as done, so it is never retried.
+    NoRetry,
+    /// The controller's positions go out with no limit check.
+    NoLimitCheck,
+}
+
+fn schedule_seed(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|e| format!("`{text}` is not a seed (a number, or hex after `0x`): {e}"))
+}
+
+fn chaos_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.01..=60.0).contains(&value) => Ok(value),
+        _ => Err(format!("`{text}`: give simulated seconds from 0.01 to 60")),
+    }
 }
 
 /// `can scan`, `set-id`, `set-zero`, `param`, `encode` and `decode`.

@@ -19,6 +19,7 @@ impl App {
     pub fn robot<R: RobotTypes>(mut self) -> App {
         if !self.robots.iter().any(|r| r.name == R::DESCRIPTION.name) {
             self.robots.push(R::DESCRIPTION);
+            self.chaos.push(super::chaos::Chaos::of::<R>());
             self.controllers.push(registry::trajectory::<R>());
             let own: Rc<RefCell<Vec<UserController<R>>>> = Rc::default();
             self.controllers.push(registry::manager::<R>(own.clone()));

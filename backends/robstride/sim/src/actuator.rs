@@ -51,8 +51,11 @@ pub enum Failure {
     Foreign,
     /// Every reply carries another motor's id (this id + 1).
     WrongMotorId,
-    /// The motor answers nothing at all (unplugged, or its bus is cut).
+    /// The motor answers nothing at all (its transmit line is cut), though it still hears.
     Silent,
+    /// The motor's cable is pulled: it hears nothing and answers nothing, and runs on as it
+    /// was until its own CAN watchdog (if armed) switches it off.
+    Unplugged,
 }
 
 /// How the firmware reports an angle beyond the MIT frame's ±4π.
@@ -423,7 +426,7 @@ impl SimActuator {
     /// Puts `reply` on the bus, as the injected failure allows.
     fn send(&mut self, reply: Frame, out: &mut Outbox<'_>) {
         let frame = match self.failure {
-            Some(Failure::Silent) => return,
+            Some(Failure::Silent | Failure::Unplugged) => return,
             Some(Failure::MissingRepliesAfter { answered, missing }) => {
                 self.failure = Some(match answered {
                     0 => Failure::MissingReplies(missing),
@@ -481,6 +484,9 @@ fn firmware_angle(report: AngleReport, position: f64) -> f64 {
 impl Node for SimActuator {
     fn receive(&mut self, now: Duration, frame: &Frame, out: &mut Outbox<'_>) {
         self.step_to(now);
+        if self.failure == Some(Failure::Unplugged) {
+            return;
+        }
         let Ok(request) = Request::decode(frame, self.model) else {
             // Another motor's reply, garbage, another protocol: a real motor ignores it.
             if frame

@@ -143,6 +143,11 @@ impl InProcessImu {
         }
     }
 
+    /// How it misbehaves, if it does.
+    pub fn failure(&self) -> Option<Failure> {
+        self.failure
+    }
+
     /// Changes the motion from now on.
     pub fn set_motion(&mut self, motion: Motion) {
         self.motion = motion;

@@ -1,0 +1,420 @@
+//! One schedule, run: the real components (a RobStride bus component per bus, a WitMotion
+//! component per IMU) wrapped with the schedule's callback faults, in a real [`System`] and
+//! [`ControlLoop`] with the sweeping controller, on simulated time in a simulated [`World`];
+//! then the invariants, judged from the world's own state.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use backend_robstride::component::{BusOptions, RobstrideBus};
+use backend_robstride::transport::{OpenErrorKind, TransportError};
+use backend_witmotion::{ImuOptions, WitmotionImu};
+use robot_runtime::control_loop::{
+    ControlLoop, CycleObserver, LoopControl, LoopError, LoopOptions, LoopReport, Pacing, StopAfter,
+};
+use robot_runtime::hardware::{Clock, Component, Panic, System};
+use robot_runtime::typed::RobotTypes;
+
+use crate::controller::Sweep;
+use crate::faulty::{Defect, Faulty, Log, tag};
+use crate::schedule::{Call, ControllerFault, Ending, Fault, How, ImuFault, Schedule, Shape};
+use crate::world::{Violation, World, add};
+
+/// What one schedule came to.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// The schedule.
+    pub schedule: Schedule,
+    /// The digest of its trace.
+    pub digest: u64,
+    /// Frames the host sent.
+    pub frames: u64,
+    /// How the run ended, in the runtime's own words.
+    pub ended: String,
+    /// Every invariant it broke.
+    pub violations: Vec<Violation>,
+}
+
+/// The IMU options every schedule's IMU runs with: the real path's defaults at 200 Hz.
+fn imu_options() -> ImuOptions {
+    ImuOptions::new("sim (in process)", 460_800, 200)
+}
+
+/// Runs `schedule` on robot `R`, with `defect` planted in every bus component if given.
+pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdict {
+    let robot = R::DESCRIPTION;
+    let shape = Shape::of(robot);
+    let rate = robot.update_rate.max(1);
+    let period = Duration::from_secs(1) / rate;
+    let options = BusOptions::at_rate(rate);
+    let world = World::new(robot, shape.imus.len(), options.watchdog);
+    let log = Log::default();
+    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    for (b, (bus, _)) in shape.buses.iter().enumerate() {
+        let wire = world.clone();
+        let name = bus.clone();
+        let inner = RobstrideBus::<R>::new(bus, None, options, move || {
+            wire.transport(b).ok_or_else(|| TransportError::Open {
+                interface: name.clone(),
+                kind: OpenErrorKind::NoSuchInterface,
+                reason: "no such simulated bus".to_string(),
+                hint: String::new(),
+                cause: None,
+            })
+        });
+        components.push(Box::new(Faulty::new(
+            Box::new(inner),
+            b,
+            &schedule.faults,
+            &world,
+            &log,
+            defect.map(|d| (d, b)),
+        )));
+    }
+    for (i, imu) in shape.imus.iter().enumerate() {
+        let link = world.clone();
+        let inner = WitmotionImu::<R>::with_link(imu, imu_options(), move || Ok(link.link(i)));
+        components.push(Box::new(Faulty::new(
+            Box::new(inner),
+            shape.buses.len() + i,
+            &schedule.faults,
+            &world,
+            &log,
+            None,
+        )));
+    }
+    let dropped = Arc::new(Mutex::new(Vec::<String>::new()));
+    let ended = match System::new(components) {
+        Err(error) => Ended::Failed(format!("the system could not be made: {error:#}")),
+        Ok(mut system) => {
+            let sink = Arc::clone(&dropped);
+            system.report_drops_to(move |report| {
+                sink.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(report.to_string());
+            });
+            let control = Arc::new(LoopControl::default());
+            let strikes = Strikes {
+                faults: schedule.faults.clone(),
+                ending: schedule.ending,
+                period,
+                world: world.clone(),
+                log: log.clone(),
+                control: Arc::clone(&control),
+            };
+            let controller = Sweep::new::<R>(&schedule.faults, &world, &log);
+            let mut control_loop =
+                ControlLoop::new(system, controller, Some(rate)).with_observer(strikes);
+            let ended = drive(&mut control_loop, schedule, period, &control);
+            log.end();
+            // Dropping the loop drops the system, which switches off what is still on and
+            // reports it.
+            let drop = catch_unwind(AssertUnwindSafe(|| std::mem::drop(control_loop)));
+            match drop {
+                Ok(()) => ended,
+                Err(panic) => Ended::Failed(format!(
+                    "{}; dropping the loop panicked: {}",
+                    ended.text(),
+                    Panic::of(panic.as_ref())
+                )),
+            }
+        }
+    };
+    let mut text = ended.text().to_string();
+    for report in dropped
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+    {
+        text.push_str("; ");
+        text.push_str(report);
+    }
+    world.trace(text.as_bytes());
+    let mut violations = world.violations();
+    violations.extend(judge::<R>(
+        schedule, &shape, &world, &log, &ended, &text, period,
+    ));
+    let (digest, frames) = world.finish();
+    Verdict {
+        schedule: schedule.clone(),
+        digest,
+        frames,
+        ended: text,
+        violations,
+    }
+}
+
+/// How a run ended: as its schedule asked, or on a failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ended {
+    /// Time was up, a signal or a drop: what was asked.
+    AsAsked(String),
+    /// A failure ended it.
+    Failed(String),
+}
+
+impl Ended {
+    fn text(&self) -> &str {
+        match self {
+            Ended::AsAsked(text) | Ended::Failed(text) => text,
+        }
+    }
+}
+
+/// Runs the loop as the schedule ends: through [`ControlLoop::run`] to its end or a signal, or
+/// by hand, cycle by cycle, to a drop.
+fn drive<R: RobotTypes>(
+    control_loop: &mut ControlLoop<R, Sweep>,
+    schedule: &Schedule,
+    period: Duration,
+    control: &LoopControl,
+) -> Ended {
+    match schedule.ending {
+        Ending::Finish | Ending::Signal(_) => {
+            let options = LoopOptions {
+                stop_after: StopAfter {
+                    cycles: Some(u64::from(schedule.cycles)),
+                    duration: None,
+                },
+                pacing: Pacing::SimulatedFast,
+                stats_capacity: schedule.cycles as usize + 16,
+                ..LoopOptions::default()
+            };
+            match control_loop.run(&options, control) {
+                Ok(report) => match torque_off_failures(&report) {
+                    None => Ended::AsAsked("stopped as asked".to_string()),
+                    Some(failures) => Ended::Failed(format!("stopped as asked{failures}")),
+                },
+                Err(error) => Ended::Failed(describe(&error)),
+            }
+        }
+        Ending::Drop(at) => {
+            if let Err(error) = control_loop.configure() {
+                return Ended::Failed(describe(&error));
+            }
+            let clock = |cycle: u32| Clock {
+                time: period * cycle,
+                period,
+            };
+            if let Err(fault) = control_loop.activate(clock(0)) {
+                return Ended::Failed(format!("activation: {fault}{}", failures_of(control_loop)));
+            }
+            for cycle in 0..=at {
+                if let Err(fault) = control_loop.cycle(clock(cycle)) {
+                    return Ended::Failed(format!(
+                        "cycle {cycle}: {fault}{}",
+                        failures_of(control_loop)
+                    ));
+                }
+            }
+            Ended::AsAsked(format!("dropped after cycle {at}"))
+        }
+    }
+}
+
+/// A loop's error with its report's torque-off failures, each in full.
+fn describe(error: &LoopError) -> String {
+    let mut text = format!("{error:#}");
+    if let Some(report) = error.report()
+        && let Some(failures) = torque_off_failures(report)
+    {
+        text.push_str(&failures);
+    }
+    text
+}
+
+fn torque_off_failures(report: &LoopReport) -> Option<String> {
+    if report.torque_off_failures.is_empty() {
+        return None;
+    }
+    Some(
+        report
+            .torque_off_failures
+            .iter()
+            .map(|f| format!("; torque-off failed: {f:#}"))
+            .collect(),
+    )
+}
+
+fn failures_of<R: RobotTypes>(control_loop: &ControlLoop<R, Sweep>) -> String {
+    control_loop
+        .torque_off_failures()
+        .iter()
+        .map(|f| format!("; torque-off failed: {f:#}"))
+        .collect()
+}
+
+/// Strikes the faults due after each cycle, sends the signal, and moves the world on a period.
+struct Strikes {
+    faults: Vec<Fault>,
+    ending: Ending,
+    period: Duration,
+    world: World,
+    log: Log,
+    control: Arc<LoopControl>,
+}
+
+impl<R: RobotTypes> CycleObserver<R> for Strikes {
+    fn observe(&mut self, clock: Clock, _state: &R::State, _command: &R::Command) {
+        let cycle = (clock.time.as_nanos() / self.period.as_nanos().max(1)) as u32;
+        for (i, fault) in self.faults.iter().enumerate() {
+            let struck = match *fault {
+                Fault::Bus {
+                    cycle: at,
+                    bus,
+                    fault,
+                } if at == cycle => {
+                    self.world.strike_bus(bus, fault);
+                    true
+                }
+                Fault::Motor {
+                    cycle: at,
+                    bus,
+                    motor,
+                    fault,
+                } if at == cycle => {
+                    self.world.strike_motor(bus, motor, fault);
+                    true
+                }
+                Fault::Imu {
+                    cycle: at,
+                    imu,
+                    fault,
+                } if at == cycle => {
+                    self.world.strike_imu(imu, fault);
+                    true
+                }
+                _ => false,
+            };
+            if struck {
+                self.log.strike(i, self.world.now());
+                self.world.trace(&[0xFB, i as u8]);
+            }
+        }
+        if self.ending == Ending::Signal(cycle) {
+            self.control.request_stop();
+        }
+        self.log.cycle_done();
+        self.world.advance(self.period);
+    }
+
+    fn observe_system(&mut self, _clock: Clock, system: &System<R>) {
+        let states: Vec<u8> = system.states().map(|(_, s)| s as u8).collect();
+        self.world.trace(&states);
+    }
+}
+
+/// The invariants judged at the end, from the world's state and what the run reported.
+fn judge<R: RobotTypes>(
+    schedule: &Schedule,
+    shape: &Shape,
+    world: &World,
+    log: &Log,
+    ended: &Ended,
+    text: &str,
+    period: Duration,
+) -> Vec<Violation> {
+    let robot = R::DESCRIPTION;
+    let mut violations = Vec::new();
+    // Every actuator off, or the run names its component as still active.
+    for (bus, joint, id) in world.enabled_motors() {
+        let block = shape
+            .buses
+            .iter()
+            .find(|(name, _)| bus.ends_with(name.as_str()))
+            .map(|(name, _)| robot.bus_block_name(name))
+            .unwrap_or_default();
+        let named = text.contains(&format!("`{block}` is STILL ACTIVE"))
+            || text.contains(&format!("STILL ACTIVE: `{block}`"));
+        if !named {
+            add(
+                &mut violations,
+                "every actuator off at the end, or named",
+                format!(
+                    "{joint} (id {id}, {bus}) is enabled after the run, and the run does not say \
+                     `{block}` is still active"
+                ),
+            );
+        }
+    }
+    // Every fault that must be noticed while the loop runs is reported, naming what failed: one
+    // noticed at once (a callback's, the controller's) when it struck while the loop ran; one
+    // noticed a few cycles later (a fault bit, an IMU gone) when the loop ran that long after.
+    // A run that ends on a fault reports that one; the others need not be named.
+    let ran = log.cycles();
+    let latency = |cycles: u32, at: u32| at.saturating_add(cycles) < ran;
+    let max_age_cycles = (imu_options().max_age.as_nanos() / period.as_nanos().max(1)) as u32;
+    let mut expected: Vec<(usize, Vec<String>)> = Vec::new();
+    for struck in log.struck().iter().filter(|s| s.running) {
+        let Some(fault) = schedule.faults.get(struck.fault) else {
+            continue;
+        };
+        let names = match *fault {
+            Fault::Callback {
+                how: How::Hang(_), ..
+            } => continue,
+            Fault::Callback {
+                call: Call::Shutdown,
+                ..
+            } => continue,
+            Fault::Callback { .. } => vec![tag(struck.fault)],
+            Fault::Controller {
+                fault: ControllerFault::Panic | ControllerFault::Refuse,
+                ..
+            }
+            | Fault::Controller {
+                fault: ControllerFault::RefuseActivation,
+                ..
+            } => vec![tag(struck.fault)],
+            Fault::Motor {
+                cycle,
+                bus,
+                motor,
+                fault,
+            } if fault.is_fault_bit() && latency(3, cycle) => shape
+                .buses
+                .get(bus)
+                .and_then(|(_, joints)| joints.get(motor))
+                .map(|joint| vec![format!("joint {joint} ")])
+                .unwrap_or_default(),
+            Fault::Imu { cycle, imu, fault }
+                if (fault == ImuFault::Unplugged && latency(3, cycle))
+                    || (fault == ImuFault::Silent && latency(max_age_cycles + 3, cycle)) =>
+            {
+                shape
+                    .imus
+                    .get(imu)
+                    .map(|name| vec![format!("`{name}`")])
+                    .unwrap_or_default()
+            }
+            _ => continue,
+        };
+        expected.push((struck.fault, names));
+    }
+    let _ = schedule.last_cycle();
+    if let Some((fault, _)) = expected.first()
+        && matches!(ended, Ended::AsAsked(_))
+    {
+        add(
+            &mut violations,
+            "every fault reported",
+            format!("fault #{fault} struck while the loop ran, yet the run ended as asked: {text}"),
+        );
+    } else if !expected.is_empty()
+        && !expected
+            .iter()
+            .any(|(_, names)| names.iter().any(|n| text.contains(n.as_str())))
+    {
+        let faults: Vec<String> = expected.iter().map(|(f, _)| format!("#{f}")).collect();
+        add(
+            &mut violations,
+            "every fault reported, naming its component",
+            format!(
+                "faults {} struck while the loop ran; the run's report names none of them: {text}",
+                faults.join(", ")
+            ),
+        );
+    }
+    violations
+}

@@ -1,0 +1,115 @@
+//! `robot chaos` on lite_biped: a fixed budget of schedules breaks no invariant, every run of a
+//! seed is the same, and each planted defect is found within a bounded number of schedules.
+#![allow(clippy::unwrap_used)]
+
+use robot_chaos::{Defect, Options, Schedule, Shape, explore, run, shrink};
+use robots::LiteBiped;
+
+fn options(schedules: u64, seed: u64) -> Options {
+    Options {
+        schedules,
+        seed,
+        cycles: 200,
+        threads: 2,
+        defect: None,
+        keep_digests: false,
+    }
+}
+
+/// The budget every test run explores: a second of lite_biped each, about 40 s on two cores in a
+/// debug build. `robot chaos` runs millions (README).
+const BUDGET: u64 = 5000;
+
+#[test]
+fn a_fixed_budget_of_schedules_breaks_no_invariant() {
+    let summary = explore::<LiteBiped>(&options(BUDGET, 1));
+    for verdict in &summary.failed {
+        eprintln!("{}\n  ended: {}", verdict.schedule, verdict.ended);
+        for violation in &verdict.violations {
+            eprintln!("  broke {violation}");
+        }
+    }
+    assert_eq!(summary.schedules, BUDGET);
+    assert!(summary.failed.is_empty(), "{} failed", summary.failed.len());
+    // A second of robot time each, most cut short by their faults: frames did flow.
+    assert!(summary.frames > BUDGET * 300, "{}", summary.frames);
+}
+
+#[test]
+fn a_seed_replays_to_the_same_digest_on_any_number_of_threads() {
+    let one = explore::<LiteBiped>(&Options {
+        threads: 1,
+        keep_digests: true,
+        ..options(40, 4242)
+    });
+    let two = explore::<LiteBiped>(&Options {
+        keep_digests: true,
+        ..options(40, 4242)
+    });
+    assert_eq!(one.digest, two.digest);
+    assert_eq!(one.digests, two.digests);
+    let other = explore::<LiteBiped>(&options(40, 4243));
+    assert_ne!(one.digest, other.digest);
+    // Each schedule, replayed alone from the seed the run printed, gives its digest again.
+    let shape = Shape::of(LiteBiped::DESCRIPTION);
+    for &(_, seed, digest) in one.digests.iter().take(5) {
+        let verdict = run::<LiteBiped>(&Schedule::draw(seed, &shape, 200), None);
+        assert_eq!(verdict.digest, digest);
+    }
+}
+
+#[test]
+fn a_schedule_without_faults_runs_its_second_and_leaves_every_motor_off() {
+    let shape = Shape::of(LiteBiped::DESCRIPTION);
+    let mut schedule = Schedule::draw(3, &shape, 200);
+    schedule.faults.clear();
+    schedule.ending = robot_chaos::schedule::Ending::Finish;
+    let verdict = run::<LiteBiped>(&schedule, None);
+    assert_eq!(verdict.ended, "stopped as asked");
+    assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
+    // 14 motors, 200 cycles: an operation-control frame each, and the set-up and stops.
+    assert!(verdict.frames >= 14 * 200, "{}", verdict.frames);
+}
+
+/// Each planted defect is found within this many schedules.
+const FOUND_WITHIN: u64 = 400;
+
+#[test]
+fn every_planted_defect_is_found_and_shrunk() {
+    for (defect, invariant) in [
+        (
+            Defect::DeactivateLeavesTorqueOn,
+            "every actuator off at the end, or named",
+        ),
+        (
+            Defect::WritesAfterTorqueOff,
+            "only stop frames after torque-off began",
+        ),
+        (
+            Defect::SkipsTorqueOffRetry,
+            "every actuator off at the end, or named",
+        ),
+        (Defect::NoLimitCheck, "no command beyond a limit"),
+    ] {
+        let summary = explore::<LiteBiped>(&Options {
+            defect: Some(defect),
+            ..options(FOUND_WITHIN, 7)
+        });
+        let Some(found) = summary.failed.first() else {
+            panic!("{defect:?} not found in {FOUND_WITHIN} schedules");
+        };
+        assert!(
+            found.violations.iter().any(|v| v.invariant == invariant),
+            "{defect:?}: {:?}",
+            found.violations
+        );
+        let shrunk = shrink::<LiteBiped>(found, Some(defect));
+        assert!(shrunk.schedule.faults.len() <= found.schedule.faults.len());
+        assert!(!shrunk.violations.is_empty());
+        eprintln!(
+            "{defect:?}: {} of {FOUND_WITHIN} schedules; first shrunk to {} faults",
+            summary.failed.len(),
+            shrunk.schedule.faults.len()
+        );
+    }
+}
