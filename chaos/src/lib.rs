@@ -80,7 +80,6 @@ pub struct Summary {
 /// Runs `options.schedules` schedules of robot `R`, on `options.threads` threads; the result
 /// does not depend on the number of threads.
 pub fn explore<R: RobotTypes>(options: &Options) -> Summary {
-    quiet_injected_panics();
     let shape = Shape::of(R::DESCRIPTION);
     let next = AtomicU64::new(0);
     let threads = options.threads.max(1);
@@ -150,7 +149,7 @@ pub fn shrink<R: RobotTypes>(verdict: &Verdict, defect: Option<Defect>) -> Verdi
 
 /// The panics the schedules inject are expected: their messages are left out of stderr; any
 /// other panic is printed as before.
-fn quiet_injected_panics() {
+pub(crate) fn quiet_injected_panics() {
     static QUIET: std::sync::Once = std::sync::Once::new();
     QUIET.call_once(|| {
         let previous = std::panic::take_hook();

@@ -43,6 +43,7 @@ fn imu_options() -> ImuOptions {
 
 /// Runs `schedule` on robot `R`, with `defect` planted in every bus component if given.
 pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdict {
+    crate::quiet_injected_panics();
     let robot = R::DESCRIPTION;
     let shape = Shape::of(robot);
     let rate = robot.update_rate.max(1);
