@@ -10,26 +10,27 @@
 //! foreign and garbage CAN frames, failed sends, a cut bus; fault bits, a motor that answers
 //! nothing or hears nothing; a silent, corrupt or unplugged IMU; a controller that panics,
 //! refuses or commands NaN or wild positions; torque-off failing k times; a signal or a drop of
-//! the loop at any cycle.
+//! the loop at any cycle; a recording (`--record`'s recorder) onto a disk that fills up.
 //!
 //! After each schedule the invariants are judged from the simulated hardware's own state (not
 //! from what the runtime believes): every actuator disabled at the end, or the run names its
 //! component as still active; after torque-off began, only stop frames on any bus; no
 //! operation-control frame beyond its joint's limits; a motor the host went silent to stops by
 //! its own watchdog within its period; every fault that struck while the loop ran reported, the
-//! report naming it. A violation comes with its schedule and a shrunk one ([`shrink`]).
+//! report naming it; a recording readable, up to its last chunk, as the cycles the loop ran. A
+//! violation comes with its schedule and a shrunk one ([`shrink`]).
 //!
 //! Deterministic: no wall clock, no thread timing and no hash-map order reach a run; its trace
 //! (every frame, every fault struck, every component state each cycle, the report, the
 //! hardware's end state) hashes to a digest that two runs of one seed share.
 //!
 //! Not simulated: real CAN timing and arbitration, a real kernel's scheduling and serial
-//! driver, a real DDS network; the topic and MuJoCo backends, and `--record`'s disk, are not
-//! yet in the schedules.
+//! driver, a real DDS network; the topic and MuJoCo backends are not yet in the schedules.
 
 pub mod controller;
 pub mod digest;
 pub mod faulty;
+pub mod recording;
 pub mod rng;
 pub mod run;
 pub mod schedule;
@@ -126,7 +127,8 @@ pub fn explore<R: RobotTypes>(options: &Options) -> Summary {
 }
 
 /// The schedule `verdict` ran, with as few faults as still break an invariant, and its
-/// verdict: each fault is left out in turn, and stays out when the run still fails.
+/// verdict: each fault is left out in turn, and stays out when the run still fails; then the
+/// recording.
 pub fn shrink<R: RobotTypes>(verdict: &Verdict, defect: Option<Defect>) -> Verdict {
     let mut best = verdict.clone();
     loop {
@@ -138,6 +140,14 @@ pub fn shrink<R: RobotTypes>(verdict: &Verdict, defect: Option<Defect>) -> Verdi
             if !tried.violations.is_empty() {
                 smaller = Some(tried);
                 break;
+            }
+        }
+        if smaller.is_none() && best.schedule.record != schedule::Record::Off {
+            let mut schedule = best.schedule.clone();
+            schedule.record = schedule::Record::Off;
+            let tried = run::<R>(&schedule, defect);
+            if !tried.violations.is_empty() {
+                smaller = Some(tried);
             }
         }
         match smaller {

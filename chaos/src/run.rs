@@ -18,6 +18,7 @@ use robot_runtime::typed::RobotTypes;
 
 use crate::controller::Sweep;
 use crate::faulty::{Defect, Faulty, Log, tag};
+use crate::recording;
 use crate::schedule::{Call, ControllerFault, Ending, Fault, How, ImuFault, Schedule, Shape};
 use crate::world::{Violation, World, add};
 
@@ -86,6 +87,7 @@ pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdic
         )));
     }
     let dropped = Arc::new(Mutex::new(Vec::<String>::new()));
+    let mut record = None;
     let ended = match System::new(components) {
         Err(error) => Ended::Failed(format!("the system could not be made: {error:#}")),
         Ok(mut system) => {
@@ -105,10 +107,16 @@ pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdic
                 control: Arc::clone(&control),
             };
             let controller = Sweep::new::<R>(&schedule.faults, &world, &log);
+            let (recording, recorder) =
+                match recording::start::<R>(schedule.record, schedule.cycles) {
+                    Some((recording, observer)) => (Some(recording), Some(observer)),
+                    None => (None, None),
+                };
             let mut control_loop =
-                ControlLoop::new(system, controller, Some(rate)).with_observer(strikes);
+                ControlLoop::new(system, controller, Some(rate)).with_observer((strikes, recorder));
             let ended = drive(&mut control_loop, schedule, period, &control);
             log.end();
+            record = recording;
             // Dropping the loop drops the system, which switches off what is still on and
             // reports it.
             let drop = catch_unwind(AssertUnwindSafe(|| std::mem::drop(control_loop)));
@@ -136,6 +144,9 @@ pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdic
     violations.extend(judge::<R>(
         schedule, &shape, &world, &log, &ended, &text, period,
     ));
+    if let Some(recording) = record {
+        violations.extend(recording.finish(log.cycles(), period));
+    }
     let (digest, frames) = world.finish();
     Verdict {
         schedule: schedule.clone(),

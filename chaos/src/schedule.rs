@@ -272,6 +272,17 @@ pub enum Ending {
     Drop(u32),
 }
 
+/// Whether the run records (`--record`), and onto what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Record {
+    /// No recording.
+    Off,
+    /// A recording onto a disk with room.
+    On,
+    /// A recording onto a disk that is full after this many bytes.
+    DiskFull(u32),
+}
+
 /// A run's faults and ending.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Schedule {
@@ -283,6 +294,8 @@ pub struct Schedule {
     pub faults: Vec<Fault>,
     /// How it ends.
     pub ending: Ending,
+    /// Whether it records.
+    pub record: Record,
 }
 
 /// At most this many faults a schedule.
@@ -306,11 +319,20 @@ impl Schedule {
             1 => Ending::Drop(rng.below_u32(cycles)),
             _ => Ending::Finish,
         };
+        // One run in eight records: a recording costs a thread and compression, and the paths it
+        // adds are few.
+        let record = match rng.below(8) {
+            0 => Record::On,
+            // From nothing at all to about a second of lite_biped's recording.
+            1 => Record::DiskFull(rng.below_u32(200_000)),
+            _ => Record::Off,
+        };
         Schedule {
             seed,
             cycles,
             faults,
             ending,
+            record,
         }
     }
 
@@ -437,6 +459,13 @@ impl fmt::Display for Schedule {
             Ending::Finish => write!(f, "runs to the end")?,
             Ending::Signal(at) => write!(f, "a signal after cycle {at}")?,
             Ending::Drop(at) => write!(f, "dropped after cycle {at}")?,
+        }
+        match self.record {
+            Record::Off => {}
+            Record::On => write!(f, ", recording")?,
+            Record::DiskFull(bytes) => {
+                write!(f, ", recording onto a disk full after {bytes} bytes")?
+            }
         }
         if self.faults.is_empty() {
             return write!(f, "; no fault");

@@ -113,3 +113,40 @@ fn every_planted_defect_is_found_and_shrunk() {
         );
     }
 }
+
+#[test]
+fn a_recording_reads_back_as_the_cycles_run_on_any_disk_and_the_check_can_fail() {
+    use robot_chaos::recording;
+    use robot_chaos::schedule::{Ending, Record};
+    let shape = Shape::of(LiteBiped::DESCRIPTION);
+    for record in [
+        Record::On,
+        Record::DiskFull(30_000),
+        Record::DiskFull(200),
+        Record::DiskFull(0),
+    ] {
+        let mut schedule = Schedule::draw(3, &shape, 200);
+        schedule.faults.clear();
+        schedule.ending = Ending::Finish;
+        schedule.record = record;
+        let verdict = run::<LiteBiped>(&schedule, None);
+        assert_eq!(verdict.ended, "stopped as asked", "{record:?}");
+        assert!(
+            verdict.violations.is_empty(),
+            "{record:?}: {:?}",
+            verdict.violations
+        );
+    }
+    // A recording that holds fewer cycles than the loop ran, with no failure to say why, is a
+    // violation.
+    let (recording, observer) = recording::start::<LiteBiped>(Record::On, 10).unwrap();
+    drop(observer);
+    let violations = recording.finish(5, std::time::Duration::from_millis(5));
+    assert!(
+        violations.iter().any(
+            |v| v.invariant == "a recording readable up to its last chunk"
+                && v.what.contains("0 of 5 cycles")
+        ),
+        "{violations:?}"
+    );
+}

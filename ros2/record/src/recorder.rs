@@ -3,7 +3,7 @@
 //! fails (a full disk) ends the recording, never the run: later cycles are counted as lost.
 
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -22,10 +22,17 @@ const POLL: Duration = Duration::from_millis(5);
 
 /// A file created for a recording, before the run: a path that cannot be written is refused
 /// here, naming it, before any hardware is configured.
-#[derive(Debug)]
 pub struct RecordFile {
-    file: File,
+    file: Box<dyn Write + Send>,
     path: PathBuf,
+}
+
+impl std::fmt::Debug for RecordFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RecordFile")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
 }
 
 impl RecordFile {
@@ -36,9 +43,18 @@ impl RecordFile {
             source,
         })?;
         Ok(RecordFile {
-            file,
+            file: Box::new(file),
             path: path.to_path_buf(),
         })
+    }
+
+    /// A recording into `sink`, named `path` in messages: for a supervisor that gives the
+    /// recorder a disk of its own (`robot chaos` fills one up).
+    pub fn with_sink(path: &Path, sink: impl Write + Send + 'static) -> RecordFile {
+        RecordFile {
+            file: Box::new(sink),
+            path: path.to_path_buf(),
+        }
     }
 
     /// The path it was created at.
