@@ -48,6 +48,8 @@ pub struct Struck {
     pub at: Duration,
     /// Whether the loop was running (not yet ended) when it struck.
     pub running: bool,
+    /// Whether the hardware was active when it struck (as of the last cycle).
+    pub active: bool,
 }
 
 /// The faults that struck, shared by every wrapper, the controller and the driver.
@@ -58,6 +60,8 @@ pub struct Log(Arc<Mutex<LogInner>>);
 struct LogInner {
     struck: Vec<Struck>,
     ended: bool,
+    /// The hardware was active after the last cycle.
+    active: bool,
     /// Cycles the loop completed.
     cycles: u32,
 }
@@ -66,8 +70,18 @@ impl Log {
     /// Fault `fault` struck at `at`.
     pub fn strike(&self, fault: usize, at: Duration) {
         let mut inner = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let running = !inner.ended;
-        inner.struck.push(Struck { fault, at, running });
+        let (running, active) = (!inner.ended, inner.active);
+        inner.struck.push(Struck {
+            fault,
+            at,
+            running,
+            active,
+        });
+    }
+
+    /// Whether the hardware is active, after a cycle.
+    pub fn set_active(&self, active: bool) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).active = active;
     }
 
     /// The loop's outcome is known: what strikes from now on is teardown.

@@ -297,6 +297,19 @@ impl<R: RobotTypes> CycleObserver<R> for Strikes {
                     self.world.strike_imu(imu, fault);
                     true
                 }
+                Fault::Switch { cycle: at, .. } if at == cycle => {
+                    self.control.request_deactivate();
+                    true
+                }
+                Fault::Switch {
+                    cycle: at,
+                    back_after,
+                } if at.saturating_add(back_after) == cycle => {
+                    // Torque on again is what was asked: enables and commands may follow stops.
+                    self.world.reactivating();
+                    self.control.request_activate();
+                    true
+                }
                 _ => false,
             };
             if struck {
@@ -314,6 +327,7 @@ impl<R: RobotTypes> CycleObserver<R> for Strikes {
     fn observe_system(&mut self, _clock: Clock, system: &System<R>) {
         let states: Vec<u8> = system.states().map(|(_, s)| s as u8).collect();
         self.world.trace(&states);
+        self.log.set_active(system.any_active());
     }
 }
 
@@ -391,8 +405,9 @@ fn judge<R: RobotTypes>(
                 .map(|joint| vec![format!("joint {joint} ")])
                 .unwrap_or_default(),
             Fault::Imu { cycle, imu, fault }
-                if (fault == ImuFault::Unplugged && latency(3, cycle))
-                    || (fault == ImuFault::Silent && latency(max_age_cycles + 3, cycle)) =>
+                if struck.active
+                    && ((fault == ImuFault::Unplugged && latency(3, cycle))
+                        || (fault == ImuFault::Silent && latency(max_age_cycles + 3, cycle))) =>
             {
                 shape
                     .imus

@@ -252,6 +252,14 @@ pub enum Fault {
         /// What.
         fault: ImuFault,
     },
+    /// After cycle `cycle` the hardware is switched off (the controller manager deactivating
+    /// it), and on again `back_after` cycles later.
+    Switch {
+        /// Cycle.
+        cycle: u32,
+        /// Cycles until it is switched on again.
+        back_after: u32,
+    },
     /// In cycle `cycle`'s update (or at activation), the controller goes wrong.
     Controller {
         /// Cycle.
@@ -401,6 +409,10 @@ fn draw_fault(rng: &mut Rng, shape: &Shape, cycles: u32) -> Fault {
                 _ => MotorFault::Unplugged,
             },
         },
+        8 if rng.one_in(2) => Fault::Switch {
+            cycle,
+            back_after: 1 + rng.below_u32(20),
+        },
         7 if !shape.imus.is_empty() => Fault::Imu {
             cycle,
             imu: rng.index(shape.imus.len()),
@@ -447,6 +459,10 @@ impl fmt::Display for Fault {
                 fault,
             } => write!(f, "cycle {cycle}: bus {bus} motor {motor} {fault:?}"),
             Fault::Imu { cycle, imu, fault } => write!(f, "cycle {cycle}: imu {imu} {fault:?}"),
+            Fault::Switch { cycle, back_after } => write!(
+                f,
+                "cycle {cycle}: switched off, on again {back_after} cycles later"
+            ),
             Fault::Controller { cycle, fault } => write!(f, "cycle {cycle}: controller {fault:?}"),
         }
     }

@@ -220,6 +220,12 @@ impl World {
         }
     }
 
+    /// The loop is asked to switch the hardware on again: enables and commands after stops are
+    /// what was asked, not a violation.
+    pub fn reactivating(&self) {
+        self.lock().stopping = None;
+    }
+
     /// IMU `imu`'s device, as its component's link.
     pub fn link(&self, imu: usize) -> Box<dyn Link> {
         Box::new(Serial {
