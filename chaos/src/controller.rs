@@ -1,5 +1,6 @@
 //! The controller every schedule runs: each joint swept by position through its whole range and
-//! a tenth beyond it at each end (the limit checks must clamp), and the schedule's controller
+//! a tenth beyond it at each end (the limit checks must clamp), with gains where the joint takes
+//! them, and the schedule's controller
 //! faults: a panic, a refusal, NaN on every slot, positions a thousand radians out.
 
 use std::f64::consts::TAU;
@@ -17,12 +18,17 @@ use crate::world::World;
 const SWEEP_HZ: f64 = 0.7;
 /// The sweep's amplitude for a joint without limits, rad.
 const UNLIMITED_AMPLITUDE: f64 = 0.5;
+/// The gains the sweep commands where a joint takes them (the loop seeds zero gains, which hold
+/// nothing): stiff enough to follow, N·m/rad and N·m·s/rad.
+const GAINS: (f64, f64) = (20.0, 1.0);
 
 /// A sweeping controller with faults.
 #[derive(Debug)]
 pub struct Sweep {
     /// `(command slot, centre, amplitude)` per position-commanded joint.
     joints: Vec<(usize, f64, f64)>,
+    /// The stiffness and damping command slots, and the gains for each.
+    gains: Vec<(usize, f64)>,
     /// `(index in the schedule, cycle, what)`.
     faults: Vec<(usize, u32, ControllerFault)>,
     updates: u32,
@@ -47,6 +53,20 @@ impl Sweep {
                 })
             })
             .collect();
+        let gains = (0..robot.joints.len())
+            .flat_map(|j| {
+                [
+                    (InterfaceKind::Stiffness, GAINS.0),
+                    (InterfaceKind::Damping, GAINS.1),
+                ]
+                .into_iter()
+                .filter_map(move |(kind, gain)| {
+                    R::COMMAND_LAYOUT
+                        .joint_slot(j, kind)
+                        .map(|slot| (slot, gain))
+                })
+            })
+            .collect();
         let faults = faults
             .iter()
             .enumerate()
@@ -57,6 +77,7 @@ impl Sweep {
             .collect();
         Sweep {
             joints,
+            gains,
             faults,
             updates: 0,
             world: world.clone(),
@@ -104,6 +125,11 @@ impl<R: RobotTypes> Controller<R> for Sweep {
         for &(slot, centre, amplitude) in &self.joints {
             if let Some(value) = values.get_mut(slot) {
                 *value = centre + amplitude * phase;
+            }
+        }
+        for &(slot, gain) in &self.gains {
+            if let Some(value) = values.get_mut(slot) {
+                *value = gain;
             }
         }
         let Some(&(fault, _, what)) = self

@@ -34,10 +34,13 @@ pub mod recording;
 pub mod rng;
 pub mod run;
 pub mod schedule;
+#[cfg(feature = "mujoco")]
+pub mod simulation;
 pub mod world;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use robot_runtime::Backend;
 use robot_runtime::typed::RobotTypes;
 
 pub use faulty::Defect;
@@ -49,6 +52,9 @@ use crate::digest::Digest;
 /// What to explore.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
+    /// What the schedules run on: [`Backend::Real`] (simulated buses and IMUs) or
+    /// [`Backend::Mujoco`] (feature `mujoco`).
+    pub backend: Backend,
     /// Schedules to run.
     pub schedules: u64,
     /// The run's seed: schedule `i` is drawn from [`rng::schedule_seed`]`(seed, i)`.
@@ -81,7 +87,7 @@ pub struct Summary {
 /// Runs `options.schedules` schedules of robot `R`, on `options.threads` threads; the result
 /// does not depend on the number of threads.
 pub fn explore<R: RobotTypes>(options: &Options) -> Summary {
-    let shape = Shape::of(R::DESCRIPTION);
+    let shape = Shape::on(R::DESCRIPTION, options.backend);
     let next = AtomicU64::new(0);
     let threads = options.threads.max(1);
     let mut verdicts: Vec<(u64, u64, u64, Option<Verdict>, u64)> = std::thread::scope(|scope| {

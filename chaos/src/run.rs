@@ -10,6 +10,7 @@ use std::time::Duration;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{OpenErrorKind, TransportError};
 use backend_witmotion::{ImuOptions, WitmotionImu};
+use robot_runtime::Backend;
 use robot_runtime::control_loop::{
     ControlLoop, CycleObserver, LoopControl, LoopError, LoopOptions, LoopReport, Pacing, StopAfter,
 };
@@ -46,46 +47,23 @@ fn imu_options() -> ImuOptions {
 pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdict {
     crate::quiet_injected_panics();
     let robot = R::DESCRIPTION;
-    let shape = Shape::of(robot);
+    let shape = Shape::on(robot, schedule.backend);
     let rate = robot.update_rate.max(1);
     let period = Duration::from_secs(1) / rate;
-    let options = BusOptions::at_rate(rate);
-    let world = World::new(robot, shape.imus.len(), options.watchdog);
     let log = Log::default();
-    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
-    for (b, (bus, _)) in shape.buses.iter().enumerate() {
-        let wire = world.clone();
-        let name = bus.clone();
-        let inner = RobstrideBus::<R>::new(bus, None, options, move || {
-            wire.transport(b).ok_or_else(|| TransportError::Open {
-                interface: name.clone(),
-                kind: OpenErrorKind::NoSuchInterface,
-                reason: "no such simulated bus".to_string(),
-                hint: String::new(),
-                cause: None,
-            })
-        });
-        components.push(Box::new(Faulty::new(
-            Box::new(inner),
-            b,
-            &schedule.faults,
-            &world,
-            &log,
-            defect.map(|d| (d, b)),
-        )));
-    }
-    for (i, imu) in shape.imus.iter().enumerate() {
-        let link = world.clone();
-        let inner = WitmotionImu::<R>::with_link(imu, imu_options(), move || Ok(link.link(i)));
-        components.push(Box::new(Faulty::new(
-            Box::new(inner),
-            shape.buses.len() + i,
-            &schedule.faults,
-            &world,
-            &log,
-            None,
-        )));
-    }
+    let (world, components) = match schedule.backend {
+        Backend::Mujoco => {
+            let world = World::empty();
+            let components = simulated::<R>(schedule, &world, &log, defect, period);
+            (world, components)
+        }
+        _ => {
+            let options = BusOptions::at_rate(rate);
+            let world = World::new(robot, shape.imus.len(), options.watchdog);
+            let components = real::<R>(&shape, schedule, &world, &log, defect, options);
+            (world, components)
+        }
+    };
     let dropped = Arc::new(Mutex::new(Vec::<String>::new()));
     let mut record = None;
     let ended = match System::new(components) {
@@ -141,9 +119,7 @@ pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdic
     }
     world.trace(text.as_bytes());
     let mut violations = world.violations();
-    violations.extend(judge::<R>(
-        schedule, &shape, &world, &log, &ended, &text, period,
-    ));
+    violations.extend(judge(schedule, &shape, &world, &log, &ended, &text, period));
     if let Some(recording) = record {
         violations.extend(recording.finish(log.cycles(), period));
     }
@@ -155,6 +131,86 @@ pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdic
         ended: text,
         violations,
     }
+}
+
+/// The real path's components: a RobStride bus component per bus on the world's buses, a
+/// WitMotion component per IMU on the world's devices, each with the schedule's callback faults.
+fn real<R: RobotTypes>(
+    shape: &Shape,
+    schedule: &Schedule,
+    world: &World,
+    log: &Log,
+    defect: Option<Defect>,
+    options: BusOptions,
+) -> Vec<Box<dyn Component<R>>> {
+    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    for (b, (bus, _)) in shape.buses.iter().enumerate() {
+        let wire = world.clone();
+        let name = bus.clone();
+        let inner = RobstrideBus::<R>::new(bus, None, options, move || {
+            wire.transport(b).ok_or_else(|| TransportError::Open {
+                interface: name.clone(),
+                kind: OpenErrorKind::NoSuchInterface,
+                reason: "no such simulated bus".to_string(),
+                hint: String::new(),
+                cause: None,
+            })
+        });
+        components.push(Box::new(Faulty::new(
+            Box::new(inner),
+            b,
+            &schedule.faults,
+            world,
+            log,
+            defect.map(|d| (d, b)),
+        )));
+    }
+    for (i, imu) in shape.imus.iter().enumerate() {
+        let link = world.clone();
+        let inner = WitmotionImu::<R>::with_link(imu, imu_options(), move || Ok(link.link(i)));
+        components.push(Box::new(Faulty::new(
+            Box::new(inner),
+            shape.buses.len() + i,
+            &schedule.faults,
+            world,
+            log,
+            None,
+        )));
+    }
+    components
+}
+
+/// The MuJoCo backend's one component, watched, with the schedule's callback faults.
+#[cfg(feature = "mujoco")]
+fn simulated<R: RobotTypes>(
+    schedule: &Schedule,
+    world: &World,
+    log: &Log,
+    defect: Option<Defect>,
+    period: Duration,
+) -> Vec<Box<dyn Component<R>>> {
+    let inner = crate::simulation::Watched::<R>::new(world, period);
+    vec![Box::new(Faulty::new(
+        Box::new(inner),
+        0,
+        &schedule.faults,
+        world,
+        log,
+        defect.map(|d| (d, 0)),
+    ))]
+}
+
+/// Without the `mujoco` feature there is nothing to simulate: no component (`robot chaos`
+/// refuses `--backend mujoco` in such a build before anything runs).
+#[cfg(not(feature = "mujoco"))]
+fn simulated<R: RobotTypes>(
+    _schedule: &Schedule,
+    _world: &World,
+    _log: &Log,
+    _defect: Option<Defect>,
+    _period: Duration,
+) -> Vec<Box<dyn Component<R>>> {
+    Vec::new()
 }
 
 /// How a run ended: as its schedule asked, or on a failure.
@@ -332,7 +388,7 @@ impl<R: RobotTypes> CycleObserver<R> for Strikes {
 }
 
 /// The invariants judged at the end, from the world's state and what the run reported.
-fn judge<R: RobotTypes>(
+fn judge(
     schedule: &Schedule,
     shape: &Shape,
     world: &World,
@@ -341,16 +397,9 @@ fn judge<R: RobotTypes>(
     text: &str,
     period: Duration,
 ) -> Vec<Violation> {
-    let robot = R::DESCRIPTION;
     let mut violations = Vec::new();
     // Every actuator off, or the run names its component as still active.
-    for (bus, joint, id) in world.enabled_motors() {
-        let block = shape
-            .buses
-            .iter()
-            .find(|(name, _)| bus.ends_with(name.as_str()))
-            .map(|(name, _)| robot.bus_block_name(name))
-            .unwrap_or_default();
+    for (block, what) in world.enabled_motors() {
         let named = text.contains(&format!("`{block}` is STILL ACTIVE"))
             || text.contains(&format!("STILL ACTIVE: `{block}`"));
         if !named {
@@ -358,8 +407,8 @@ fn judge<R: RobotTypes>(
                 &mut violations,
                 "every actuator off at the end, or named",
                 format!(
-                    "{joint} (id {id}, {bus}) is enabled after the run, and the run does not say \
-                     `{block}` is still active"
+                    "{what}: on after the run, and the run does not say `{block}` is still \
+                     active"
                 ),
             );
         }

@@ -4,13 +4,16 @@
 
 use std::fmt;
 
-use robot_runtime::Robot;
+use robot_runtime::{Backend, Robot};
 
 use crate::rng::Rng;
 
-/// What a schedule can strike: the robot's buses and their motors, its IMUs.
+/// What a schedule can strike: the robot's buses and their motors, its IMUs, or the one
+/// component of a simulation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
+    /// The real path (buses and IMUs) or MuJoCo.
+    pub backend: Backend,
     /// Each bus's name and its motors' joint names, in the order the components are made.
     pub buses: Vec<(String, Vec<String>)>,
     /// Each IMU's name.
@@ -21,6 +24,7 @@ impl Shape {
     /// The shape of `robot` on the real path.
     pub fn of(robot: &Robot) -> Shape {
         Shape {
+            backend: Backend::Real,
             buses: robot
                 .buses
                 .iter()
@@ -41,9 +45,24 @@ impl Shape {
         }
     }
 
-    /// The components, buses first, then IMUs.
+    /// The shape of `robot` on `backend`: the real path's, or MuJoCo's one component.
+    pub fn on(robot: &Robot, backend: Backend) -> Shape {
+        match backend {
+            Backend::Mujoco => Shape {
+                backend,
+                buses: Vec::new(),
+                imus: Vec::new(),
+            },
+            _ => Shape::of(robot),
+        }
+    }
+
+    /// The components, buses first, then IMUs; a simulation's one.
     pub fn components(&self) -> usize {
-        self.buses.len() + self.imus.len()
+        match self.backend {
+            Backend::Mujoco => 1,
+            _ => self.buses.len() + self.imus.len(),
+        }
     }
 }
 
@@ -297,6 +316,8 @@ pub enum Record {
 pub struct Schedule {
     /// The seed it was drawn from.
     pub seed: u64,
+    /// What it runs on.
+    pub backend: Backend,
     /// Cycles in the run, if nothing ends it first.
     pub cycles: u32,
     /// The faults, in the order drawn.
@@ -338,6 +359,7 @@ impl Schedule {
         };
         Schedule {
             seed,
+            backend: shape.backend,
             cycles,
             faults,
             ending,
@@ -357,7 +379,15 @@ impl Schedule {
 fn draw_fault(rng: &mut Rng, shape: &Shape, cycles: u32) -> Fault {
     let cycle = rng.below_u32(cycles);
     let bus = rng.index(shape.buses.len().max(1));
-    match rng.below(10) {
+    let kind = rng.below(10);
+    // A simulation has no bus, motor or device of its own to fail: its component's callbacks,
+    // the controller and the switches instead.
+    let kind = match (shape.buses.is_empty(), kind) {
+        (true, 3..=4) => 0,
+        (true, 5..=7) => 8,
+        (_, kind) => kind,
+    };
+    match kind {
         0..=2 => {
             let call = Call::DRAWN[rng.index(Call::DRAWN.len())];
             let how = match rng.below(4) {
@@ -471,7 +501,11 @@ impl fmt::Display for Fault {
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "seed {:#018x}, {} cycles, ", self.seed, self.cycles)?;
+        write!(f, "seed {:#018x}, {} cycles", self.seed, self.cycles)?;
+        if self.backend == Backend::Mujoco {
+            write!(f, " on MuJoCo")?;
+        }
+        write!(f, ", ")?;
         match self.ending {
             Ending::Finish => write!(f, "runs to the end")?,
             Ending::Signal(at) => write!(f, "a signal after cycle {at}")?,

@@ -83,6 +83,10 @@ pub fn add(violations: &mut Vec<Violation>, invariant: &'static str, what: Strin
 struct Inner {
     now: Duration,
     buses: Vec<SimBus>,
+    /// Each bus's component (`LiteBipedLeftLeg`).
+    blocks: Vec<String>,
+    /// A simulation's component and whether its motors apply torque, as it last stepped.
+    simulated: Option<(String, bool)>,
     /// Each bus's name (`sim:left_leg`) and motors.
     motors: Vec<Vec<Motor>>,
     imus: Vec<InProcessImu>,
@@ -115,6 +119,11 @@ impl World {
     pub fn new(robot: &Robot, imus: usize, watchdog: Option<Duration>) -> World {
         let mut buses = Vec::new();
         let mut motors = Vec::new();
+        let blocks = robot
+            .buses
+            .iter()
+            .map(|bus| robot.bus_block_name(&bus.name))
+            .collect();
         for bus in robot.buses.iter() {
             let sim = SimBus::with_capacity(
                 &format!("sim:{}", bus.name),
@@ -157,6 +166,8 @@ impl World {
             inner: Arc::new(Mutex::new(Inner {
                 now: Duration::ZERO,
                 buses,
+                blocks,
+                simulated: None,
                 motors,
                 imus: (0..imus).map(|_| InProcessImu::new(device)).collect(),
                 watchdog,
@@ -167,6 +178,59 @@ impl World {
                 frames: 0,
             })),
         }
+    }
+
+    /// A world with no bus and no device: what a simulation (MuJoCo) runs beside.
+    pub fn empty() -> World {
+        World {
+            inner: Arc::new(Mutex::new(Inner {
+                now: Duration::ZERO,
+                buses: Vec::new(),
+                blocks: Vec::new(),
+                simulated: None,
+                motors: Vec::new(),
+                imus: Vec::new(),
+                watchdog: None,
+                enabled: false,
+                stopping: None,
+                digest: Digest::default(),
+                violations: Vec::new(),
+                frames: 0,
+            })),
+        }
+    }
+
+    /// A simulation's component `block` was switched on.
+    pub fn activated(&self) {
+        self.lock().enabled = true;
+    }
+
+    /// A simulation's component was asked to switch torque off.
+    pub fn torque_off_began(&self) {
+        let mut inner = self.lock();
+        if inner.enabled && inner.stopping.is_none() {
+            inner.stopping = Some(inner.now);
+        }
+    }
+
+    /// A simulation's component `block` stepped, its motors applying torque (`on`) or not.
+    pub fn torque(&self, block: &str, on: bool) {
+        let mut inner = self.lock();
+        let now = inner.now;
+        if on && let Some(since) = inner.stopping {
+            add(
+                &mut inner.violations,
+                "only stop frames after torque-off began",
+                format!(
+                    "at {:.1} ms, {:.1} ms after torque-off began, `{block}`'s motors apply \
+                     torque in the simulation",
+                    ms(now),
+                    ms(now - since)
+                ),
+            );
+        }
+        inner.digest.add(&[0xD0, u8::from(on)]);
+        inner.simulated = Some((block.to_string(), on));
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -326,16 +390,21 @@ impl World {
         }));
     }
 
-    /// Each motor still enabled, as `(bus name, joint, id)`, by the simulated motors' own state.
-    pub fn enabled_motors(&self) -> Vec<(String, String, u8)> {
+    /// Each motor still enabled, by the simulated hardware's own state: its component's name
+    /// and what it is (`left_knee_pitch (id 34, sim:left_leg)`).
+    pub fn enabled_motors(&self) -> Vec<(String, String)> {
         let inner = self.lock();
         let mut enabled = Vec::new();
-        for (sim, motors) in inner.buses.iter().zip(&inner.motors) {
+        for ((sim, motors), block) in inner.buses.iter().zip(&inner.motors).zip(&inner.blocks) {
             for motor in motors {
                 if sim.with_node(motor.node, |m: &mut SimActuator| m.enabled()) == Some(true) {
-                    enabled.push((sim.name(), motor.joint.clone(), motor.id));
+                    let what = format!("{} (id {}, {})", motor.joint, motor.id, sim.name());
+                    enabled.push((block.clone(), what));
                 }
             }
+        }
+        if let Some((block, true)) = &inner.simulated {
+            enabled.push((block.clone(), format!("`{block}`'s simulated motors")));
         }
         enabled
     }

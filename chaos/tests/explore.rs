@@ -7,6 +7,7 @@ use robots::LiteBiped;
 
 fn options(schedules: u64, seed: u64) -> Options {
     Options {
+        backend: robot_runtime::Backend::Real,
         schedules,
         seed,
         cycles: 200,

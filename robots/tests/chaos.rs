@@ -105,3 +105,42 @@ fn a_bad_seed_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("is not a seed"));
 }
+
+#[cfg(feature = "mujoco")]
+#[test]
+fn schedules_run_on_mujoco_too() {
+    let output = robot(&[
+        "chaos",
+        "--robot",
+        "lite_biped",
+        "--backend",
+        "mujoco",
+        "--schedules",
+        "40",
+        "--seed",
+        "1",
+    ]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("lite_biped on MuJoCo"), "{text}");
+    assert!(text.contains("40 schedules, 0 violations"), "{text}");
+    let refused = robot(&[
+        "chaos",
+        "--backend",
+        "mujoco",
+        "--plant",
+        "no-retry",
+        "--schedules",
+        "1",
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("bus components"));
+}
+
+#[cfg(not(feature = "mujoco"))]
+#[test]
+fn without_mujoco_the_backend_is_refused_saying_why() {
+    let output = robot(&["chaos", "--backend", "mujoco", "--schedules", "1"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("feature `mujoco`"));
+}

@@ -156,9 +156,22 @@ pub struct ChaosArgs {
     /// Print every schedule's digest, not only the whole run's.
     #[arg(long)]
     pub each: bool,
-    /// Plant a defect in the bus components, to see that it is found.
+    /// Plant a defect in the bus components, to see that it is found (the real path only).
     #[arg(long, value_enum)]
     pub plant: Option<Plant>,
+    /// What the schedules run on: the real path (simulated buses and IMUs), or MuJoCo (with
+    /// the `mujoco` feature).
+    #[arg(long, value_enum, default_value = "real")]
+    pub backend: ChaosBackend,
+}
+
+/// What `chaos` simulates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChaosBackend {
+    /// RobStride buses and WitMotion IMUs, simulated.
+    Real,
+    /// The MuJoCo simulation.
+    Mujoco,
 }
 
 /// A defect `chaos --plant` plants.

@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use robot_chaos::{Defect, Options, Schedule, Shape, Summary, Verdict};
-use robot_core::Robot;
 use robot_core::typed::RobotTypes;
+use robot_core::{Backend, Robot};
 
-use super::args::{ChaosArgs, Plant};
+use super::args::{ChaosArgs, ChaosBackend, Plant};
 
 /// How many failing schedules are printed in full (each is shrunk, which runs it again).
 const SHOWN: usize = 3;
@@ -36,14 +36,36 @@ impl Chaos {
     /// simulation cannot drive.
     pub(super) fn main(&self, args: &ChaosArgs) -> Result<(), String> {
         let robot = self.robot;
-        if robot.buses.is_empty() {
-            return Err(format!(
-                "{} has no CAN bus: `chaos` simulates the real path (RobStride buses and \
-                 WitMotion IMUs)",
-                robot.name
-            ));
+        let backend = match args.backend {
+            ChaosBackend::Real => Backend::Real,
+            ChaosBackend::Mujoco => Backend::Mujoco,
+        };
+        match backend {
+            Backend::Mujoco if !cfg!(feature = "mujoco") => {
+                return Err(
+                    "`chaos --backend mujoco` is not in this build: it is robot-runner's \
+                            cargo feature `mujoco` (for the shipped `robot` tool: `cargo run -p \
+                            robots --features mujoco -- chaos --backend mujoco`)"
+                        .to_string(),
+                );
+            }
+            Backend::Mujoco if args.plant.is_some() => {
+                return Err(
+                    "`--plant` plants its defects in bus components: the real path's \
+                            (drop `--backend mujoco`)"
+                        .to_string(),
+                );
+            }
+            Backend::Real if robot.buses.is_empty() => {
+                return Err(format!(
+                    "{} has no CAN bus: `chaos` simulates the real path (RobStride buses and \
+                     WitMotion IMUs), or MuJoCo with `--backend mujoco`",
+                    robot.name
+                ));
+            }
+            _ => {}
         }
-        let shape = Shape::of(robot);
+        let shape = Shape::on(robot, backend);
         let rate = robot.update_rate.max(1);
         let cycles = ((args.seconds * f64::from(rate)).round() as u32).max(1);
         let defect = args.plant.map(defect);
@@ -53,13 +75,18 @@ impl Chaos {
         let threads = args.threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         });
+        let what = match backend {
+            Backend::Mujoco => "on MuJoCo".to_string(),
+            _ => format!(
+                "on the real path ({} buses, {} motors, {} IMUs), simulated",
+                shape.buses.len(),
+                shape.buses.iter().map(|b| b.1.len()).sum::<usize>(),
+                shape.imus.len()
+            ),
+        };
         outln!(
-            "chaos: {} on the real path ({} buses, {} motors, {} IMUs), simulated; {} schedules \
-             from seed {}, {} cycles ({} s) each, {} threads{}",
+            "chaos: {} {what}; {} schedules from seed {}, {} cycles ({} s) each, {} threads{}",
             robot.name,
-            shape.buses.len(),
-            shape.buses.iter().map(|b| b.1.len()).sum::<usize>(),
-            shape.imus.len(),
             args.schedules,
             args.seed,
             cycles,
@@ -68,6 +95,7 @@ impl Chaos {
             defect.map_or(String::new(), |d| format!(", planted defect {d:?}"))
         );
         let options = Options {
+            backend,
             schedules: args.schedules,
             seed: args.seed,
             cycles,
@@ -93,8 +121,13 @@ impl Chaos {
                 outln!("  which breaks {violation}");
             }
             outln!(
-                "  replay: chaos --robot {} --replay {:#018x}{}",
+                "  replay: chaos --robot {}{} --replay {:#018x}{}",
                 robot.name,
+                if backend == Backend::Mujoco {
+                    " --backend mujoco"
+                } else {
+                    ""
+                },
                 shrunk.schedule.seed,
                 if shrunk.schedule.faults.len() < verdict.schedule.faults.len() {
                     " (the whole schedule: shrinking left faults out)"
