@@ -38,10 +38,10 @@ mod plan;
 mod system;
 
 pub use intake::Refusal;
-pub use link::{COMMANDS_QOS, STATES_QOS};
+pub use link::{COMMANDS_QOS, Endpoints, STATES_QOS};
 pub use options::{
     DEFAULT_COMMANDS_TOPIC, DEFAULT_FIRST_STATE_TIMEOUT, DEFAULT_IMU_TOPIC, DEFAULT_STALE_PERIODS,
     DEFAULT_STATES_TOPIC, DEFAULT_THRESHOLD, MIN_DEFAULT_STALE_AGE, OptionsError, TopicOptions,
     TopicSettings,
 };
-pub use system::TopicSystem;
+pub use system::{OpenEndpoints, TopicSystem};

@@ -1,6 +1,7 @@
 //! The connection: the command publisher and the state (and IMU) subscriptions, made on the
 //! process's participant at `on_configure` and deleted at `on_deactivate` or `on_cleanup`.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use robot_runtime::hardware::{ErrorKind, HardwareError};
@@ -20,6 +21,68 @@ pub(crate) struct Link {
     pub commands: Publisher<JointState>,
     pub states: Subscription<JointState>,
     pub imu: Option<Subscription<Imu>>,
+}
+
+/// The component's ends of its topics: the commands it publishes, the newest state (and IMU)
+/// message it takes. Over DDS ([`TopicSystem::new`](crate::TopicSystem::new)), or an
+/// in-process peer ([`TopicSystem::with_endpoints`](crate::TopicSystem::with_endpoints)): a
+/// deterministic simulation (`robot chaos`) has its own, on its own clock. Called on the control
+/// thread: nothing here may block or allocate.
+pub trait Endpoints: Send {
+    /// The command message, to fill before [`Endpoints::publish`]; it starts as the template
+    /// the endpoints were opened with (the names, and each carried array sized).
+    fn command(&mut self) -> &mut JointState;
+
+    /// Sends the command message.
+    fn publish(&mut self);
+
+    /// The newest state message, if one arrived since the last call.
+    fn latest_state(&mut self) -> Option<&JointState>;
+
+    /// The newest IMU message, if one arrived since the last call; never one without an IMU
+    /// topic.
+    fn latest_imu(&mut self) -> Option<&Imu>;
+
+    /// Commands dropped because the network fell behind.
+    fn dropped(&self) -> u64 {
+        0
+    }
+
+    /// The clock waits for the first messages are measured on: the wall clock by default.
+    fn now(&self) -> Duration {
+        static EPOCH: OnceLock<Instant> = OnceLock::new();
+        EPOCH.get_or_init(Instant::now).elapsed()
+    }
+
+    /// Lets `pause` pass while waiting for the first messages: a sleep by default.
+    fn pause(&mut self, pause: Duration) {
+        std::thread::sleep(pause);
+    }
+}
+
+impl Endpoints for Link {
+    fn command(&mut self) -> &mut JointState {
+        self.commands.message_mut()
+    }
+
+    fn publish(&mut self) {
+        self.commands.publish();
+    }
+
+    fn latest_state(&mut self) -> Option<&JointState> {
+        self.states.take_latest().map(|r| &r.message)
+    }
+
+    fn latest_imu(&mut self) -> Option<&Imu> {
+        self.imu.as_mut()?.take_latest().map(|r| &r.message)
+    }
+
+    fn dropped(&self) -> u64 {
+        self.commands
+            .counters()
+            .overwritten
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 impl Link {
@@ -64,7 +127,7 @@ impl Link {
 
 /// The command message every buffer starts as: the names, and each array the joints command
 /// already as long as `name`, so filling it in `write` never allocates.
-fn command_template(plan: &Plan) -> JointState {
+pub(crate) fn command_template(plan: &Plan) -> JointState {
     let n = plan.commands.len();
     let sized = |carried: bool| if carried { vec![0.0; n] } else { Vec::new() };
     JointState {
@@ -76,16 +139,21 @@ fn command_template(plan: &Plan) -> JointState {
     }
 }
 
-/// Waits up to `timeout` for `take` to give something, polling every millisecond.
-pub(crate) fn wait_for<T>(timeout: Duration, mut take: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + timeout;
+/// Waits up to `timeout` on `link`'s clock for `take` to give something, polling every
+/// millisecond.
+pub(crate) fn wait_for<T>(
+    link: &mut dyn Endpoints,
+    timeout: Duration,
+    mut take: impl FnMut(&mut dyn Endpoints) -> Option<T>,
+) -> Option<T> {
+    let deadline = link.now() + timeout;
     loop {
-        if let Some(value) = take() {
+        if let Some(value) = take(link) {
             return Some(value);
         }
-        if Instant::now() >= deadline {
+        if link.now() >= deadline {
             return None;
         }
-        std::thread::sleep(Duration::from_millis(1));
+        link.pause(Duration::from_millis(1));
     }
 }

@@ -10,7 +10,7 @@ use ros2_dds::Participant;
 use ros2_msg::msg::{Imu, JointState, Time};
 
 use crate::intake::{Intake, Refusal};
-use crate::link::{Link, wait_for};
+use crate::link::{Endpoints, Link, command_template, wait_for};
 use crate::options::TopicOptions;
 use crate::plan::Plan;
 
@@ -19,11 +19,11 @@ use crate::plan::Plan;
 pub struct TopicSystem<R: RobotTypes> {
     identity: Identity,
     options: TopicOptions,
-    /// The process's DDS participant, which the topics' endpoints are made on.
-    participant: Participant,
+    /// Where the topics' endpoints are made.
+    open: Open,
     plan: Plan,
     intake: Intake,
-    link: Option<Link>,
+    link: Option<Box<dyn Endpoints>>,
     /// The component's own copy of the state: a joint a message does not name keeps its value.
     own: R::State,
     /// Loop time of the last valid state (and IMU) message; `None` right after connecting,
@@ -33,6 +33,17 @@ pub struct TopicSystem<R: RobotTypes> {
     last_refusal: Option<Refusal>,
     counts: Counts,
 }
+
+/// Where a [`TopicSystem`]'s endpoints are made.
+enum Open {
+    /// On the process's DDS participant.
+    Dds(Participant),
+    /// By a function, given the command template: an in-process peer.
+    With(Box<OpenEndpoints>),
+}
+
+/// What makes a [`TopicSystem`]'s endpoints in process, given the command message's template.
+pub type OpenEndpoints = dyn FnMut(JointState) -> Result<Box<dyn Endpoints>, HardwareError> + Send;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Counts {
@@ -61,6 +72,19 @@ impl<R: RobotTypes> TopicSystem<R> {
     /// topics on `participant` (the process's, in its domain). It claims every controlled joint
     /// and, when the robot has an IMU and `imu_topic` is set, the first IMU.
     pub fn new(options: TopicOptions, participant: Participant) -> Self {
+        Self::opened(options, Open::Dds(participant))
+    }
+
+    /// The same component on endpoints `open` makes at each configure and activation, given the
+    /// command message's template: an in-process peer, on its own clock (`robot chaos`).
+    pub fn with_endpoints(
+        options: TopicOptions,
+        open: impl FnMut(JointState) -> Result<Box<dyn Endpoints>, HardwareError> + Send + 'static,
+    ) -> Self {
+        Self::opened(options, Open::With(Box::new(open)))
+    }
+
+    fn opened(options: TopicOptions, open: Open) -> Self {
         let robot = R::DESCRIPTION;
         let imu = (robot
             .sensors_of(robot_runtime::model::SensorKind::Imu)
@@ -73,7 +97,7 @@ impl<R: RobotTypes> TopicSystem<R> {
                 Claims::whole_robot(robot, imu),
             ),
             options,
-            participant,
+            open,
             plan: Plan::default(),
             intake: Intake::new(Vec::new(), false),
             link: None,
@@ -97,20 +121,23 @@ impl<R: RobotTypes> TopicSystem<R> {
 
     /// Connects and waits for the first state (and IMU) message, which the next read delivers.
     fn connect(&mut self) -> Result<(), HardwareError> {
-        let mut link = Link::open(
-            &self.participant,
-            &self.options,
-            &self.plan,
-            self.identity.name(),
-        )?;
+        let mut link: Box<dyn Endpoints> = match &mut self.open {
+            Open::Dds(participant) => Box::new(Link::open(
+                participant,
+                &self.options,
+                &self.plan,
+                self.identity.name(),
+            )?),
+            Open::With(open) => open(command_template(&self.plan))?,
+        };
         self.intake.reset();
         let timeout = self.options.first_state_timeout;
         let own = self.own.as_mut_slice();
         let intake = &mut self.intake;
         let mut refused = None;
-        let first = wait_for(timeout, || {
-            let received = link.states.take_latest()?;
-            match intake.apply(&received.message, own) {
+        let first = wait_for(link.as_mut(), timeout, |link| {
+            let message = link.latest_state()?;
+            match intake.apply(message, own) {
                 Ok(_) => Some(()),
                 Err(refusal) => {
                     refused = Some(refusal);
@@ -129,19 +156,12 @@ impl<R: RobotTypes> TopicSystem<R> {
                 ),
             ));
         }
-        if let (Some(subscription), Some(slot)) = (&mut link.imu, self.plan.imu) {
+        if let (Some(topic), Some(slot)) = (&self.options.imu_topic, self.plan.imu) {
             let own = self.own.as_mut_slice();
-            let imu = wait_for(timeout, || {
-                subscription
-                    .take_latest()
-                    .map(|r| fill_imu(&r.message, own, slot))
+            let imu = wait_for(link.as_mut(), timeout, |link| {
+                link.latest_imu().map(|imu| fill_imu(imu, own, slot))
             });
             if imu.is_none() {
-                let topic = link
-                    .imu
-                    .as_ref()
-                    .map(|s| s.topic().to_string())
-                    .unwrap_or_default();
                 return Err(self.identity.error(
                     ErrorKind::Timeout,
                     format!(
@@ -267,8 +287,8 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             ));
         };
         let own = self.own.as_mut_slice();
-        if let Some(received) = link.states.take_latest() {
-            match self.intake.apply(&received.message, own) {
+        if let Some(message) = link.latest_state() {
+            match self.intake.apply(message, own) {
                 Ok(applied) => {
                     self.counts.states += 1;
                     self.counts.unknown_names += applied.unknown_names;
@@ -287,9 +307,9 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
         if self.states_at.is_none() {
             self.states_at = Some(clock.time);
         }
-        if let (Some(subscription), Some(slot)) = (&mut link.imu, self.plan.imu) {
-            if let Some(received) = subscription.take_latest() {
-                fill_imu(&received.message, own, slot);
+        if let (Some(_), Some(slot)) = (&self.options.imu_topic, self.plan.imu) {
+            if let Some(imu) = link.latest_imu() {
+                fill_imu(imu, own, slot);
                 self.counts.imu += 1;
                 self.imu_at = Some(clock.time);
             }
@@ -344,7 +364,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
         let Some(link) = &mut self.link else {
             return Err(self.identity.error(ErrorKind::Lifecycle, "not connected"));
         };
-        let message: &mut JointState = link.commands.message_mut();
+        let message: &mut JointState = link.command();
         message.header.stamp = Time::now();
         let arrays = [
             &mut message.position,
@@ -363,19 +383,14 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
                 *value = commanded.or(held).unwrap_or(0.0);
             }
         }
-        link.commands.publish();
+        link.publish();
         self.counts.published += 1;
         Ok(())
     }
 
     fn counters(&self) -> Counters {
         let c = self.counts;
-        let dropped = self.link.as_ref().map_or(0, |l| {
-            l.commands
-                .counters()
-                .overwritten
-                .load(std::sync::atomic::Ordering::Relaxed)
-        });
+        let dropped = self.link.as_ref().map_or(0, |l| l.dropped());
         Counters::from([
             ("states received", c.states),
             ("states refused (array length)", c.refused_length),
