@@ -36,6 +36,7 @@ pub mod run;
 pub mod schedule;
 #[cfg(feature = "mujoco")]
 pub mod simulation;
+pub mod topic;
 pub mod world;
 
 use std::sync::atomic::{AtomicU64, Ordering};

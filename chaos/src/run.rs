@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{OpenErrorKind, TransportError};
+use backend_topic::{TopicOptions, TopicSystem};
 use backend_witmotion::{ImuOptions, WitmotionImu};
 use robot_runtime::Backend;
 use robot_runtime::control_loop::{
@@ -21,6 +22,7 @@ use crate::controller::Sweep;
 use crate::faulty::{Defect, Faulty, Log, tag};
 use crate::recording;
 use crate::schedule::{Call, ControllerFault, Ending, Fault, How, ImuFault, Schedule, Shape};
+use crate::topic::PeerFault;
 use crate::world::{Violation, World, add};
 
 /// What one schedule came to.
@@ -52,6 +54,15 @@ pub fn run<R: RobotTypes>(schedule: &Schedule, defect: Option<Defect>) -> Verdic
     let period = Duration::from_secs(1) / rate;
     let log = Log::default();
     let (world, components) = match schedule.backend {
+        Backend::Topic => {
+            let has_imu = robot
+                .sensors_of(robot_runtime::model::SensorKind::Imu)
+                .next()
+                .is_some();
+            let world = World::with_peer_of(crate::topic::Peer::new::<R>(period, has_imu));
+            let components = topics::<R>(schedule, &world, &log, defect);
+            (world, components)
+        }
         Backend::Mujoco => {
             let world = World::empty();
             let components = simulated::<R>(schedule, &world, &log, defect, period);
@@ -178,6 +189,28 @@ fn real<R: RobotTypes>(
         )));
     }
     components
+}
+
+/// The topic backend's component, its endpoints on the world's peer, with the schedule's
+/// callback faults.
+fn topics<R: RobotTypes>(
+    schedule: &Schedule,
+    world: &World,
+    log: &Log,
+    defect: Option<Defect>,
+) -> Vec<Box<dyn Component<R>>> {
+    let peer = world.clone();
+    let inner = TopicSystem::<R>::with_endpoints(TopicOptions::default(), move |template| {
+        Ok(Box::new(crate::topic::Topics::new(&peer, template)))
+    });
+    vec![Box::new(Faulty::new(
+        Box::new(inner),
+        0,
+        &schedule.faults,
+        world,
+        log,
+        defect.map(|d| (d, 0)),
+    ))]
 }
 
 /// The MuJoCo backend's one component, watched, with the schedule's callback faults.
@@ -353,6 +386,10 @@ impl<R: RobotTypes> CycleObserver<R> for Strikes {
                     self.world.strike_imu(imu, fault);
                     true
                 }
+                Fault::Peer { cycle: at, fault } if at == cycle => {
+                    self.world.with_peer(|peer, now| peer.strike(fault, now));
+                    true
+                }
                 Fault::Switch { cycle: at, .. } if at == cycle => {
                     self.control.request_deactivate();
                     true
@@ -420,6 +457,8 @@ fn judge(
     let ran = log.cycles();
     let latency = |cycles: u32, at: u32| at.saturating_add(cycles) < ran;
     let max_age_cycles = (imu_options().max_age.as_nanos() / period.as_nanos().max(1)) as u32;
+    let stale_age = TopicOptions::default().stale_age(period);
+    let stale_cycles = (stale_age.as_nanos() / period.as_nanos().max(1)) as u32;
     let mut expected: Vec<(usize, Vec<String>)> = Vec::new();
     for struck in log.struck().iter().filter(|s| s.running) {
         let Some(fault) = schedule.faults.get(struck.fault) else {
@@ -453,6 +492,19 @@ fn judge(
                 .and_then(|(_, joints)| joints.get(motor))
                 .map(|joint| vec![format!("joint {joint} ")])
                 .unwrap_or_default(),
+            Fault::Peer { cycle, fault }
+                if struck.active
+                    && match fault {
+                        PeerFault::Lost | PeerFault::ImuLost => latency(stale_cycles + 3, cycle),
+                        PeerFault::Stale(ms) => {
+                            Duration::from_millis(u64::from(ms)) > stale_age + period * 2
+                                && latency(stale_cycles + 3, cycle)
+                        }
+                        PeerFault::Refused | PeerFault::NotANumber => false,
+                    } =>
+            {
+                vec!["stale state".to_string()]
+            }
             Fault::Imu { cycle, imu, fault }
                 if struck.active
                     && ((fault == ImuFault::Unplugged && latency(3, cycle))

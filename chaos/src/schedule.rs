@@ -7,6 +7,7 @@ use std::fmt;
 use robot_runtime::{Backend, Robot};
 
 use crate::rng::Rng;
+use crate::topic::PeerFault;
 
 /// What a schedule can strike: the robot's buses and their motors, its IMUs, or the one
 /// component of a simulation.
@@ -45,10 +46,11 @@ impl Shape {
         }
     }
 
-    /// The shape of `robot` on `backend`: the real path's, or MuJoCo's one component.
+    /// The shape of `robot` on `backend`: the real path's, or the one component of MuJoCo or
+    /// the topics.
     pub fn on(robot: &Robot, backend: Backend) -> Shape {
         match backend {
-            Backend::Mujoco => Shape {
+            Backend::Mujoco | Backend::Topic => Shape {
                 backend,
                 buses: Vec::new(),
                 imus: Vec::new(),
@@ -60,7 +62,7 @@ impl Shape {
     /// The components, buses first, then IMUs; a simulation's one.
     pub fn components(&self) -> usize {
         match self.backend {
-            Backend::Mujoco => 1,
+            Backend::Mujoco | Backend::Topic => 1,
             _ => self.buses.len() + self.imus.len(),
         }
     }
@@ -280,6 +282,13 @@ pub enum Fault {
         /// Cycles until it is switched on again.
         back_after: u32,
     },
+    /// After cycle `cycle`, the topics' peer goes wrong (the topic backend).
+    Peer {
+        /// Cycle.
+        cycle: u32,
+        /// What.
+        fault: PeerFault,
+    },
     /// In cycle `cycle`'s update (or at activation), the controller goes wrong.
     Controller {
         /// Cycle.
@@ -382,12 +391,23 @@ fn draw_fault(rng: &mut Rng, shape: &Shape, cycles: u32) -> Fault {
     let kind = rng.below(10);
     // A simulation has no bus, motor or device of its own to fail: its component's callbacks,
     // the controller and the switches instead.
-    let kind = match (shape.buses.is_empty(), kind) {
-        (true, 3..=4) => 0,
-        (true, 5..=7) => 8,
+    let kind = match (shape.backend, kind) {
+        (Backend::Topic, 3..=7) => 100,
+        (Backend::Mujoco, 3..=4) => 0,
+        (Backend::Mujoco, 5..=7) => 8,
         (_, kind) => kind,
     };
     match kind {
+        100 => Fault::Peer {
+            cycle,
+            fault: match rng.below(5) {
+                0 => PeerFault::Lost,
+                1 => PeerFault::Stale(rng.below_u32(200)),
+                2 => PeerFault::Refused,
+                3 => PeerFault::NotANumber,
+                _ => PeerFault::ImuLost,
+            },
+        },
         0..=2 => {
             let call = Call::DRAWN[rng.index(Call::DRAWN.len())];
             let how = match rng.below(4) {
@@ -494,6 +514,7 @@ impl fmt::Display for Fault {
                 f,
                 "cycle {cycle}: switched off, on again {back_after} cycles later"
             ),
+            Fault::Peer { cycle, fault } => write!(f, "cycle {cycle}: the topics' peer {fault:?}"),
             Fault::Controller { cycle, fault } => write!(f, "cycle {cycle}: controller {fault:?}"),
         }
     }
@@ -502,8 +523,10 @@ impl fmt::Display for Fault {
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "seed {:#018x}, {} cycles", self.seed, self.cycles)?;
-        if self.backend == Backend::Mujoco {
-            write!(f, " on MuJoCo")?;
+        match self.backend {
+            Backend::Mujoco => write!(f, " on MuJoCo")?,
+            Backend::Topic => write!(f, " on the topics")?,
+            _ => {}
         }
         write!(f, ", ")?;
         match self.ending {

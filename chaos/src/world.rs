@@ -87,6 +87,8 @@ struct Inner {
     blocks: Vec<String>,
     /// A simulation's component and whether its motors apply torque, as it last stepped.
     simulated: Option<(String, bool)>,
+    /// The topic backend's peer.
+    peer: Option<crate::topic::Peer>,
     /// Each bus's name (`sim:left_leg`) and motors.
     motors: Vec<Vec<Motor>>,
     imus: Vec<InProcessImu>,
@@ -168,6 +170,7 @@ impl World {
                 buses,
                 blocks,
                 simulated: None,
+                peer: None,
                 motors,
                 imus: (0..imus).map(|_| InProcessImu::new(device)).collect(),
                 watchdog,
@@ -188,6 +191,7 @@ impl World {
                 buses: Vec::new(),
                 blocks: Vec::new(),
                 simulated: None,
+                peer: None,
                 motors: Vec::new(),
                 imus: Vec::new(),
                 watchdog: None,
@@ -198,6 +202,23 @@ impl World {
                 frames: 0,
             })),
         }
+    }
+
+    /// A world with the topic backend's `peer` on the other end of the topics.
+    pub fn with_peer_of(peer: crate::topic::Peer) -> World {
+        let world = World::empty();
+        world.lock().peer = Some(peer);
+        world
+    }
+
+    /// Calls `f` with the peer and the world's time, if there is a peer.
+    pub fn with_peer<T>(
+        &self,
+        f: impl FnOnce(&mut crate::topic::Peer, Duration) -> T,
+    ) -> Option<T> {
+        let mut inner = self.lock();
+        let now = inner.now;
+        inner.peer.as_mut().map(|peer| f(peer, now))
     }
 
     /// A simulation's component `block` was switched on.
@@ -448,9 +469,14 @@ impl World {
         (digest.value(), inner.frames)
     }
 
-    /// The violations seen on the wire and by the watchdog checks.
+    /// The violations seen on the wire, by the watchdog checks and by the topics' peer.
     pub fn violations(&self) -> Vec<Violation> {
-        self.lock().violations.clone()
+        let inner = self.lock();
+        let mut violations = inner.violations.clone();
+        if let Some(peer) = &inner.peer {
+            violations.extend(peer.violations());
+        }
+        violations
     }
 
     /// The motors' names on bus `bus`.

@@ -151,3 +151,28 @@ fn a_recording_reads_back_as_the_cycles_run_on_any_disk_and_the_check_can_fail()
         "{violations:?}"
     );
 }
+
+#[test]
+fn topic_schedules_break_no_invariant_and_commands_stay_within_the_limits() {
+    use robot_chaos::schedule::Ending;
+    let summary = explore::<LiteBiped>(&Options {
+        backend: robot_runtime::Backend::Topic,
+        ..options(1000, 1)
+    });
+    for verdict in summary.failed.iter().take(3) {
+        eprintln!("{}\n  ended: {}", verdict.schedule, verdict.ended);
+        for violation in &verdict.violations {
+            eprintln!("  broke {violation}");
+        }
+    }
+    assert!(summary.failed.is_empty(), "{} failed", summary.failed.len());
+    // The seed that found the topic backend publishing the sweep's positions beyond the joints'
+    // limits, shrunk to no fault at all: every run broke it before the fix.
+    let shape = Shape::on(LiteBiped::DESCRIPTION, robot_runtime::Backend::Topic);
+    let mut schedule = Schedule::draw(0x4841_6938_ef0d_cf6f, &shape, 200);
+    schedule.faults.clear();
+    schedule.ending = Ending::Finish;
+    let verdict = run::<LiteBiped>(&schedule, None);
+    assert_eq!(verdict.ended, "stopped as asked");
+    assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
+}

@@ -35,6 +35,9 @@ pub(crate) struct CommandJoint {
     /// State slots of the same, where declared: what is sent where the joint has no such
     /// command, or its command is NaN (the held state), and what the threshold compares with.
     pub state: [Option<usize>; 3],
+    /// The bounds a position, velocity and effort command is held within: the joint's limits
+    /// (position range, ± velocity, ± effort), unbounded where it gives none.
+    pub bounds: [(f64, f64); 3],
 }
 
 /// Everything a cycle needs.
@@ -111,10 +114,24 @@ impl Plan {
             for (carried, slot) in plan.command_arrays.iter_mut().zip(&command) {
                 *carried |= slot.is_some();
             }
+            let limits = joint.limits.as_ref();
+            let symmetric = |limit: Option<f64>| match limit {
+                Some(limit) if limit > 0.0 => (-limit, limit),
+                _ => (f64::NEG_INFINITY, f64::INFINITY),
+            };
+            let bounds = [
+                (
+                    limits.and_then(|l| l.lower).unwrap_or(f64::NEG_INFINITY),
+                    limits.and_then(|l| l.upper).unwrap_or(f64::INFINITY),
+                ),
+                symmetric(limits.map(|l| l.velocity)),
+                symmetric(limits.map(|l| l.effort)),
+            ];
             plan.commands.push(CommandJoint {
                 name,
                 command,
                 state,
+                bounds,
             });
         }
         plan.mimics = Mimics::new(robot, mimics, state_layout).map_err(|problem| {

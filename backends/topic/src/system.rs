@@ -55,6 +55,7 @@ struct Counts {
     imu: u64,
     published: u64,
     below_threshold: u64,
+    clamped: u64,
 }
 
 impl<R: RobotTypes> std::fmt::Debug for TopicSystem<R> {
@@ -333,7 +334,8 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
     }
 
     /// Publishes the position, velocity and effort commands when they differ from the state
-    /// by more than the threshold; a NaN command is sent as the held state, never as NaN.
+    /// by more than the threshold; a NaN command is sent as the held state, never as NaN, and
+    /// each value held within the joint's limits.
     fn write(&mut self, _clock: Clock, command: &R::Command) -> Result<(), HardwareError> {
         let commands = command.as_slice();
         let own = self.own.as_slice();
@@ -380,7 +382,14 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
                     .map(|s| commands[s])
                     .filter(|v| v.is_finite());
                 let held = joint.state[k].map(|s| own[s]);
-                *value = commanded.or(held).unwrap_or(0.0);
+                let wanted = commanded.or(held).unwrap_or(0.0);
+                // Never beyond the joint's limits, as the RobStride backend's guard holds its
+                // commands (upstream passes them through): the other side may be a real robot.
+                let (lower, upper) = joint.bounds[k];
+                *value = wanted.clamp(lower, upper);
+                if *value != wanted {
+                    self.counts.clamped += 1;
+                }
             }
         }
         link.publish();
@@ -399,6 +408,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             ("non-finite values skipped", c.non_finite),
             ("imu messages received", c.imu),
             ("commands published", c.published),
+            ("commands clamped to the joint's limits", c.clamped),
             ("commands not sent (below threshold)", c.below_threshold),
             ("commands dropped (network behind the loop)", dropped),
         ])

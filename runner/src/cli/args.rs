@@ -159,8 +159,8 @@ pub struct ChaosArgs {
     /// Plant a defect in the bus components, to see that it is found (the real path only).
     #[arg(long, value_enum)]
     pub plant: Option<Plant>,
-    /// What the schedules run on: the real path (simulated buses and IMUs), or MuJoCo (with
-    /// the `mujoco` feature).
+    /// What the schedules run on: the real path (simulated buses and IMUs), MuJoCo (with the
+    /// `mujoco` feature), or the topic backend against a peer in process.
     #[arg(long, value_enum, default_value = "real")]
     pub backend: ChaosBackend,
 }
@@ -172,6 +172,8 @@ pub enum ChaosBackend {
     Real,
     /// The MuJoCo simulation.
     Mujoco,
+    /// The topic backend, against a peer in process.
+    Topic,
 }
 
 /// A defect `chaos --plant` plants.

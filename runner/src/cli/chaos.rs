@@ -39,6 +39,7 @@ impl Chaos {
         let backend = match args.backend {
             ChaosBackend::Real => Backend::Real,
             ChaosBackend::Mujoco => Backend::Mujoco,
+            ChaosBackend::Topic => Backend::Topic,
         };
         match backend {
             Backend::Mujoco if !cfg!(feature = "mujoco") => {
@@ -77,6 +78,7 @@ impl Chaos {
         });
         let what = match backend {
             Backend::Mujoco => "on MuJoCo".to_string(),
+            Backend::Topic => "on the topic backend, against a peer in process".to_string(),
             _ => format!(
                 "on the real path ({} buses, {} motors, {} IMUs), simulated",
                 shape.buses.len(),
@@ -123,10 +125,10 @@ impl Chaos {
             outln!(
                 "  replay: chaos --robot {}{} --replay {:#018x}{}",
                 robot.name,
-                if backend == Backend::Mujoco {
-                    " --backend mujoco"
-                } else {
-                    ""
+                match backend {
+                    Backend::Mujoco => " --backend mujoco",
+                    Backend::Topic => " --backend topic",
+                    _ => "",
                 },
                 shrunk.schedule.seed,
                 if shrunk.schedule.faults.len() < verdict.schedule.faults.len() {
