@@ -144,3 +144,25 @@ fn without_mujoco_the_backend_is_refused_saying_why() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("feature `mujoco`"));
 }
+
+#[test]
+fn schedules_run_on_the_topic_backend_against_a_peer_in_process() {
+    let output = robot(&[
+        "chaos",
+        "--robot",
+        "lite_biped",
+        "--backend",
+        "topic",
+        "--schedules",
+        "60",
+        "--seed",
+        "1",
+    ]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("lite_biped on the topic backend, against a peer in process"),
+        "{text}"
+    );
+    assert!(text.contains("60 schedules, 0 violations"), "{text}");
+}
