@@ -176,3 +176,37 @@ fn topic_schedules_break_no_invariant_and_commands_stay_within_the_limits() {
     assert_eq!(verdict.ended, "stopped as asked");
     assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
 }
+
+#[test]
+fn a_hang_past_the_watchdog_stops_the_motors_by_their_own_watchdog_and_ends_the_run() {
+    use robot_chaos::schedule::{Call, Ending, Fault, How, Record};
+    let shape = Shape::of(LiteBiped::DESCRIPTION);
+    let mut schedule = Schedule::draw(3, &shape, 200);
+    schedule.ending = Ending::Finish;
+    schedule.record = Record::Off;
+    schedule.faults = vec![Fault::Callback {
+        component: 0,
+        call: Call::Read,
+        nth: 50,
+        times: 1,
+        how: How::Hang(300),
+    }];
+    let verdict = run::<LiteBiped>(&schedule, None);
+    assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
+    assert!(
+        verdict.ended.contains("dropped out of run mode"),
+        "{}",
+        verdict.ended
+    );
+    // A hang shorter than the watchdog (100 ms) is ridden over.
+    schedule.faults[0] = Fault::Callback {
+        component: 0,
+        call: Call::Read,
+        nth: 50,
+        times: 1,
+        how: How::Hang(60),
+    };
+    let verdict = run::<LiteBiped>(&schedule, None);
+    assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
+    assert_eq!(verdict.ended, "stopped as asked");
+}
