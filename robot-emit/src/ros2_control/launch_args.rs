@@ -1,6 +1,6 @@
-//! The launch-time facts of the real devices, which a definition cannot know (seed `004`:
-//! device names are set at launch): each bus's OS interface, the calibration file, each IMU's
-//! serial port, and the topic backend's topics. The `.urdf.xacro` takes each as an
+//! The launch-time facts of the real devices, which a definition cannot know (device names are
+//! set at launch: `docs/runtime-configuration.md`): each bus's OS interface, the calibration
+//! file, each IMU's serial port, and the topic backend's topics. The `.urdf.xacro` takes each as an
 //! `<xacro:arg>` with a default and feeds it to its `<param>`, as lite_description's
 //! `lite_biped.ros2_control.xacro` does; the expanded URDFs carry the defaults.
 

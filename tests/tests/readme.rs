@@ -1,0 +1,46 @@
+//! What the README states of the code, checked against the code.
+
+use robot_core::RobstrideModel;
+
+/// The README's table of the RobStride models' limits (its "Defining a robot"), from
+/// `robot-actuator`'s own table, as the README must show it.
+fn motor_table() -> String {
+    let number = |x: f64| {
+        let text = format!("{x}");
+        text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
+    };
+    let mut table = String::from(
+        "| model | torque ± (N·m) | speed ± (rad/s) | position window ± (rad) | Kp max (N·m/rad) | Kd max (N·m·s/rad) |\n|---|---|---|---|---|---|\n",
+    );
+    for model in RobstrideModel::ALL {
+        let spec = model.spec();
+        assert!((spec.position - 4.0 * std::f64::consts::PI).abs() < 1e-12);
+        table.push_str(&format!(
+            "| {} | {} | {} | 4π | {} | {} |\n",
+            model.name(),
+            number(spec.torque),
+            number(spec.velocity),
+            number(spec.stiffness),
+            number(spec.damping)
+        ));
+    }
+    table
+}
+
+#[test]
+fn the_readme_table_of_motor_models_is_the_codes() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("the README");
+    let marker =
+        "<!-- motor models: checked against robot-actuator's table by tests/tests/readme.rs -->\n";
+    let start = readme.find(marker).expect("the table's marker") + marker.len();
+    let end = readme[start..]
+        .find("\n\n")
+        .map_or(readme.len(), |e| start + e + 1);
+    let expected = motor_table();
+    assert_eq!(
+        &readme[start..end],
+        expected,
+        "the README's table of motor models differs from the code's; it should read:\n{expected}"
+    );
+}
