@@ -64,6 +64,8 @@ struct LogInner {
     active: bool,
     /// Cycles the loop completed.
     cycles: u32,
+    /// Whether the hardware was active after each cycle, by cycle.
+    active_after: Vec<bool>,
 }
 
 impl Log {
@@ -81,7 +83,15 @@ impl Log {
 
     /// Whether the hardware is active, after a cycle.
     pub fn set_active(&self, active: bool) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).active = active;
+        let mut inner = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.active = active;
+        inner.active_after.push(active);
+    }
+
+    /// Whether the hardware was active after every one of cycles `from..=to`, all of which ran.
+    pub fn active_through(&self, from: u32, to: u32) -> bool {
+        let inner = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        (from..=to).all(|cycle| inner.active_after.get(cycle as usize) == Some(&true))
     }
 
     /// The loop's outcome is known: what strikes from now on is teardown.

@@ -481,17 +481,21 @@ fn judge(
                 fault: ControllerFault::RefuseActivation,
                 ..
             } => vec![tag(struck.fault)],
+            // Seen in the replies to the next writes: only while the hardware stays active
+            // (torque-off answers a faulted motor's stop like any other).
             Fault::Motor {
                 cycle,
                 bus,
                 motor,
                 fault,
-            } if fault.is_fault_bit() && latency(3, cycle) => shape
-                .buses
-                .get(bus)
-                .and_then(|(_, joints)| joints.get(motor))
-                .map(|joint| vec![format!("joint {joint} ")])
-                .unwrap_or_default(),
+            } if fault.is_fault_bit() && struck.active && log.active_through(cycle, cycle + 3) => {
+                shape
+                    .buses
+                    .get(bus)
+                    .and_then(|(_, joints)| joints.get(motor))
+                    .map(|joint| vec![format!("joint {joint} ")])
+                    .unwrap_or_default()
+            }
             Fault::Peer { cycle, fault }
                 if struck.active
                     && match fault {

@@ -210,3 +210,15 @@ fn a_hang_past_the_watchdog_stops_the_motors_by_their_own_watchdog_and_ends_the_
     assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
     assert_eq!(verdict.ended, "stopped as asked");
 }
+
+/// Found in 50 000 schedules of seed 20261205: a motor stalls, the hardware is switched off two
+/// cycles later (its stop answered like any other), and the run ends on a corrupt IMU after the
+/// switch back on. The stall never had active cycles to show in: not a fault the run had to name.
+/// The oracle now asks for a fault bit only when the hardware stayed active for its 3 cycles.
+#[test]
+fn a_fault_bit_cut_short_by_a_switch_off_need_not_be_named() {
+    let shape = Shape::of(LiteBiped::DESCRIPTION);
+    let verdict = run::<LiteBiped>(&Schedule::draw(0x506f_0fe7_db02_8e2c, &shape, 200), None);
+    assert!(verdict.ended.contains("is corrupt"), "{}", verdict.ended);
+    assert!(verdict.violations.is_empty(), "{:?}", verdict.violations);
+}
