@@ -2,8 +2,8 @@
 //!
 //! Checked first, so a bad message changes nothing: every non-empty array must be as long as
 //! `name` (upstream throws `std::out_of_range` on a shorter one), and no joint may be named
-//! twice (upstream lets the last one win). Then, per name: unknown names (and mimic joints,
-//! which follow their joint) are skipped; a non-finite value keeps the last one; with
+//! twice (upstream lets the last one win). Then, per name: unknown names are skipped, and mimic
+//! joints too, counted apart (each follows its joint); a non-finite value keeps the last one; with
 //! `sum_wrapped_joint_states` a position is the previous one plus the shortest turn to the
 //! reading. Joints the message does not name keep their last values.
 
@@ -48,8 +48,10 @@ impl std::fmt::Display for Refusal {
 /// What applying one message did, for the counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Applied {
-    /// Names that are no joint of ours (or a mimic joint).
+    /// Names that are no joint of ours.
     pub unknown_names: u64,
+    /// Names of mimic joints: skipped, since each follows its joint.
+    pub mimic_names: u64,
     /// Non-finite values skipped.
     pub non_finite: u64,
 }
@@ -58,6 +60,8 @@ pub(crate) struct Applied {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Intake {
     joints: Vec<StateJoint>,
+    /// The mimic joints' names: a peer that publishes them too is not naming strangers.
+    mimics: Vec<&'static str>,
     /// Which message last named each joint (duplicates), by a count of messages.
     seen_in: Vec<u64>,
     message: u64,
@@ -67,10 +71,15 @@ pub(crate) struct Intake {
 }
 
 impl Intake {
-    pub(crate) fn new(joints: Vec<StateJoint>, sum_wrapped: bool) -> Intake {
+    pub(crate) fn new(
+        joints: Vec<StateJoint>,
+        mimics: Vec<&'static str>,
+        sum_wrapped: bool,
+    ) -> Intake {
         let n = joints.len();
         Intake {
             joints,
+            mimics,
             seen_in: vec![0; n],
             message: 0,
             sum_wrapped,
@@ -124,7 +133,11 @@ impl Intake {
         let mut applied = Applied::default();
         for (i, name) in message.name.iter().enumerate() {
             let Some(joint) = self.find(name, i) else {
-                applied.unknown_names += 1;
+                if self.mimics.iter().any(|m| m == name) {
+                    applied.mimic_names += 1;
+                } else {
+                    applied.unknown_names += 1;
+                }
                 continue;
             };
             for (k, values) in arrays.iter().enumerate() {
@@ -193,13 +206,17 @@ mod tests {
 
     #[test]
     fn joints_are_matched_by_name_in_any_order_and_unknown_names_skipped() {
-        let mut intake = Intake::new(joints(), false);
+        let mut intake = Intake::new(joints(), vec!["finger"], false);
         let mut state = [0.0; 5];
         let applied = intake
-            .apply(&message(&["x", "b", "a"], &[9.0, 2.0, 1.0]), &mut state)
+            .apply(
+                &message(&["x", "b", "finger", "a"], &[9.0, 2.0, 7.0, 1.0]),
+                &mut state,
+            )
             .unwrap();
         assert_eq!(state, [1.0, 0.0, 2.0, 0.0, 0.0]);
-        assert_eq!(applied.unknown_names, 1);
+        // A mimic joint the peer publishes too is no stranger: counted apart.
+        assert_eq!((applied.unknown_names, applied.mimic_names), (1, 1));
         // A joint the message does not name keeps its value; NaN keeps the last value.
         intake
             .apply(&message(&["b"], &[f64::NAN]), &mut state)
@@ -209,7 +226,7 @@ mod tests {
 
     #[test]
     fn short_arrays_and_duplicates_are_refused_whole() {
-        let mut intake = Intake::new(joints(), false);
+        let mut intake = Intake::new(joints(), Vec::new(), false);
         let mut state = [0.0; 5];
         let short = JointState {
             velocity: vec![1.0],
@@ -231,7 +248,7 @@ mod tests {
 
     #[test]
     fn wrapped_positions_are_accumulated() {
-        let mut intake = Intake::new(joints(), true);
+        let mut intake = Intake::new(joints(), Vec::new(), true);
         let mut state = [0.0; 5];
         let mut truth: f64 = 5.0;
         for _ in 0..200 {

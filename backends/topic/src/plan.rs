@@ -45,6 +45,8 @@ pub(crate) struct CommandJoint {
 pub(crate) struct Plan {
     /// Controlled joints that are not mimics, in declaration order: what states are matched to.
     pub states: Vec<StateJoint>,
+    /// The mimic joints' names.
+    pub mimic_names: Vec<&'static str>,
     /// Enabled joints with a position, velocity or effort command, in declaration order: the
     /// `name` of every command message.
     pub commands: Vec<CommandJoint>,
@@ -100,6 +102,7 @@ impl Plan {
             });
             if joint.mimic.is_some() {
                 mimics.push(index);
+                plan.mimic_names.push(name);
                 continue;
             }
             plan.states.push(StateJoint { name, slots: state });

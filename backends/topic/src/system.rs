@@ -51,6 +51,7 @@ struct Counts {
     refused_length: u64,
     refused_duplicate: u64,
     unknown_names: u64,
+    mimic_names: u64,
     non_finite: u64,
     imu: u64,
     published: u64,
@@ -100,7 +101,7 @@ impl<R: RobotTypes> TopicSystem<R> {
             options,
             open,
             plan: Plan::default(),
-            intake: Intake::new(Vec::new(), false),
+            intake: Intake::new(Vec::new(), Vec::new(), false),
             link: None,
             own: R::State::default(),
             states_at: None,
@@ -238,7 +239,11 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             self.identity.claims().sensors.first().copied(),
             self.identity.name(),
         )?;
-        self.intake = Intake::new(self.plan.states.clone(), self.options.sum_wrapped);
+        self.intake = Intake::new(
+            self.plan.states.clone(),
+            self.plan.mimic_names.clone(),
+            self.options.sum_wrapped,
+        );
         Ok(())
     }
 
@@ -293,6 +298,7 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
                 Ok(applied) => {
                     self.counts.states += 1;
                     self.counts.unknown_names += applied.unknown_names;
+                    self.counts.mimic_names += applied.mimic_names;
                     self.counts.non_finite += applied.non_finite;
                     self.states_at = Some(clock.time);
                 }
@@ -405,6 +411,10 @@ impl<R: RobotTypes> Component<R> for TopicSystem<R> {
             ("states refused (array length)", c.refused_length),
             ("states refused (joint named twice)", c.refused_duplicate),
             ("unknown names skipped", c.unknown_names),
+            (
+                "mimic joints skipped (they follow their joint)",
+                c.mimic_names,
+            ),
             ("non-finite values skipped", c.non_finite),
             ("imu messages received", c.imu),
             ("commands published", c.published),
