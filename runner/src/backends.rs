@@ -91,7 +91,7 @@ fn no_imu_port(sensor: &str) -> RunError {
     RunError::Backend {
         backend: Backend::Real,
         reason: format!(
-            "IMU `{sensor}` has no serial port: give one in the runtime configuration (`imus: {{ {sensor}: {{ port: /dev/ttyUSB0, baud: 460800 }} }}`, or `port: sim` for a simulated device)"
+            "IMU `{sensor}` has no serial port: give one in the runtime configuration (`imus: {{ {sensor}: {{ port: /dev/ttyUSB0, baud: 460800 }} }}`, or `imus: {{ {sensor}: {{ port: sim }} }}` for a simulated device)"
         ),
     }
 }
@@ -371,7 +371,7 @@ fn imus<R: RobotTypes>(
                 ImuOptions::from_config(imu, format!("{SIMULATED_IMU} (a pseudo-terminal)"));
             let (rate, baud) = (
                 options.output_rate(),
-                BaudRate::from_bits_per_second(imu.baud),
+                imu.baud().and_then(BaudRate::from_bits_per_second),
             );
             WitmotionImu::<R>::with_device(&sensor.name, options, move || {
                 let (Some(rate), Some(baud)) = (rate, baud) else {

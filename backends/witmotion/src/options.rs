@@ -53,7 +53,10 @@ impl ImuOptions {
     /// The options a runtime configuration's `imus.<imu>` gives, for the port `port` (the
     /// configured one, or the simulated device's).
     pub fn from_config(config: &ImuConfig, port: impl Into<String>) -> ImuOptions {
-        let mut options = ImuOptions::new(port, config.baud, config.rate());
+        // A serial port without a baud is refused by the configuration's check; were it not, 0
+        // is refused by `on_init`, naming the IMU.
+        let baud = config.baud().unwrap_or(0);
+        let mut options = ImuOptions::new(port, baud, config.rate());
         options.configure_device = config.configure_device;
         if let Some(ms) = config.max_age_ms {
             options.max_age = Duration::from_millis(u64::from(ms));

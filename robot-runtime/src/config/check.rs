@@ -22,8 +22,8 @@ pub(super) struct Parsed<'a> {
     buses: Option<Vec<(&'a str, Option<&'a str>)>>,
     /// Each joint and its settings; the name is there even when the settings are not a mapping.
     joints: Vec<(&'a str, JointSettings)>,
-    /// Each IMU and its port, when a string.
-    imus: Vec<(&'a str, Option<&'a str>)>,
+    /// Each IMU, its port when a string, and whether it gives a baud rate.
+    imus: Vec<(&'a str, Option<&'a str>, bool)>,
     /// `mujoco.model`, when a string.
     mujoco_model: Option<&'a str>,
     /// `topic.domain_id` and `ros.domain_id`, when numbers.
@@ -68,7 +68,11 @@ impl<'a> Parsed<'a> {
             Some(Json::Object(imus)) => imus
                 .iter()
                 .map(|(name, settings)| {
-                    (name.as_str(), settings.get("port").and_then(Json::as_str))
+                    (
+                        name.as_str(),
+                        settings.get("port").and_then(Json::as_str),
+                        settings.get("baud").is_some(),
+                    )
                 })
                 .collect(),
             _ => Vec::new(),
@@ -325,7 +329,7 @@ fn imus_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldErr
             .sensors_of(crate::model::SensorKind::Imu)
             .map(|(_, s)| s)
     };
-    for &(name, _) in &config.imus {
+    for &(name, _, _) in &config.imus {
         if imus().any(|s| s.name == name) {
             continue;
         }
@@ -347,9 +351,23 @@ fn imus_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldErr
 /// stable `/dev/serial/by-id/...`); a bare `ttyUSB0` would be looked up in whatever folder the
 /// run starts from.
 fn imu_ports_are_device_paths(config: &Parsed, errors: &mut Vec<FieldError>) {
-    for &(name, port) in &config.imus {
+    for &(name, port, baud) in &config.imus {
         let Some(port) = port else { continue };
-        if port == super::SIMULATED_IMU || port.starts_with('/') {
+        if port == super::SIMULATED_IMU {
+            continue;
+        }
+        if !baud {
+            // The simulated device has a baud of its own; a real one is at its saved setting,
+            // which only the file can say.
+            errors.push(FieldError::new(
+                field_path(&["imus", name, "baud"]),
+                format!(
+                    "required for a serial port: the rate the device is set to (`robot imu scan \
+                     --port {port}` finds it); only `port: sim` may leave it out"
+                ),
+            ));
+        }
+        if port.starts_with('/') {
             continue;
         }
         errors.push(FieldError::new(

@@ -5,7 +5,7 @@
 //! imus:
 //!   base_imu:
 //!     port: /dev/serial/by-id/usb-1a86_USB_Serial-if00-port0   # or /dev/ttyUSB0, or `sim`
-//!     baud: 460800
+//!     baud: 460800          # required for a serial port; `sim` runs at 460800 without it
 //!     rate_hz: 200            # what the device streams at (default 200)
 //!     configure_device: false # write content and rate at configure (default: keep the saved ones)
 //!     max_age_ms: 40          # the oldest sample `read` accepts (default: 5 periods, at least 40 ms)
@@ -17,6 +17,9 @@ use serde::{Deserialize, Serialize};
 /// The reserved port of a simulated IMU: a simulated device on a pseudo-terminal, speaking the
 /// protocol over the real serial path (lying still and level), one per IMU that names it.
 pub const SIMULATED_IMU: &str = "sim";
+
+/// The baud rate of a simulated IMU whose configuration gives none: the shipped robot's.
+pub const SIMULATED_IMU_BAUD: u32 = 460_800;
 
 /// The baud rates an IMU port may be set to: those WitMotion's devices offer (`BAUD` register
 /// codes 1 to 9, `docs/witmotion-protocol.md` §7), all of them standard termios rates.
@@ -41,8 +44,11 @@ pub struct ImuConfig {
     #[schemars(extend("examples" = ["/dev/ttyUSB0", "sim"]))]
     pub port: String,
     /// The baud rate the device is set to (its saved setting; `robot imu scan` finds it).
+    /// Required for a serial port; the simulated device (`port: sim`) runs at 460800 when it is
+    /// not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = IMU_BAUD_RATES))]
-    pub baud: u32,
+    pub baud: Option<u32>,
     /// The rate the device streams every needed frame at, Hz; 200 when not given. Configure
     /// fails when frames come slower or faster.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,5 +78,12 @@ impl ImuConfig {
     /// Whether the port is the simulated device.
     pub fn is_simulated(&self) -> bool {
         self.port == SIMULATED_IMU
+    }
+
+    /// The baud rate: as given, or [`SIMULATED_IMU_BAUD`] for the simulated device. `None` only
+    /// for a serial port without one, which the configuration's check refuses.
+    pub fn baud(&self) -> Option<u32> {
+        self.baud
+            .or_else(|| self.is_simulated().then_some(SIMULATED_IMU_BAUD))
     }
 }

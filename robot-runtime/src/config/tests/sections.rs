@@ -69,7 +69,10 @@ fn an_imu_gets_its_port_and_baud_and_the_defaults() {
         "robot: test_bot\nbackend: real\nbuses: { front: sim, rear: sim }\nimus:\n  base_imu: { port: /dev/ttyUSB0, baud: 460800 }\n",
     );
     let imu = config.imu("base_imu").unwrap();
-    assert_eq!((imu.port.as_str(), imu.baud), ("/dev/ttyUSB0", 460_800));
+    assert_eq!(
+        (imu.port.as_str(), imu.baud),
+        ("/dev/ttyUSB0", Some(460_800))
+    );
     assert_eq!(imu.rate(), DEFAULT_IMU_RATE_HZ);
     assert!(!imu.configure_device && imu.max_age_ms.is_none() && !imu.is_simulated());
     let sim = ok(
@@ -97,11 +100,21 @@ fn an_imu_setting_is_checked_naming_the_field() {
     );
     assert!(text.contains("imus.base_imus.baud: "), "{text}");
     assert!(text.contains("imus.base_imus.rate_hz: "), "{text}");
-    let missing = rejected("robot: test_bot\nbackend: real\nimus:\n  base_imu: { port: sim }\n");
+    // A serial port needs its baud; the simulated device runs at the shipped robot's.
+    let missing =
+        rejected("robot: test_bot\nbackend: real\nimus:\n  base_imu: { port: /dev/ttyUSB0 }\n");
     assert!(
-        missing.contains("imus.base_imu.baud: required field is missing"),
+        missing.contains(
+            "imus.base_imu.baud: required for a serial port: the rate the device is set to \
+             (`robot imu scan --port /dev/ttyUSB0` finds it); only `port: sim` may leave it out"
+        ),
         "{missing}"
     );
+    let sim = ok(
+        "robot: test_bot\nbackend: real\nbuses: { front: sim, rear: sim }\nimus:\n  base_imu: { port: sim }\n",
+    );
+    let imu = sim.imu("base_imu").unwrap();
+    assert_eq!((imu.baud, imu.baud()), (None, Some(460_800)));
 }
 
 #[test]
