@@ -124,6 +124,17 @@ fn evaluate<'a, 'i>(
             "macro" => {
                 macros.insert(node.attribute("name").unwrap().to_string(), node);
             }
+            "if" if node
+                .attribute("value")
+                .is_some_and(|v| v.starts_with("${'") && v.ends_with("' != ''}")) =>
+            {
+                // A text arg's test: kept when the arg (its default here) is not empty.
+                let value = node.attribute("value").unwrap();
+                let text = context.substitute(&value[3..value.len() - 8]);
+                if !text.is_empty() {
+                    children(macros, out);
+                }
+            }
             kind @ ("if" | "unless") => {
                 let value = node.attribute("value").unwrap();
                 let arg = value

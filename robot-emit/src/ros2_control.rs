@@ -230,7 +230,10 @@ fn real_blocks(robot: &Robot, groups: &[Group<'_>], sensors: &[(&Sensor, String)
             .child(
                 launch_args::can_interface_arg(robot, bus).param(launch_args::CAN_INTERFACE_PARAM),
             )
-            .child(launch_args::calibration_file_arg().param(launch_args::CALIBRATION_FILE_PARAM));
+            .child(
+                launch_args::calibration_file_arg()
+                    .param_unless_empty(launch_args::CALIBRATION_FILE_PARAM),
+            );
         let name = robot.bus_block_name(&bus.name);
         blocks.push(ros2_control(
             name,

@@ -41,6 +41,9 @@ pub(crate) enum Node {
     TextArg { name: String, default: String },
     /// The text `$(arg NAME)` of a [`Node::TextArg`]; expanded, the arg's default.
     ArgText { name: String },
+    /// `<xacro:if value="${'$(arg NAME)' != ''}">`: the children are kept when the text arg
+    /// [`Node::TextArg`] is not empty (a param left out rather than given empty).
+    IfText { name: String, children: Vec<Node> },
     /// `<xacro:macro name="NAME" params="">`; must come before its calls.
     Macro { name: String, children: Vec<Node> },
     /// `<xacro:NAME/>`, a call of a parameterless macro.

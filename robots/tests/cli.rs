@@ -647,7 +647,7 @@ fn the_real_backend_refuses_to_run_an_imu_without_a_port() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         text(&output.stderr).contains(
-            "IMU `base_imu` has no serial port: give one in the runtime configuration (`imus: { base_imu: { port: /dev/ttyUSB0, baud: 460800 } }`, or `port: sim` for a simulated device)"
+            "IMU `base_imu` has no serial port: give one in the runtime configuration (`imus: { base_imu: { port: /dev/ttyUSB0, baud: 460800 } }`, or `imus: { base_imu: { port: sim } }` for a simulated device)"
         ),
         "{}",
         text(&output.stderr)

@@ -135,6 +135,24 @@ fn xacro_feeds_the_launch_time_device_args_to_their_blocks() {
     let imu = hardware_params(&real, "LiteBipedIMU");
     assert_eq!(imu, [("port".to_string(), "/dev/ttyACM0".to_string())]);
 
+    // Without a calibration file the param is left out, not given empty: ros2_control's parser
+    // warns of a param with no text, once per block at every launch.
+    let Some(mut xacro) = require(Tool::Xacro) else {
+        return;
+    };
+    let defaults = dir.join("devices.defaults.urdf");
+    xacro
+        .arg(dir.join("lite_biped.urdf.xacro"))
+        .arg("-o")
+        .arg(&defaults);
+    let (ok, text) = run(xacro);
+    assert!(ok, "xacro failed: {text}");
+    let left = hardware_params(&defaults, "LiteBipedLeftLeg");
+    assert!(
+        left.iter().all(|(name, _)| name != "calibration_file"),
+        "{left:?}"
+    );
+
     let Some(mut xacro) = require(Tool::Xacro) else {
         return;
     };

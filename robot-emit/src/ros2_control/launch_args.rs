@@ -59,6 +59,15 @@ impl LaunchArg {
             .into()
     }
 
+    /// `<param name="PARAM">$(arg NAME)</param>`, left out when the arg is empty: ros2_control's
+    /// URDF parser warns of a param with no text, at every launch.
+    pub(crate) fn param_unless_empty(&self, param: &str) -> Node {
+        Node::IfText {
+            name: self.name.clone(),
+            children: vec![self.param(param)],
+        }
+    }
+
     /// Its declaration, `<xacro:arg name=… default=…/>`.
     fn declaration(self) -> Node {
         Node::TextArg {
@@ -84,7 +93,7 @@ pub(crate) fn can_interface_arg(robot: &Robot, bus: &Bus) -> LaunchArg {
 }
 
 /// `calibration_file`, default empty (no file: the zero offsets of the definition), shared by
-/// every RobStride block.
+/// every RobStride block; its param is left out while it is empty.
 pub(crate) fn calibration_file_arg() -> LaunchArg {
     LaunchArg {
         name: CALIBRATION_FILE_PARAM.to_string(),

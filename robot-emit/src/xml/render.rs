@@ -132,6 +132,7 @@ impl<'t> Renderer<'t, '_> {
             | Node::TextArg { .. }
             | Node::ArgText { .. }
             | Node::If { .. }
+            | Node::IfText { .. }
             | Node::Macro { .. }
             | Node::Call { .. } => {
                 if self.xacro() {
@@ -174,6 +175,16 @@ impl<'t> Renderer<'t, '_> {
                     self.nodes(children)?;
                 }
             }
+            Node::IfText { name, children } => {
+                let Some(value) = expansion.texts.get(name.as_str()).copied() else {
+                    return Err(invalid(format!(
+                        "xacro arg `{name}` is used before it is declared"
+                    )));
+                };
+                if !value.is_empty() {
+                    self.nodes(children)?;
+                }
+            }
             Node::Macro { name, children } => {
                 expansion.macros.insert(name.as_str(), children);
             }
@@ -206,6 +217,12 @@ impl<'t> Renderer<'t, '_> {
             } => {
                 let tag = if *value { "xacro:if" } else { "xacro:unless" };
                 let condition = format!("$(arg {})", xml_name(arg)?);
+                let start = BytesStart::new(tag).with_attributes([("value", condition.as_str())]);
+                self.element(tag, start, children)
+            }
+            Node::IfText { name, children } => {
+                let tag = "xacro:if";
+                let condition = format!("${{'$(arg {})' != ''}}", xml_name(name)?);
                 let start = BytesStart::new(tag).with_attributes([("value", condition.as_str())]);
                 self.element(tag, start, children)
             }
