@@ -1,4 +1,4 @@
-//! What the README states of the code, checked against the code.
+//! What the README and the CHANGELOG state of the code, checked against the code.
 
 use robot_core::RobstrideModel;
 
@@ -42,5 +42,28 @@ fn the_readme_table_of_motor_models_is_the_codes() {
         &readme[start..end],
         expected,
         "the README's table of motor models differs from the code's; it should read:\n{expected}"
+    );
+}
+
+#[test]
+fn the_changelog_has_a_section_for_this_version_under_unreleased() {
+    let changelog =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../CHANGELOG.md"))
+            .expect("CHANGELOG.md");
+    let version = env!("CARGO_PKG_VERSION");
+    let sections: Vec<&str> = changelog
+        .lines()
+        .filter_map(|l| l.strip_prefix("## ["))
+        .collect();
+    assert_eq!(
+        sections.first().copied(),
+        Some("Unreleased]"),
+        "{sections:?}"
+    );
+    assert!(
+        sections
+            .get(1)
+            .is_some_and(|s| s.starts_with(&format!("{version}] - "))),
+        "CHANGELOG.md's newest version must be {version}, the workspace's: {sections:?}"
     );
 }
