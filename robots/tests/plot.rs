@@ -38,7 +38,7 @@ fn an_svg_has_a_panel_per_joint_and_says_what_it_shows() {
     let svg = std::fs::read_to_string(cwd.join("run.svg")).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
     assert!(svg.contains(
-        "lite_biped on mock: commanded (dashed) vs measured (solid) position [rad] over time [s]"
+        "lite_biped on mock: commanded (dashed) vs measured (solid) position over time [s]"
     ));
     let moving = LiteBiped::DESCRIPTION.joints.iter().filter(|j| {
         j.state_interfaces
@@ -49,8 +49,9 @@ fn an_svg_has_a_panel_per_joint_and_says_what_it_shows() {
     for joint in moving {
         // Each panel says how far apart the lines ever were, which it cannot show where they
         // coincide (the mock mirrors every command).
+        // Each panel gives its unit: lite_biped's joints are all revolute.
         assert!(
-            svg.contains(&format!("\n{} (max |error| ", joint.name)),
+            svg.contains(&format!("\n{} [rad] (max |error| ", joint.name)),
             "no panel for {}",
             joint.name
         );

@@ -117,9 +117,7 @@ fn draw<DB: DrawingBackend>(
     let (title_area, legend_area) = header.split_vertically(TITLE_HEIGHT / 2);
     title_area
         .titled(
-            &format!(
-                "{title}: commanded (dashed) vs measured (solid) position [rad] over time [s]"
-            ),
+            &format!("{title}: commanded (dashed) vs measured (solid) position over time [s]"),
             (FONT, 18),
         )
         .map_err(text)?;
@@ -139,9 +137,10 @@ fn draw<DB: DrawingBackend>(
         let (low, high) = range(commanded.iter().chain(&measured).map(|p| p.1));
         // Where the two lines lie on top of each other, the caption still says how far apart
         // they ever were.
+        let unit = joint.unit.map(|u| format!(" [{u}]")).unwrap_or_default();
         let caption = match largest_error(trace, index) {
-            Some(error) => format!("{} (max |error| {error:.3})", joint.name),
-            None => joint.name.to_string(),
+            Some(error) => format!("{}{unit} (max |error| {error:.3})", joint.name),
+            None => format!("{}{unit}", joint.name),
         };
         let mut chart = ChartBuilder::on(&panel)
             .caption(caption, (FONT, 14))

@@ -22,6 +22,9 @@ pub const DEFAULT_CAPACITY: usize = 4096;
 pub struct TracedJoint {
     /// The joint's name.
     pub name: String,
+    /// Its position's unit (`rad`, or `m` for a prismatic joint), when known: a recording read
+    /// back does not say.
+    pub unit: Option<&'static str>,
     command: Option<usize>,
     state: Option<usize>,
 }
@@ -32,6 +35,7 @@ impl TracedJoint {
     pub fn new(name: String, command: Option<usize>, state: Option<usize>) -> TracedJoint {
         TracedJoint {
             name,
+            unit: None,
             command,
             state,
         }
@@ -63,6 +67,10 @@ impl Trace {
             .enumerate()
             .map(|(index, joint)| TracedJoint {
                 name: joint.name.to_string(),
+                unit: Some(match joint.kind {
+                    robot_core::model::JointKind::Prismatic => "m",
+                    _ => "rad",
+                }),
                 command: R::COMMAND_LAYOUT.joint_slot(index, InterfaceKind::Position),
                 state: R::STATE_LAYOUT.joint_slot(index, InterfaceKind::Position),
             })
@@ -227,6 +235,25 @@ mod tests {
             actuator { bus: b, can_id: 2, model: RS02 },
             command: [velocity], state: [position, velocity],
         }
+    }
+
+    robot_macros::robot! {
+        robot Lift { update_rate: 100 Hz }
+        bus b {}
+        link base {}
+        link carriage {}
+        joint lift: prismatic {
+            parent: base, child: carriage, axis: [0, 0, 1],
+            limits { lower: 0, upper: 0.3, velocity: 0.05, effort: 100 },
+            actuator { bus: b, can_id: 1, model: RS02, lead: 10 mm },
+            command: [position], state: [position],
+        }
+    }
+
+    #[test]
+    fn a_joints_position_unit_is_traced_with_it() {
+        assert_eq!(Trace::of::<Lift>(4).joints()[0].unit, Some("m"));
+        assert_eq!(Trace::of::<Pair>(4).joints()[0].unit, Some("rad"));
     }
 
     fn feed(trace: &mut Trace, cycles: u32) {

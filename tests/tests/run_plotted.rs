@@ -55,7 +55,10 @@ fn a_run_that_fails_is_plotted_up_to_the_failure() {
         "{svg}"
     );
     // The probe commands the left knee to 1.0: its panel shows it.
-    assert!(svg.contains("\nleft_knee_pitch (max |error| "), "{svg}");
+    assert!(
+        svg.contains("\nleft_knee_pitch [rad] (max |error| "),
+        "{svg}"
+    );
 }
 
 #[test]

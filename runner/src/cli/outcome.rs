@@ -83,13 +83,28 @@ pub(super) fn print_positions(positions: &[Position]) {
         return;
     }
     outln!("final positions:");
-    for row in positions.chunks(3) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|(name, q, unit)| format!("{name:<18} {q:+.3} {unit:<3}"))
-            .collect();
-        outln!("  {}", cells.join("   "));
+    for line in position_lines(positions) {
+        outln!("{line}");
     }
+}
+
+/// The final positions' lines, three joints a line, every name column as wide as the longest
+/// name so that the values line up whatever the names.
+fn position_lines(positions: &[Position]) -> Vec<String> {
+    let width = (positions.iter())
+        .map(|(name, ..)| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    positions
+        .chunks(3)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|(name, q, unit)| format!("{name:<width$} {q:+.3} {unit:<3}"))
+                .collect();
+            format!("  {}", cells.join("   ").trim_end())
+        })
+        .collect()
 }
 
 /// The sensors' last readings, when there are any.
@@ -120,6 +135,25 @@ mod tests {
         force_torque ankle_ft { link: sole, plugin: "pkg/Ft" }
         contact touch { link: sole, plugin: "pkg/Touch" }
         contact heel { link: sole, plugin: "pkg/Touch" }
+    }
+
+    #[test]
+    fn final_positions_line_up_whatever_the_names() {
+        let lines = position_lines(&[
+            ("lift", 0.25, "m"),
+            ("left_shoulder_pitch_joint_long", -1.0, "rad"),
+            ("head_yaw", 0.5, "rad"),
+            ("right_shoulder_pitch_joint_lon", 1.0, "rad"),
+        ]);
+        assert_eq!(lines.len(), 2);
+        // The second value of the first line and the value of the second start where the
+        // names end, in the same column.
+        let column = |line: &str, value: &str| line.find(value).unwrap();
+        assert_eq!(column(&lines[0], "+0.250"), column(&lines[1], "+1.000"));
+        assert_eq!(
+            lines[0],
+            "  lift                           +0.250 m     left_shoulder_pitch_joint_long -1.000 rad   head_yaw                       +0.500 rad"
+        );
     }
 
     #[test]
