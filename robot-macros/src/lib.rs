@@ -204,6 +204,8 @@
 //! position moves the two sides symmetrically. Limits and actuators are taken as written
 //! (`direction: -1 | 1` where the motors are mounted mirrored); per-side values still give each
 //! pair its own place (`xyz: [0.1 | 0.1 | 0 | 0, 0.08, 0]`, the y mirrored on the right).
+//! A per-side value that negates, on a pair's second side, what the mirror negates already
+//! (`xyz: [0, 0.25 | -0.25, 0]`) is an error at that value: the mirror written twice.
 //!
 //! Every rule of `robot_core::validate` is checked at expansion and reported at the offending
 //! token, all errors at once: syntax errors and rule problems together, except rule problems of an

@@ -103,6 +103,13 @@ fn instantiate(
         }
     }
     let mirrored = mirror::option(limb, sides.len(), errors);
+    if mirrored {
+        for item in inner {
+            if let Body::Entries(block) = &item.body {
+                mirror::written_twice(&item.keyword, item.kind.as_ref(), block, &sides, errors);
+            }
+        }
+    }
     let mut reported = HashSet::new();
     for (index, side) in sides.iter().enumerate() {
         let mut context = Side {
