@@ -47,7 +47,7 @@ fn check_accepts_a_good_config_and_summarizes_it() {
 fn check_counts_disabled_joints() {
     let file = scratch(
         "disabled.yaml",
-        "robot: lite_biped\nbackend: real\nbuses: { left_leg: can0, right_leg: can1 }\njoints:\n  right_ankle_roll: { enabled: false }\n",
+        "robot: lite_biped\nbackend: real\nbuses: { left_leg: can0, right_leg: can1 }\nimus: { base_imu: { port: /dev/ttyUSB0, baud: 460800 } }\njoints:\n  right_ankle_roll: { enabled: false }\n",
     );
     let output = robot(&["check", file.to_str().unwrap()]);
     assert!(output.status.success(), "{}", text(&output.stderr));

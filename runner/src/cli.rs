@@ -291,6 +291,10 @@ impl App {
             None => self.robot_of(path).map_err(config_failed)?,
         };
         let loaded = config::load(path, robot).map_err(config_failed)?;
+        // What `run` would refuse before anything runs, `check` refuses too: a sensor the
+        // backend has no driver for, a bus without an interface, an IMU without a port.
+        crate::backends::interfaces_given(robot, loaded.backend, Some(&loaded))
+            .map_err(|why| format!("{}: `run` would refuse it: {why}", path.display()))?;
         let buses = robot.buses.len();
         let disabled = loaded.disabled_joints().count();
         outln!(
