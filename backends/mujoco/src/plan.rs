@@ -61,6 +61,10 @@ pub(crate) struct ImuPlan {
     pub quat: usize,
     pub gyro: usize,
     pub accel: usize,
+    /// The accelerometer's site, when its body is welded to the world (a fixed base): MuJoCo
+    /// computes no acceleration there, and its accelerometer reads zero, where a real IMU
+    /// bolted to a pedestal reads gravity's reaction, +g up.
+    pub static_site: Option<usize>,
 }
 
 /// A force/torque sensor's first state slot and the addresses of its MJCF force and torque.
@@ -244,12 +248,22 @@ pub(crate) fn resolve(
                     MjtSensor::mjSENS_ACCELEROMETER,
                     "accelerometer",
                 );
+                let static_site =
+                    lookup(model, MjtObjBase::mjOBJ_SENSOR, &format!("{prefix}_accel"))
+                        .filter(|&id| model.sensor_objtype()[id] == MjtObjBase::mjOBJ_SITE)
+                        .and_then(|id| usize::try_from(model.sensor_objid()[id]).ok())
+                        .filter(|&site| {
+                            usize::try_from(model.site_bodyid()[site])
+                                .ok()
+                                .is_some_and(|body| model.body_weldid()[body] == 0)
+                        });
                 if let (Some(quat), Some(gyro), Some(accel)) = (quat, gyro, accel) {
                     plan.imus.push(ImuPlan {
                         slot,
                         quat,
                         gyro,
                         accel,
+                        static_site,
                     });
                 }
             }

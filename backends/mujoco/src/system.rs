@@ -444,6 +444,14 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
         }
         let sensors = data.sensordata();
         for imu in &self.plan.imus {
+            let accel = match imu.static_site {
+                Some(site) => specific_force_at_rest(data, site),
+                None => [
+                    sensors[imu.accel],
+                    sensors[imu.accel + 1],
+                    sensors[imu.accel + 2],
+                ],
+            };
             let q = &sensors[imu.quat..imu.quat + 4];
             // MuJoCo orders w, x, y, z; ros2_control x, y, z, w.
             let values = [
@@ -454,9 +462,9 @@ impl<R: RobotTypes> Component<R> for MujocoSystem<R> {
                 sensors[imu.gyro],
                 sensors[imu.gyro + 1],
                 sensors[imu.gyro + 2],
-                sensors[imu.accel],
-                sensors[imu.accel + 1],
-                sensors[imu.accel + 2],
+                accel[0],
+                accel[1],
+                accel[2],
             ];
             out[imu.slot..imu.slot + 10].copy_from_slice(&values);
         }
@@ -565,4 +573,20 @@ impl<R: RobotTypes> MujocoSystem<R> {
             format!("command {what} is {value}"),
         )
     }
+}
+
+/// The specific force a body at rest in the world feels at `site`, in the site's axes: the
+/// reaction to gravity, R^T (-g), what an accelerometer on a fixed base reads.
+fn specific_force_at_rest(data: &MjData<Box<MjModel>>, site: usize) -> [f64; 3] {
+    let g = data.model().opt().gravity;
+    let f = [-g[0], -g[1], -g[2]];
+    let Some(r) = data.site_xmat().get(site) else {
+        return [f64::NAN; 3];
+    };
+    // `site_xmat` is row-major, site axes to world: its transpose takes f into the site's axes.
+    [
+        r[0] * f[0] + r[3] * f[1] + r[6] * f[2],
+        r[1] * f[0] + r[4] * f[1] + r[7] * f[2],
+        r[2] * f[0] + r[5] * f[1] + r[8] * f[2],
+    ]
 }
