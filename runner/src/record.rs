@@ -71,7 +71,11 @@ pub fn plot(recording: &Path, out: &Path) -> Result<ReadSummary, PlotRecordingEr
 pub fn trace_of(recording: &Path) -> Result<(Trace, ReadSummary), ReadError> {
     // First pass: which joints have a position command, and which a measured position.
     let mut joints: Vec<(String, bool, bool)> = Vec::new();
-    read::cycles(recording, |_, cycle| {
+    let mut prismatic: Option<Vec<String>> = None;
+    read::cycles(recording, |info, cycle| {
+        if prismatic.is_none() {
+            prismatic.clone_from(&info.prismatic_joints);
+        }
         if joints.is_empty() {
             joints = cycle
                 .states
@@ -92,7 +96,14 @@ pub fn trace_of(recording: &Path) -> Result<(Trace, ReadSummary), ReadError> {
         .iter()
         .enumerate()
         .map(|(i, (name, commanded, measured))| {
-            TracedJoint::new(name.clone(), commanded.then_some(i), measured.then_some(i))
+            let mut joint =
+                TracedJoint::new(name.clone(), commanded.then_some(i), measured.then_some(i));
+            joint.unit = prismatic.as_ref().map(
+                |prismatic| {
+                    if prismatic.contains(name) { "m" } else { "rad" }
+                },
+            );
+            joint
         })
         .collect();
     let mut trace = Trace::of_joints(traced, trace::DEFAULT_CAPACITY);

@@ -22,8 +22,8 @@ pub const DEFAULT_CAPACITY: usize = 4096;
 pub struct TracedJoint {
     /// The joint's name.
     pub name: String,
-    /// Its position's unit (`rad`, or `m` for a prismatic joint), when known: a recording read
-    /// back does not say.
+    /// Its position's unit (`rad`, or `m` for a prismatic joint), when known: a recording of an
+    /// older version does not say.
     pub unit: Option<&'static str>,
     command: Option<usize>,
     state: Option<usize>,

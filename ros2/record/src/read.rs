@@ -56,6 +56,9 @@ pub struct RunInfo {
     pub title: Option<String>,
     /// When the loop's clock started, ns since the epoch: a stamp less this is the loop's time.
     pub loop_start_ns: Option<u64>,
+    /// The robot's prismatic joints (positions in m, the others' in rad), when the recording
+    /// says (recordings of an older version do not).
+    pub prismatic_joints: Option<Vec<String>>,
 }
 
 /// One cycle of a recording.
@@ -138,6 +141,13 @@ pub fn cycles(
                     .metadata
                     .get("loop_start_ns")
                     .and_then(|n| n.parse().ok());
+                summary.info.prismatic_joints =
+                    metadata.metadata.get("prismatic_joints").map(|names| {
+                        (names.split(','))
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_string)
+                            .collect()
+                    });
             }
             Record::Message { header, data } => {
                 let Some(topic) = topics.get(&header.channel_id) else {

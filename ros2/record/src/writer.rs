@@ -42,6 +42,15 @@ pub const CHUNK_SIZE: u64 = 768 * 1024;
 /// the crate's benchmark for the ratio), and the writer must stay far ahead of a 1 kHz loop on
 /// the robot's own small computer.
 pub const ZSTD_LEVEL: u32 = 1;
+/// The names of robot `R`'s prismatic joints, comma-separated.
+fn prismatic_joints<R: RobotTypes>() -> String {
+    (R::DESCRIPTION.joints.iter())
+        .filter(|j| j.kind == robot_runtime::model::JointKind::Prismatic)
+        .map(|j| j.name.as_ref())
+        .collect::<Vec<&str>>()
+        .join(",")
+}
+
 /// The metadata record with what `robot plot` needs to draw a recording as `--plot` draws a run.
 pub const RUN_METADATA: &str = "robot_run";
 
@@ -270,6 +279,8 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
             metadata: BTreeMap::from([
                 ("title".to_string(), self.title.clone()),
                 ("loop_start_ns".to_string(), start.to_string()),
+                // A position's unit is rad but for these, m: what `robot plot` labels each with.
+                ("prismatic_joints".to_string(), prismatic_joints::<R>()),
             ]),
         };
         self.writer

@@ -89,12 +89,14 @@ pub(super) fn print_positions(positions: &[Position]) {
 }
 
 /// The final positions' lines, three joints a line, every name column as wide as the longest
-/// name so that the values line up whatever the names.
+/// name (at least 18) so that the values line up whatever the names.
 fn position_lines(positions: &[Position]) -> Vec<String> {
+    // 18 as before for short names; the longest name's width where one is longer.
     let width = (positions.iter())
         .map(|(name, ..)| name.chars().count())
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .max(18);
     positions
         .chunks(3)
         .map(|row| {
