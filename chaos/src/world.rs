@@ -15,7 +15,7 @@ use robot_runtime::Mit;
 use robot_runtime::Robot;
 use robot_runtime::actuator::{MotorTravel, limit_angles};
 use robot_runtime::transmission::Transmission;
-use robstride_protocol::{Command, Frame, MitCommand, Param, ParamValue, Request, RobstrideModel};
+use robstride_protocol::{Command, Frame, MitCommand, Request, RobstrideModel};
 use robstride_sim::bus::{SendFailure, SimCapacity};
 use robstride_sim::robot::attach_actuators;
 use robstride_sim::{Failure, NodeId, SimActuator, SimBus, SimHost};
@@ -430,20 +430,6 @@ impl World {
         enabled
     }
 
-    /// Motor watchdog stops so far, over every motor.
-    pub fn watchdog_stops(&self) -> u64 {
-        let inner = self.lock();
-        let mut stops = 0;
-        for (sim, motors) in inner.buses.iter().zip(&inner.motors) {
-            for motor in motors {
-                stops += sim
-                    .with_node(motor.node, |m: &mut SimActuator| m.log.watchdog_stops)
-                    .unwrap_or(0);
-            }
-        }
-        stops
-    }
-
     /// Adds `bytes` to the trace.
     pub fn trace(&self, bytes: &[u8]) {
         self.lock().digest.add(bytes);
@@ -482,16 +468,6 @@ impl World {
     /// The motors' names on bus `bus`.
     pub fn motors(&self, bus: usize) -> Vec<Motor> {
         self.lock().motors.get(bus).cloned().unwrap_or_default()
-    }
-
-    /// Whether a watchdog param was armed as configured on every motor of every bus.
-    pub fn watchdog_param(&self, bus: usize, motor: usize) -> Option<ParamValue> {
-        let inner = self.lock();
-        let node = inner.motors.get(bus)?.get(motor)?.node;
-        inner
-            .buses
-            .get(bus)?
-            .with_node(node, |m: &mut SimActuator| m.param(Param::CanTimeout))
     }
 }
 

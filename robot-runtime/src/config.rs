@@ -64,7 +64,9 @@ mod yaml;
 
 #[cfg(feature = "load")]
 pub use error::{ConfigError, FieldError};
-pub use imu::{DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMULATED_IMU};
+pub use imu::{
+    DEFAULT_IMU_RATE_HZ, IMU_BAUD_RATES, IMU_RATES_HZ, ImuConfig, SIMULATED_IMU, SIMULATED_IMU_BAUD,
+};
 #[cfg(feature = "load")]
 pub use load::{load, parse, peek_robot, robot_name_of, unknown_robot};
 pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError};

@@ -80,7 +80,7 @@ impl ImuConfig {
         self.port == SIMULATED_IMU
     }
 
-    /// The baud rate: as given, or [`SIMULATED_IMU_BAUD`] for the simulated device. `None` only
+    /// The baud rate: as given, or 460800 for the simulated device. `None` only
     /// for a serial port without one, which the configuration's check refuses.
     pub fn baud(&self) -> Option<u32> {
         self.baud
