@@ -37,6 +37,7 @@ pub mod schedule;
 #[cfg(feature = "mujoco")]
 pub mod simulation;
 pub mod topic;
+pub mod violation;
 pub mod world;
 
 use std::sync::atomic::{AtomicU64, Ordering};

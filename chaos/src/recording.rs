@@ -16,7 +16,7 @@ use robot_runtime::typed::RobotTypes;
 use ros2_record::{RecordFile, RecordObserver, RecordOptions, Recorder};
 
 use crate::schedule::Record;
-use crate::world::{Violation, add};
+use crate::violation::{Violation, add};
 
 /// A disk that holds `left` more bytes (all it is given when `None`), then refuses as a full one.
 struct Disk {

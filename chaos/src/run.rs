@@ -23,7 +23,8 @@ use crate::faulty::{Defect, Faulty, Log, tag};
 use crate::recording;
 use crate::schedule::{Call, ControllerFault, Ending, Fault, How, ImuFault, Schedule, Shape};
 use crate::topic::PeerFault;
-use crate::world::{Violation, World, add};
+use crate::violation::{Violation, add};
+use crate::world::World;
 
 /// What one schedule came to.
 #[derive(Debug, Clone)]
@@ -191,6 +192,24 @@ fn real<R: RobotTypes>(
     components
 }
 
+/// A backend's one component, with the schedule's callback faults (and `defect`, if planted).
+fn alone<R: RobotTypes>(
+    inner: impl Component<R> + 'static,
+    schedule: &Schedule,
+    world: &World,
+    log: &Log,
+    defect: Option<Defect>,
+) -> Vec<Box<dyn Component<R>>> {
+    vec![Box::new(Faulty::new(
+        Box::new(inner),
+        0,
+        &schedule.faults,
+        world,
+        log,
+        defect.map(|d| (d, 0)),
+    ))]
+}
+
 /// The topic backend's component, its endpoints on the world's peer, with the schedule's
 /// callback faults.
 fn topics<R: RobotTypes>(
@@ -203,14 +222,7 @@ fn topics<R: RobotTypes>(
     let inner = TopicSystem::<R>::with_endpoints(TopicOptions::default(), move |template| {
         Ok(Box::new(crate::topic::Topics::new(&peer, template)))
     });
-    vec![Box::new(Faulty::new(
-        Box::new(inner),
-        0,
-        &schedule.faults,
-        world,
-        log,
-        defect.map(|d| (d, 0)),
-    ))]
+    alone(inner, schedule, world, log, defect)
 }
 
 /// The MuJoCo backend's one component, watched, with the schedule's callback faults.
@@ -223,14 +235,7 @@ fn simulated<R: RobotTypes>(
     period: Duration,
 ) -> Vec<Box<dyn Component<R>>> {
     let inner = crate::simulation::Watched::<R>::new(world, period);
-    vec![Box::new(Faulty::new(
-        Box::new(inner),
-        0,
-        &schedule.faults,
-        world,
-        log,
-        defect.map(|d| (d, 0)),
-    ))]
+    alone(inner, schedule, world, log, defect)
 }
 
 /// Without the `mujoco` feature there is nothing to simulate: no component (`robot chaos`

@@ -17,7 +17,8 @@ use robot_runtime::typed::RobotTypes;
 use robot_runtime::{InterfaceKind, Robot};
 use ros2_msg::msg::{Imu, JointState};
 
-use crate::world::{Violation, World, add};
+use crate::violation::{Violation, add};
+use crate::world::World;
 
 /// How the peer goes wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

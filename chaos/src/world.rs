@@ -8,22 +8,28 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use backend_robstride::transport::{Transport, TransportError};
+use backend_robstride::transport::Transport;
 use backend_witmotion::Link;
 use embedded_can::{ExtendedId, Frame as _, StandardId};
-use robot_runtime::Mit;
 use robot_runtime::Robot;
 use robot_runtime::actuator::{MotorTravel, limit_angles};
 use robot_runtime::transmission::Transmission;
-use robstride_protocol::{Command, Frame, MitCommand, Request, RobstrideModel};
+use robstride_protocol::{Frame, RobstrideModel};
 use robstride_sim::bus::{SendFailure, SimCapacity};
 use robstride_sim::robot::attach_actuators;
-use robstride_sim::{Failure, NodeId, SimActuator, SimBus, SimHost};
+use robstride_sim::{Failure, NodeId, SimActuator, SimBus};
 use witmotion_protocol::{BaudRate, OutputRate};
 use witmotion_sim::{InProcessImu, Settings, SimOptions};
 
 use crate::digest::Digest;
 use crate::schedule::{BusFault, ImuFault, MotorFault};
+use crate::violation::{Violation, add};
+
+mod serial;
+mod wire;
+
+use serial::Serial;
+use wire::Wire;
 
 /// The longest step the world's clock takes at once.
 pub const STEP: Duration = Duration::from_millis(1);
@@ -44,40 +50,6 @@ pub struct Motor {
     heard: Duration,
     /// A planted defect's position for its next operation-control frame, unchecked.
     bypass: Option<f64>,
-}
-
-/// What a violation of an invariant was, and when.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// The invariant, in a few words.
-    pub invariant: &'static str,
-    /// What happened, the first time.
-    pub what: String,
-    /// How many more times it happened in the run.
-    pub more: u64,
-}
-
-impl std::fmt::Display for Violation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.invariant, self.what)?;
-        if self.more > 0 {
-            write!(f, " (and {} more)", self.more)?;
-        }
-        Ok(())
-    }
-}
-
-/// Adds `violation` to `violations`, or counts it when its invariant is there already: the
-/// first of each kind says what happened.
-pub fn add(violations: &mut Vec<Violation>, invariant: &'static str, what: String) {
-    match violations.iter_mut().find(|v| v.invariant == invariant) {
-        Some(first) => first.more += 1,
-        None => violations.push(Violation {
-            invariant,
-            what,
-            more: 0,
-        }),
-    }
 }
 
 struct Inner {
@@ -287,30 +259,6 @@ impl World {
         }
     }
 
-    /// The frame a planted defect sends in place of `frame`, if it does.
-    fn bypassed(&self, bus: usize, frame: &Frame) -> Option<Frame> {
-        let inner = self.lock();
-        let id = frame.extended_id()? as u8;
-        let motor = inner.motors.get(bus)?.iter().find(|m| m.id == id)?;
-        let position = motor.bypass?;
-        match Request::decode(frame, motor.model).ok()?.command {
-            Command::Mit(mit) => {
-                let mit = Mit {
-                    position,
-                    ..mit.mit()
-                };
-                Some(MitCommand::new(mit).ok()?.encode(motor.model, id))
-            }
-            _ => None,
-        }
-    }
-
-    /// The loop is asked to switch the hardware on again: enables and commands after stops are
-    /// what was asked, not a violation.
-    pub fn reactivating(&self) {
-        self.lock().stopping = None;
-    }
-
     /// IMU `imu`'s device, as its component's link.
     pub fn link(&self, imu: usize) -> Box<dyn Link> {
         Box::new(Serial {
@@ -472,77 +420,6 @@ impl World {
 }
 
 impl Inner {
-    /// A frame the host put on bus `bus`: into the trace, and judged.
-    fn sent(&mut self, bus: usize, frame: &Frame) {
-        self.frames += 1;
-        let now = self.now;
-        self.digest.add(&[bus as u8, frame.data().len() as u8]);
-        self.digest
-            .add(&frame.extended_id().unwrap_or(u32::MAX).to_le_bytes());
-        self.digest.add(frame.data());
-        let motor_id = frame.extended_id().map(|id| id as u8);
-        let Some(motor) = self
-            .motors
-            .get_mut(bus)
-            .and_then(|m| m.iter_mut().find(|m| Some(m.id) == motor_id))
-        else {
-            add(
-                &mut self.violations,
-                "frames for the robot's motors only",
-                format!("bus {bus} carried {frame:?}, for no motor on it"),
-            );
-            return;
-        };
-        motor.heard = now;
-        let (joint, id, model, range) = (motor.joint.clone(), motor.id, motor.model, motor.range);
-        let Ok(request) = Request::decode(frame, model) else {
-            add(
-                &mut self.violations,
-                "well-formed frames",
-                format!("{joint} (id {id}) was sent {frame:?}, which is no request"),
-            );
-            return;
-        };
-        let stop = matches!(request.command, Command::Stop | Command::StopClearFault);
-        match request.command {
-            Command::Enable => self.enabled = true,
-            _ if stop && self.enabled && self.stopping.is_none() => self.stopping = Some(now),
-            _ => {}
-        }
-        if let Some(since) = self.stopping
-            && !stop
-        {
-            add(
-                &mut self.violations,
-                "only stop frames after torque-off began",
-                format!(
-                    "at {:.1} ms, {:.1} ms after the first stop, {joint} (id {id}) was sent {:?}",
-                    ms(now),
-                    ms(now - since),
-                    request.command
-                ),
-            );
-        }
-        if let Command::Mit(mit) = request.command
-            && let Some((lower, upper)) = range
-        {
-            // One step of the frame's 16-bit position code, and a little more.
-            let slack = 1e-3;
-            let position = mit.mit().position;
-            if position < lower - slack || position > upper + slack {
-                add(
-                    &mut self.violations,
-                    "no command beyond a limit",
-                    format!(
-                        "at {:.1} ms {joint} (id {id}) was sent position {position:.4} rad \
-                         (motor), outside its joint's limits [{lower:.4}, {upper:.4}]",
-                        ms(now)
-                    ),
-                );
-            }
-        }
-    }
-
     /// Every enabled motor must have been switched off by its own watchdog once the host was
     /// silent to it for longer than the watchdog.
     fn check_watchdogs(&mut self) {
@@ -575,64 +452,7 @@ impl Inner {
     }
 }
 
+/// `time` in milliseconds, for messages.
 fn ms(time: Duration) -> f64 {
     time.as_secs_f64() * 1e3
-}
-
-/// A component's transport: the host end of one bus, on the world's clock.
-struct Wire {
-    host: SimHost,
-    bus: usize,
-    world: World,
-}
-
-impl Transport for Wire {
-    fn send(&mut self, frame: &Frame) -> Result<(), TransportError> {
-        let frame = self.world.bypassed(self.bus, frame).unwrap_or(*frame);
-        self.host.send(&frame)?;
-        self.world.lock().sent(self.bus, &frame);
-        Ok(())
-    }
-
-    fn try_recv(&mut self) -> Result<Option<Frame>, TransportError> {
-        self.host.try_recv()
-    }
-
-    fn now(&self) -> Duration {
-        self.world.now()
-    }
-
-    fn pause(&mut self, pause: Duration) {
-        self.world.advance(pause);
-    }
-}
-
-/// An IMU component's link: its device in process, on the world's clock.
-struct Serial {
-    imu: usize,
-    world: World,
-}
-
-impl Link for Serial {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        match self.world.lock().imus.get_mut(self.imu) {
-            Some(device) => device.read(buffer),
-            None => Ok(0),
-        }
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        match self.world.lock().imus.get_mut(self.imu) {
-            Some(device) => device.write(bytes),
-            None => Ok(()),
-        }
-    }
-
-    fn now(&self) -> Duration {
-        self.world.now()
-    }
-
-    fn pause(&mut self, pause: Duration) {
-        self.world.advance(pause);
-    }
 }
