@@ -4,12 +4,12 @@
 //! command structs plus one `static` [`model::Robot`]. Everything else works from that model:
 //!
 //! * from `robot-model`: [`model`], [`validate`] (the rules), [`fourbar`], [`kinematics`] (link
-//!   poses, the lowest collision point), [`bus_load`], [`actuator`], [`controller_plan`],
+//!   poses, the lowest collision point), [`dynamics`] (inverse dynamics, gravity torques), [`bus_load`], [`actuator`], [`controller_plan`],
 //!   [`typed`] (the contract between generated types and generic backends);
 //! * from `robot-runtime`: [`hardware`] (the hardware-component contract and its lifecycle, after
 //!   ros2_control), [`control_loop`] (read → update → write at a fixed rate, with timing
 //!   statistics), [`config`] (the runtime configuration: backend, bus → OS interface,
-//!   calibration), [`backend`];
+//!   calibration), [`backend`], [`gravity`] (gravity feed-forward through `effort` commands);
 //! * from `robot-emit`: [`emit`] (URDF, xacro, ros2_control, `controllers.yaml`, MJCF and its
 //!   scenes, the ROS 2 package) and [`build`], so `cargo build` writes a robot crate's
 //!   descriptions.
@@ -20,11 +20,11 @@
 #![warn(missing_docs)]
 
 pub use robot_emit::{self as emit, build, package_info};
-pub use robot_runtime::{backend, config, control_loop, controller_manager, hardware};
+pub use robot_runtime::{backend, config, control_loop, controller_manager, gravity, hardware};
 
 pub use robot_model::{
-    actuator, bus_load, controller_plan, fourbar, interface, kinematics, model, number, schema,
-    transmission, typed, validate,
+    actuator, bus_load, controller_plan, dynamics, fourbar, interface, kinematics, model, number,
+    schema, transmission, typed, validate,
 };
 
 pub use actuator::{Mit, RobstrideModel};

@@ -6,9 +6,9 @@ use quote::quote;
 use robot_model::InterfaceKind;
 use robot_model::fourbar::FourBar;
 use robot_model::model::{
-    Actuator, AllowedContact, Bus, BusKind, ControllerGroup, Direction, Dynamics, Geometry,
-    Inertial, Interface, Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose, Robot,
-    Sensor, SensorKind, Shape,
+    Actuator, AllowedContact, Bus, BusKind, ControllerGroup, Direction, Dynamics, Feedforward,
+    Geometry, Inertial, Interface, Joint, JointKind, Limits, Link, Mimic, MockParams, Param, Pose,
+    Robot, Sensor, SensorKind, Shape,
 };
 
 const CORE: fn() -> TokenStream = || quote!(::robot_core);
@@ -345,5 +345,9 @@ fn controller_group(g: &ControllerGroup) -> TokenStream {
     let core = CORE();
     let name = text(&g.name);
     let joints = list(g.joints.iter().map(|j| text(j)));
-    quote!(#core::model::ControllerGroup { name: #name, joints: #joints })
+    let feedforward = match g.feedforward {
+        Feedforward::None => quote!(#core::model::Feedforward::None),
+        Feedforward::Gravity => quote!(#core::model::Feedforward::Gravity),
+    };
+    quote!(#core::model::ControllerGroup { name: #name, joints: #joints, feedforward: #feedforward })
 }

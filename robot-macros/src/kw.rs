@@ -87,7 +87,7 @@ keywords! {
 }
 
 // Sensors (`imu`, `force_torque`, `contact`) and `controller`.
-keywords! { plugin params threshold joints links }
+keywords! { plugin params threshold joints links feedforward }
 
 // A limb's option: `limb leg: left | right, mirror: y`.
 keywords! { mirror }

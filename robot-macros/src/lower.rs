@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use heck::ToSnakeCase;
 use proc_macro2::Span;
 use robot_model::model::{
-    AllowedContact, Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Inertia, Inertial, Joint,
-    Link, MockParams, Pose, Robot, Sensor,
+    AllowedContact, Bus, BusKind, ControllerGroup, DEFAULT_CAN_BITRATE, Feedforward, Inertia,
+    Inertial, Joint, Link, MockParams, Pose, Robot, Sensor,
 };
 use robot_model::validate::{
     AllowedContactField, BusField, ControllerGroupField, JointField, LinkField, RobotField,
@@ -391,7 +391,8 @@ impl Lowering<'_> {
 }
 
 impl Lowering<'_> {
-    /// `controller name { joints: [a, b] }`: a controller group of the definition's choosing.
+    /// `controller name { joints: [a, b], feedforward: gravity }`: a controller group of the
+    /// definition's choosing.
     fn controller(&mut self, item: &Item, block: &Block) {
         self.no_kind(item);
         let index = self.controller_groups.len();
@@ -422,11 +423,39 @@ impl Lowering<'_> {
                 format!("controller `{}` needs `joints: [..]`", item.name),
             ),
         }
+        let feedforward = match f.value::<kw::feedforward>(self.errors) {
+            Some(value) => self.feedforward(value, site(ControllerGroupField::Feedforward)),
+            None => Feedforward::None,
+        };
         f.finish(self.errors);
         self.controller_groups.push(ControllerGroup {
             name: name(&item.name),
             joints: Cow::Owned(joints),
+            feedforward,
         });
+    }
+
+    /// `feedforward: gravity`: one of [`Feedforward::ALL`] by name.
+    fn feedforward(&mut self, value: &Value, at: Site) -> Feedforward {
+        let Some(ident) = as_ident(value, self.errors) else {
+            return Feedforward::None;
+        };
+        self.spans.insert(at, ident.span());
+        let written = ident.to_string();
+        let known = Feedforward::ALL.map(Feedforward::name);
+        match Feedforward::ALL.into_iter().find(|f| f.name() == written) {
+            Some(feedforward) => feedforward,
+            None => {
+                let hint = hint(&written, &known, || {
+                    format!("; expected one of {}", known.join(", "))
+                });
+                self.errors.at(
+                    ident.span(),
+                    format!("unknown feedforward `{written}`{hint}"),
+                );
+                Feedforward::None
+            }
+        }
     }
 }
 

@@ -290,9 +290,14 @@ pub fn initial_positions(robot: &Robot) -> Vec<f64> {
 
 /// The motion of a joint at position `q`: rotation about, or translation along, its axis.
 pub fn joint_motion(joint: &Joint, q: f64) -> Transform {
-    match joint.kind {
-        JointKind::Revolute | JointKind::Continuous => Transform::rotation_about(joint.axis, q),
-        JointKind::Prismatic => Transform::translation_along(joint.axis, q),
+    joint_motion_about(joint.kind, joint.axis, q)
+}
+
+/// The motion of a joint of kind `kind` about (or along) `axis` at position `q`.
+pub fn joint_motion_about(kind: JointKind, axis: [f64; 3], q: f64) -> Transform {
+    match kind {
+        JointKind::Revolute | JointKind::Continuous => Transform::rotation_about(axis, q),
+        JointKind::Prismatic => Transform::translation_along(axis, q),
         JointKind::Fixed => Transform::IDENTITY,
     }
 }

@@ -4,6 +4,7 @@
 //! * [`validate`]: the rules a definition must keep, shared by `robot!` and hand-built models;
 //! * [`fourbar`]: joint ↔ motor kinematics of a four-bar linkage, and its assembly check;
 //! * [`kinematics`]: link poses from joint positions, and the lowest collision point;
+//! * [`dynamics`]: inverse dynamics by recursive Newton–Euler, and the gravity torque;
 //! * [`bus_load`]: worst-case CAN load per cycle, and the ceiling a bus may carry;
 //! * [`actuator`]: the RobStride models' ranges;
 //! * [`controller_plan`]: which controller claims which joint's interfaces;
@@ -18,6 +19,7 @@
 pub mod actuator;
 pub mod bus_load;
 pub mod controller_plan;
+pub mod dynamics;
 #[cfg(any(test, feature = "fixture"))]
 pub mod fixture;
 pub mod fourbar;

@@ -81,6 +81,41 @@ pub struct ControllerGroup {
     pub name: Str,
     /// Its joints, by name: actuated, not mimic, each in at most one group.
     pub joints: List<Str>,
+    /// What its trajectory controller feeds forward through the `effort` commands of its joints
+    /// (`feedforward: gravity`); nothing unless written.
+    #[serde(default, skip_serializing_if = "Feedforward::is_none")]
+    pub feedforward: Feedforward,
+}
+
+/// A torque a group's trajectory controller adds to its servo's, through each joint's `effort`
+/// command (where the joint declares one), computed from the definition (`robot_model::dynamics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Feedforward {
+    /// None: the servo alone, as joint_trajectory_controller does.
+    #[default]
+    None,
+    /// The gravity torque at the desired positions (the others' measured): what holds the
+    /// links up, so the servo's error is left for what gravity does not explain.
+    Gravity,
+}
+
+impl Feedforward {
+    /// Every option, in the order messages list them.
+    pub const ALL: [Feedforward; 2] = [Feedforward::None, Feedforward::Gravity];
+
+    /// Whether nothing is fed forward.
+    pub fn is_none(&self) -> bool {
+        *self == Feedforward::None
+    }
+
+    /// Its name in a definition (`gravity`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Feedforward::None => "none",
+            Feedforward::Gravity => "gravity",
+        }
+    }
 }
 
 /// A rigid body.

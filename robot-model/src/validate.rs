@@ -42,6 +42,7 @@ pub fn validate(robot: &Robot) -> Vec<Problem> {
     controllers::names(robot, &mut out);
     controllers::joints(robot, &mut out);
     controllers::trajectory_sets(robot, &mut out);
+    controllers::feedforward(robot, &mut out);
     controllers::controller_names(robot, &mut out);
     contacts::allowed_contacts(robot, &mut out);
     out.0

@@ -4,7 +4,8 @@
 //! * [`hardware`]: the hardware-component contract and its lifecycle, after ros2_control;
 //! * [`control_loop`]: read → update → write at a fixed rate, with timing statistics;
 //! * [`config`]: the runtime configuration (backend, bus → OS interface, calibration);
-//! * [`backend`]: the backends and the xacro switches that select them.
+//! * [`backend`]: the backends and the xacro switches that select them;
+//! * [`gravity`]: the gravity torque fed forward through the typed command's `effort`s.
 //!
 //! Feature `load` adds the runtime-configuration loader (`config::load`) and its JSON Schema
 //! validation; a backend takes a loaded configuration and goes without it. Emission (URDF, MJCF,
@@ -15,11 +16,12 @@ pub mod backend;
 pub mod config;
 pub mod control_loop;
 pub mod controller_manager;
+pub mod gravity;
 pub mod hardware;
 
 pub use robot_model::{
-    actuator, bus_load, controller_plan, fourbar, interface, kinematics, model, number, schema,
-    transmission, typed, validate,
+    actuator, bus_load, controller_plan, dynamics, fourbar, interface, kinematics, model, number,
+    schema, transmission, typed, validate,
 };
 
 pub use actuator::{Mit, RobstrideModel};

@@ -2,7 +2,8 @@
 //!
 //! * [`lite_biped`]: a legs-only floating-base biped, 14 RobStride joints on two CAN buses, a base
 //!   IMU, four-bar ankles;
-//! * [`six_axis_arm`]: a fixed-base arm on one bus, position-commanded, with a mimic gripper.
+//! * [`six_axis_arm`]: a fixed-base arm on one bus, its trajectories followed with gravity fed
+//!   forward, with a mimic gripper.
 //!
 //! Their emitted descriptions are checked in under `robots/descriptions/<robot>/`; `cargo build`
 //! also writes them into the build's output folder (see `build.rs`), and the `robot` tool

@@ -1,8 +1,9 @@
-//! `six_axis_arm`: a fixed-base 6-axis arm with a parallel gripper, all on one CAN bus,
-//! position-commanded. It shares nothing with the biped on purpose: one bus, no IMU, no limb, a
-//! continuous wrist roll, a mimic finger that follows the actuated one, and named controller
-//! groups (the arm and the gripper get a trajectory controller each, where the default would
-//! give the bus one).
+//! `six_axis_arm`: a fixed-base 6-axis arm with a parallel gripper, all on one CAN bus, the arm
+//! commanded by position, velocity and a feed-forward torque (its trajectory controller's
+//! gravity feed-forward), the gripper by position. It shares nothing with the biped on purpose:
+//! one bus, no IMU, no limb, a continuous wrist roll, a mimic finger that follows the actuated
+//! one, and named controller groups (the arm and the gripper get a trajectory controller each,
+//! where the default would give the bus one).
 //!
 //! The numbers are a plausible desk-sized arm (0.3 m + 0.25 m links), not a product's data.
 
@@ -66,7 +67,7 @@ robot! {
         limits { lower: -170 deg, upper: 170 deg, velocity: 3, effort: 40 },
         dynamics { damping: 0.5, friction: 0.2, armature: 0.01 },
         actuator { bus: arm, can_id: 1, model: RS03 },
-        command: [position],
+        command: [position, velocity, effort],
         state: [position = 0.0, velocity],
     }
     joint shoulder_pitch: revolute {
@@ -76,7 +77,7 @@ robot! {
         limits { lower: -90 deg, upper: 90 deg, velocity: 3, effort: 60 },
         dynamics { damping: 0.5, friction: 0.2, armature: 0.01 },
         actuator { bus: arm, can_id: 2, model: RS03, direction: -1 },
-        command: [position],
+        command: [position, velocity, effort],
         state: [position = 0.0, velocity],
     }
     joint elbow: revolute {
@@ -86,7 +87,7 @@ robot! {
         limits { lower: -150 deg, upper: 150 deg, velocity: 4, effort: 17 },
         dynamics { damping: 0.3, friction: 0.1, armature: 0.005 },
         actuator { bus: arm, can_id: 3, model: RS02 },
-        command: [position],
+        command: [position, velocity, effort],
         state: [position = 0.0, velocity],
     }
     joint wrist_pitch: revolute {
@@ -96,7 +97,7 @@ robot! {
         limits { lower: -120 deg, upper: 120 deg, velocity: 6, effort: 14 },
         dynamics { damping: 0.05, friction: 0.05, armature: 0.002 }, // an RS00's rotor
         actuator { bus: arm, can_id: 4, model: RS00 },
-        command: [position],
+        command: [position, velocity, effort],
         state: [position = 0.0, velocity],
     }
     joint wrist_yaw: revolute {
@@ -106,7 +107,7 @@ robot! {
         limits { lower: -120 deg, upper: 120 deg, velocity: 6, effort: 14 },
         dynamics { damping: 0.05, friction: 0.05, armature: 0.002 }, // an RS00's rotor
         actuator { bus: arm, can_id: 5, model: RS00 },
-        command: [position],
+        command: [position, velocity, effort],
         state: [position = 0.0, velocity],
     }
     /// The wrist roll turns without end stops.
@@ -117,7 +118,7 @@ robot! {
         limits { velocity: 8, effort: 14 },
         dynamics { damping: 0.05, friction: 0.05, armature: 0.002 }, // an RS00's rotor
         actuator { bus: arm, can_id: 6, model: RS00 },
-        command: [position],
+        command: [position, velocity, effort],
         state: [position = 0.0, velocity],
     }
     joint gripper: prismatic {
@@ -144,9 +145,12 @@ robot! {
     }
 
     // One bus, but two things to command: the arm follows trajectories (MoveIt's
-    // `arm_trajectory_controller`), the gripper opens and closes on its own.
+    // `arm_trajectory_controller`), the gripper opens and closes on its own. The arm's
+    // controller feeds the gravity torque forward through each joint's `effort`, so its servo
+    // does not sag under the arm's own weight.
     controller arm {
         joints: [shoulder_yaw, shoulder_pitch, elbow, wrist_pitch, wrist_yaw, wrist_roll],
+        feedforward: gravity,
     }
     controller gripper { joints: [gripper] }
 }

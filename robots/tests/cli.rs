@@ -407,7 +407,9 @@ fn describe_shows_joints_buses_and_their_load() {
         "{arm}"
     );
     assert!(
-        arm.contains("position | position,velocity  (continuous: motor turns counted)"),
+        arm.contains(
+            "position,velocity,effort | position,velocity  (continuous: motor turns counted)"
+        ),
         "{arm}"
     );
 }

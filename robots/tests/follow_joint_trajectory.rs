@@ -4,9 +4,11 @@
 //! the mock and on MuJoCo: a two-point goal reached within its goal tolerance with feedback; a
 //! goal beyond a joint's limits rejected; a goal preempted by the next (ABORTED, as
 //! joint_trajectory_controller reports it); a cancelled goal ends CANCELED and the arm holds;
-//! on MuJoCo, a goal faster than the arm's servo can follow ends PATH_TOLERANCE_VIOLATED.
+//! on MuJoCo, a goal faster than the arm's servo can follow ends PATH_TOLERANCE_VIOLATED, and a
+//! goal held under gravity stays on its command (the arm's group feeds gravity forward).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -31,8 +33,13 @@ const ABORTED: i64 = 6;
 /// output).
 fn robot_run(backend: &str, seconds: &str) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
+    robot_run_in(dir.path(), backend, seconds, &[])
+}
+
+/// [`robot_run`] in folder `dir`, with `more` arguments.
+fn robot_run_in(dir: &Path, backend: &str, seconds: &str, more: &[&str]) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_robot"))
-        .current_dir(dir.path())
+        .current_dir(dir)
         .args([
             "run",
             "--robot",
@@ -41,6 +48,7 @@ fn robot_run(backend: &str, seconds: &str) -> (bool, String) {
             "trajectory",
         ])
         .args(["--backend", backend, "--ros", "--seconds", seconds])
+        .args(more)
         .output()
         .unwrap();
     let text = format!(
@@ -243,4 +251,92 @@ fn a_path_tolerance_set_as_a_parameter_holds_for_the_next_goal() {
         .expect("a goal");
     assert_eq!(goal["status"], ABORTED, "{goal}\n{text}");
     assert_eq!(goal["error_code"], -4, "{goal}");
+}
+
+#[test]
+#[cfg(feature = "mujoco")]
+fn the_arm_holds_its_goal_with_gravity_fed_forward_on_mujoco() {
+    // six_axis_arm's arm group feeds gravity forward (`feedforward: gravity`): the shoulder
+    // leaning 0.6 rad forward and the elbow folded to 1.2 rad, where the servo alone sags
+    // 0.0245 rad at the elbow (backends/mujoco/tests/gravity_feedforward.rs), then held.
+    let goals = json!([
+        { "joints": ARM,
+          "positions": [0.0, 0.6, 1.2, 0.0, 0.0, 0.0], "time": 2.0,
+          "goal_tolerance": everywhere(0.002), "goal_time_tolerance": 1.0, "hold_check": 1.0 },
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let recording = dir.path().join("arm.mcap");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let folder = dir.path().to_path_buf();
+    isolated_on(Implementation::Rclpy, move |python| {
+        let peer = python
+            .start_with_input("action", &["--action", ACTION], Some(&goals.to_string()))
+            .unwrap();
+        let (ok, text) = robot_run_in(&folder, "mujoco", "6", &["--record", "arm.mcap"]);
+        assert!(ok, "{text}");
+        let (summary, mut seen) = peer.finish_seen(Duration::from_secs(40)).unwrap();
+        seen.push(summary);
+        let _ = tx.send((seen, text));
+    });
+    let Ok((seen, text)) = rx.try_recv() else {
+        return;
+    };
+    let goal = (seen.iter())
+        .find(|e| e["event"] == "goal")
+        .expect("a goal");
+    assert_eq!(goal["status"], SUCCEEDED, "{goal}\n{text}");
+
+    // From the recording: once held (from 1 s after the goal's end), the elbow within 2 mrad of
+    // its command, and every cycle's elbow effort the gravity torque of the commanded arm.
+    use robots::SixAxisArm;
+    let arm = SixAxisArm::DESCRIPTION;
+    let mut dynamics = robot_core::dynamics::Dynamics::new(arm).unwrap();
+    let mut torques = vec![0.0; arm.joints.len()];
+    let elbow = arm.joints.iter().position(|j| j.name == "elbow").unwrap();
+    let (mut worst_held, mut worst_effort, mut fed, mut held, mut start, mut end) =
+        (0.0_f64, 0.0_f64, 0, 0, None, None);
+    ros2_record::read::cycles(&recording, |_, cycle| {
+        let value = |joint: &str, interface: &str| -> Option<f64> {
+            let j = cycle.commands.joint_names.iter().position(|n| n == joint)?;
+            let i = &cycle.commands.interface_values[j];
+            let k = i.interface_names.iter().position(|n| n == interface)?;
+            Some(i.values[k])
+        };
+        let measured = |joint: &str| -> f64 {
+            let j = cycle.states.name.iter().position(|n| n == joint).unwrap();
+            cycle.states.position[j]
+        };
+        // The goal has started once the elbow is commanded away from 0.
+        let commanded_elbow = value("elbow", "position").unwrap();
+        if start.is_none() && commanded_elbow > 1e-6 {
+            start = Some(cycle.stamp_ns);
+        }
+        let Some(started) = start else { return };
+        let since = (cycle.stamp_ns - started) as f64 * 1e-9;
+        if (commanded_elbow - 1.2).abs() < 1e-12 && end.is_none() {
+            end = Some(since);
+        }
+        if end.is_some_and(|e| since > e + 1.0) {
+            worst_held = worst_held.max((measured("elbow") - commanded_elbow).abs());
+            held += 1;
+        }
+        let positions: Vec<f64> = (arm.joints.iter())
+            .map(|j| value(&j.name, "position").unwrap_or_else(|| measured(&j.name)))
+            .collect();
+        dynamics.gravity(&positions, &mut torques).unwrap();
+        worst_effort = worst_effort.max((value("elbow", "effort").unwrap() - torques[elbow]).abs());
+        fed += 1;
+    })
+    .unwrap();
+    println!(
+        "elbow held within {worst_held:.2e} rad over {held} cycles; effort off gravity by \
+         {worst_effort:.2e} over {fed}"
+    );
+    assert!(fed > 500 && held > 100, "{fed} cycles, {held} held");
+    assert!(end.is_some(), "the elbow was never commanded to its goal");
+    assert!(worst_held < 0.002, "held {worst_held} rad off its command");
+    assert!(
+        worst_effort < 1e-9,
+        "the elbow's effort is {worst_effort} N·m off gravity's"
+    );
 }

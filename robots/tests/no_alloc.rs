@@ -236,3 +236,79 @@ fn with_action_goals_arriving_preempted_and_cancelled_cycles_allocate_nothing() 
     );
     assert!(knee_moved, "the goals moved the knee");
 }
+
+#[test]
+fn with_gravity_fed_forward_the_arms_cycles_allocate_nothing() {
+    use robots::SixAxisArm;
+    use ros2_msg::action::goal_status;
+    use ros2_msg::control::FollowJointTrajectory;
+
+    let outcome = ros2_peer::in_namespace(|| {
+        let participant = ros2_dds::Participant::join(0).unwrap();
+        let trajectory = ros2_trajectory::TrajectoryController::<SixAxisArm>::new(
+            ros2_trajectory::TrajectoryOptions::default(),
+            participant.clone(),
+        );
+        let components: Vec<Box<dyn Component<SixAxisArm>>> =
+            vec![Box::new(MockSystem::<SixAxisArm>::new())];
+        let mut control_loop = ControlLoop::new(System::new(components).unwrap(), trajectory, None);
+        let period = control_loop.period();
+        let start = std::time::Instant::now();
+        let clock = || Clock {
+            time: start.elapsed(),
+            period,
+        };
+        control_loop.configure().unwrap();
+        control_loop.activate(clock()).unwrap();
+        control_loop.cycle(clock()).unwrap();
+        // The arm (its group feeds gravity forward) folds its elbow and leans forward.
+        let client = std::thread::spawn(move || {
+            let node = participant.node("", "mover").unwrap();
+            let client = node
+                .action_client::<FollowJointTrajectory>(
+                    "/arm_trajectory_controller/follow_joint_trajectory",
+                )
+                .unwrap();
+            assert!(client.wait_for_server(Duration::from_secs(10)));
+            let names = [
+                "shoulder_yaw",
+                "shoulder_pitch",
+                "elbow",
+                "wrist_pitch",
+                "wrist_yaw",
+            ];
+            let mut goal = ros2_msg::control::FollowJointTrajectoryGoal::default();
+            goal.trajectory.joint_names = names.iter().map(|n| n.to_string()).collect();
+            goal.trajectory.joint_names.push("wrist_roll".into());
+            goal.trajectory.points = vec![ros2_msg::msg::JointTrajectoryPoint {
+                positions: vec![0.0, 0.5, 1.0, 0.0, 0.0, 0.0],
+                time_from_start: ros2_msg::msg::Duration {
+                    sec: 0,
+                    nanosec: 500_000_000,
+                },
+                ..Default::default()
+            }];
+            let timeout = Duration::from_secs(5);
+            let (id, accepted) = client.send_goal(goal, timeout).unwrap();
+            assert!(accepted);
+            client.result(&id, timeout).unwrap().0
+        });
+        let mut allocated = 0;
+        let mut elbow_effort = 0.0_f64;
+        while !client.is_finished() {
+            allocated += allocations_in(|| control_loop.cycle(clock()).unwrap());
+            elbow_effort = elbow_effort.max(control_loop.command().elbow.effort.abs());
+            std::thread::sleep(period);
+        }
+        (allocated, elbow_effort, client.join().unwrap())
+    });
+    let Ok((allocated, elbow_effort, status)) = outcome else {
+        return ros2_peer::skip(&outcome.unwrap_err());
+    };
+    assert_eq!(allocated, 0, "allocations on the control thread");
+    assert_eq!(status, goal_status::SUCCEEDED);
+    assert!(
+        elbow_effort > 1.0,
+        "gravity fed forward: {elbow_effort} N·m"
+    );
+}

@@ -194,6 +194,7 @@ fn name_group(robot: &mut Robot, name: &'static str, joints: &[&'static str]) {
         .push(crate::model::ControllerGroup {
             name: name.into(),
             joints: joints.iter().map(|&j| j.into()).collect(),
+            feedforward: crate::model::Feedforward::None,
         });
 }
 

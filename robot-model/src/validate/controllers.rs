@@ -7,10 +7,33 @@ use std::collections::HashMap;
 use super::problem::{ControllerGroupField, ProblemKind, Site};
 use super::{Problems, suggest, tree};
 use crate::controller_plan::{self, Source};
+use crate::interface::InterfaceKind;
 use crate::model::Robot;
 
 fn site(group: usize, field: ControllerGroupField) -> Site {
     Site::ControllerGroup(group, field)
+}
+
+/// A group that feeds a torque forward must have a joint to carry it: the torque goes out only
+/// through `effort` commands, so without one it would silently do nothing.
+pub(super) fn feedforward(robot: &Robot, out: &mut Problems) {
+    for (index, group) in robot.controller_groups.iter().enumerate() {
+        if group.feedforward.is_none() {
+            continue;
+        }
+        let carried = (group.joints.iter())
+            .filter_map(|name| robot.joint(name))
+            .any(|j| j.command_interface(InterfaceKind::Effort).is_some());
+        if !carried {
+            out.push(
+                site(index, ControllerGroupField::Feedforward),
+                ProblemKind::FeedforwardWithoutEffort {
+                    group: group.name.to_string(),
+                    feedforward: group.feedforward.name(),
+                },
+            );
+        }
+    }
 }
 
 /// A group's name prefixes ROS node names, so it must be a plain name; two groups of one name

@@ -109,6 +109,8 @@ pub enum ControllerGroupField {
     Joints,
     /// The joint at this index of [`ControllerGroup::joints`](crate::model::ControllerGroup::joints).
     Joint(usize),
+    /// Its `feedforward`.
+    Feedforward,
 }
 
 /// One broken rule.
@@ -360,6 +362,15 @@ pub enum ProblemKind {
     ContactWithItself { contact: String, link: String },
     #[error("controller group `{group}` lists no joints")]
     EmptyControllerGroup { group: String },
+    #[error(
+        "controller group `{group}` feeds {feedforward} forward, but none of its joints takes an \
+         `effort` command to carry it; add `effort` to the `command` of the joints it should \
+         reach"
+    )]
+    FeedforwardWithoutEffort {
+        group: String,
+        feedforward: &'static str,
+    },
     #[error("controller group `{group}` lists unknown joint `{joint}`{}", did_you_mean(.suggestion))]
     UnknownControllerJoint {
         group: String,

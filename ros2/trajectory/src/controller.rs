@@ -5,8 +5,10 @@
 //! accepted trajectory of each group (the intake thread checked it); one whose start time has
 //! come replaces what was left of the one before, starting from where the group was then meant
 //! to be; an empty one stops and holds there. Positions are written within the joint's limits,
-//! velocities where the joint takes them, zero effort, and on MIT joints the stiffness and
-//! damping of the servo the backends stand in with ([`robot_runtime::hardware::ServoGains`]).
+//! velocities where the joint takes them, on MIT joints the stiffness and damping of the servo
+//! the backends stand in with ([`robot_runtime::hardware::ServoGains`]), and zero effort, or,
+//! for a group defined with `feedforward: gravity`, the gravity torque at the desired positions
+//! ([`robot_runtime::gravity`]) wherever a joint takes an `effort` command.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -14,7 +16,9 @@ use std::sync::{Arc, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use robot_runtime::control_loop::{Controller, ControllerError};
+use robot_runtime::gravity::GravityFeedforward;
 use robot_runtime::hardware::Clock as LoopClock;
+use robot_runtime::model::Feedforward;
 use robot_runtime::typed::{RobotTypes, Values};
 
 use ros2_dds::Participant;
@@ -109,7 +113,14 @@ impl<R: RobotTypes> TrajectoryController<R> {
         );
         TrajectoryController {
             following: (groups.into_iter())
-                .map(|g| Following::new(g, options.allow_partial_joints_goal))
+                .map(|g| {
+                    // Built before the loop runs (it allocates); a validated definition is one
+                    // tree, so it is always there when asked for.
+                    let gravity = (g.feedforward == Feedforward::Gravity)
+                        .then(GravityFeedforward::of::<R>)
+                        .and_then(Result::ok);
+                    Following::new(g, options.allow_partial_joints_goal, gravity)
+                })
                 .collect(),
             options,
             participant,

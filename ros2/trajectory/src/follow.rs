@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use robot_runtime::Mit;
+use robot_runtime::gravity::GravityFeedforward;
 
 use crate::group::Group;
 use crate::intake::Handoff;
@@ -52,11 +53,19 @@ pub(crate) struct Following {
     measured_velocity: Vec<f64>,
     /// When the last sample was reported, ns of ROS time.
     reported_ns: Option<i128>,
+    /// The gravity torque fed forward through the joints' `effort`, where the group's
+    /// definition asks for it (`feedforward: gravity`).
+    gravity: Option<GravityFeedforward>,
 }
 
 impl Following {
-    /// Group `group`, holding still, not yet taking trajectories.
-    pub(crate) fn new(group: Group, allow_partial: bool) -> Following {
+    /// Group `group`, holding still, not yet taking trajectories; feeding `gravity`'s torque
+    /// forward where given.
+    pub(crate) fn new(
+        group: Group,
+        allow_partial: bool,
+        gravity: Option<GravityFeedforward>,
+    ) -> Following {
         let joints = group.joints.len();
         Following {
             group,
@@ -73,6 +82,7 @@ impl Following {
             measured_position: vec![0.0; joints],
             measured_velocity: vec![0.0; joints],
             reported_ns: None,
+            gravity,
         }
     }
 
@@ -98,8 +108,11 @@ impl Following {
         self.write(values);
     }
 
-    /// Reads where each joint is.
+    /// Reads where each joint is (every joint of the robot, for the gravity torque).
     fn measure(&mut self, state: &[f64]) {
+        if let Some(gravity) = &mut self.gravity {
+            gravity.measure(state);
+        }
         let read = |slot: Option<usize>| slot.and_then(|s| state.get(s).copied());
         for (joint, (position, velocity)) in (self.group.joints.iter()).zip(
             self.measured_position
@@ -305,14 +318,22 @@ impl Following {
         self.reported_ns = Some(now_ns);
     }
 
-    /// The group's desired state into the command. Allocates nothing.
-    fn write(&self, values: &mut [f64]) {
+    /// The group's desired state into the command, with the gravity torque at the desired
+    /// positions where it is fed forward. Allocates nothing.
+    fn write(&mut self, values: &mut [f64]) {
+        if let Some(gravity) = &mut self.gravity {
+            for (joint, position) in self.group.joints.iter().zip(&self.position) {
+                gravity.set_position(joint.index, joint.clamp(*position));
+            }
+            gravity.compute();
+        }
         let joints = self.group.joints.iter();
         for ((joint, position), velocity) in joints.zip(&self.position).zip(&self.velocity) {
+            let effort = (self.gravity.as_ref()).map_or(0.0, |g| g.torque(joint.index));
             let desired = Mit {
                 position: joint.clamp(*position),
                 velocity: *velocity,
-                effort: 0.0,
+                effort,
                 stiffness: joint.gains.0,
                 damping: joint.gains.1,
             };
@@ -345,6 +366,7 @@ mod tests {
             state_topic: "/c/controller_state".into(),
             joints: vec![GroupJoint {
                 name: "elbow".into(),
+                index: 0,
                 lower: Some(-2.0),
                 upper: Some(2.0),
                 state_position: Some(0),
@@ -355,8 +377,9 @@ mod tests {
                 },
                 gains: (0.0, 0.0),
             }],
+            feedforward: Default::default(),
         };
-        let mut following = Following::new(group, false);
+        let mut following = Following::new(group, false, None);
         let (filled_in, filled) = rtrb::RingBuffer::new(4);
         let (spent, _spent_out) = rtrb::RingBuffer::new(4);
         let (ended, ended_out) = rtrb::RingBuffer::new(4);

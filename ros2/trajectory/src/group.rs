@@ -3,8 +3,9 @@
 //! of its joints where the state and the command struct hold its values.
 
 use robot_runtime::actuator::MitSlots;
-use robot_runtime::controller_plan::{self, ControllerKind};
+use robot_runtime::controller_plan::{self, ControllerKind, Source};
 use robot_runtime::hardware::ServoGains;
+use robot_runtime::model::Feedforward;
 use robot_runtime::typed::Layout;
 use robot_runtime::{InterfaceKind, Robot};
 
@@ -13,6 +14,8 @@ use robot_runtime::{InterfaceKind, Robot};
 pub struct GroupJoint {
     /// Its name.
     pub name: String,
+    /// Its index in the robot's joints.
+    pub(crate) index: usize,
     /// Its position limits (none for a continuous joint).
     pub lower: Option<f64>,
     /// Its position limits (none for a continuous joint).
@@ -43,6 +46,9 @@ pub struct Group {
     pub state_topic: String,
     /// Its joints, in the plan's order.
     pub joints: Vec<GroupJoint>,
+    /// What it feeds forward through its joints' `effort` commands (the definition's
+    /// `feedforward:`; a bus's own group: nothing).
+    pub feedforward: Feedforward,
 }
 
 impl GroupJoint {
@@ -86,6 +92,7 @@ pub fn groups(robot: &Robot, state: &Layout, command: &Layout, namespace: &str) 
                     let gains = servo.servo_for(joint);
                     GroupJoint {
                         name: joint.name.to_string(),
+                        index,
                         lower: joint.limits.and_then(|l| l.lower),
                         upper: joint.limits.and_then(|l| l.upper),
                         state_position: state.joint_slot(index, InterfaceKind::Position),
@@ -95,6 +102,11 @@ pub fn groups(robot: &Robot, state: &Layout, command: &Layout, namespace: &str) 
                     }
                 })
                 .collect(),
+            feedforward: match c.source {
+                Source::Named(group) => (robot.controller_groups.get(group))
+                    .map_or(Feedforward::None, |g| g.feedforward),
+                Source::Bus(_) => Feedforward::None,
+            },
             controller: c.name,
         })
         .collect()

@@ -312,6 +312,7 @@ mod tests {
     fn group() -> Group {
         let joint = |name: &str, lower, upper| GroupJoint {
             name: name.into(),
+            index: 0,
             lower: Some(lower),
             upper: Some(upper),
             state_position: None,
@@ -325,6 +326,7 @@ mod tests {
             action: "/leg_trajectory_controller/follow_joint_trajectory".into(),
             state_topic: "/leg_trajectory_controller/controller_state".into(),
             joints: vec![joint("hip", -1.0, 1.0), joint("knee", 0.0, 2.0)],
+            feedforward: Default::default(),
         }
     }
 

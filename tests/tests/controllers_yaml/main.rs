@@ -414,6 +414,7 @@ fn a_named_group_mixing_mit_and_position_joints_passes() {
             "gripper".into(),
         ]
         .into(),
+        feedforward: robot_core::model::Feedforward::None,
     }]
     .into();
     assert_eq!(robot_core::validate::validate(&robot), vec![]);

@@ -31,6 +31,7 @@ CONTROLLER_TYPES = {
     "joint_state_broadcaster": "joint_state_broadcaster/JointStateBroadcaster",
     "arm_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
     "arm_position_controller": "forward_command_controller/ForwardCommandController",
+    "arm_effort_controller": "forward_command_controller/ForwardCommandController",
     "gripper_trajectory_controller": "joint_trajectory_controller/JointTrajectoryController",
     "gripper_position_controller": "forward_command_controller/ForwardCommandController",
 }
@@ -163,6 +164,11 @@ def generate_launch_description():
             package="controller_manager",
             executable="spawner",
             arguments=["arm_position_controller", "--inactive"],
+        ),
+        Node(
+            package="controller_manager",
+            executable="spawner",
+            arguments=["arm_effort_controller", "--inactive"],
         ),
         Node(
             package="controller_manager",
