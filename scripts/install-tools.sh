@@ -20,6 +20,8 @@
 #                       cmake and the rosidl generators from PyPI, g++ from apt; 3 min once)
 #   libmujoco.so        the C library of that wheel, for the MuJoCo backend: .tools/mujoco/lib/
 #                       (scripts/install-mujoco.sh)
+#   mdbook              crates.io mdbook, built by `cargo install`, for the book (docs/book/):
+#                       .tools/mdbook/bin/ (scripts/install-mdbook.sh)
 #   EGL, Mesa's OpenGL  Debian's libegl1 libegl-mesa0 libgl1-mesa-dri (system-wide, by apt), for
 #                       headless frames of the MuJoCo backend (its feature `render`: EGL and a
 #                       driver, llvmpipe where there is no GPU, loaded at run time)
@@ -158,3 +160,6 @@ ROBOT_TOOLS_VENV=$venv scripts/install-ros-interfaces.sh
 
 # MuJoCo's C library for the MuJoCo backend (mujoco-rs), from the wheel just installed.
 ROBOT_TOOLS_VENV=$venv scripts/install-mujoco.sh
+
+# mdbook for the book.
+scripts/install-mdbook.sh

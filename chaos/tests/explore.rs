@@ -18,7 +18,7 @@ fn options(schedules: u64, seed: u64) -> Options {
 }
 
 /// The budget every test run explores: a second of lite_biped each, about 25 s on two cores in a
-/// debug build. `robot chaos` runs millions (README).
+/// debug build. `robot chaos` runs millions (the book's "Fault simulation").
 const BUDGET: u64 = 5000;
 
 #[test]

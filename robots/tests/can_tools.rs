@@ -334,9 +334,12 @@ fn bad_arguments_are_usage_errors() {
 }
 
 #[test]
-fn the_readme_transcript_is_what_the_tools_print() {
-    let readme =
-        std::fs::read_to_string(robots::checked_in::workspace_root().join("README.md")).unwrap();
+fn the_book_transcript_is_what_the_tools_print() {
+    // "Looking at the traffic", in the book's RobStride chapter.
+    let chapter = std::fs::read_to_string(
+        robots::checked_in::workspace_root().join("docs/book/src/robstride-backend.md"),
+    )
+    .unwrap();
     for (args, line) in [
         (
             &["can", "encode", "--model", "RS03", "--motor", "1", "enable"][..],
@@ -361,8 +364,8 @@ fn the_readme_transcript_is_what_the_tools_print() {
         let printed = printed.trim_end();
         assert!(line.is_empty() || printed == line, "{printed}");
         assert!(
-            readme.contains(&format!("\n{printed}\n")),
-            "README lacks `{printed}`"
+            chapter.contains(&format!("\n{printed}\n")),
+            "the book's RobStride chapter lacks `{printed}`"
         );
     }
 }

@@ -1,5 +1,5 @@
 //! `robot can scan`, `set-id`, `set-zero` and `param` as a user runs them, on `sim`: what they
-//! print, their exit statuses, and the README's "Commissioning" transcript, run line by line.
+//! print, their exit statuses, and the book's "Commissioning" transcript, run line by line.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::process::{Command, Output};
@@ -171,15 +171,18 @@ fn a_missing_interface_fails_naming_it() {
     );
 }
 
-/// Every `$ robot ...` line of the README's "Commissioning" block, run, prints the lines below it.
+/// Every `$ robot ...` line of the book's "Commissioning" block (its RobStride chapter), run,
+/// prints the lines below it.
 #[test]
-fn the_readme_transcript_is_what_the_tools_print() {
-    let readme =
-        std::fs::read_to_string(robots::checked_in::workspace_root().join("README.md")).unwrap();
-    let section = readme
-        .split("### Commissioning")
+fn the_book_transcript_is_what_the_tools_print() {
+    let chapter = std::fs::read_to_string(
+        robots::checked_in::workspace_root().join("docs/book/src/robstride-backend.md"),
+    )
+    .unwrap();
+    let section = chapter
+        .split("\n## Commissioning\n")
         .nth(1)
-        .expect("README has a Commissioning section");
+        .expect("the RobStride chapter has a Commissioning section");
     let block = section
         .split("```text\n")
         .nth(1)

@@ -1,4 +1,5 @@
-//! The commands the README and the sample configurations tell a user to type work as written
+//! The commands the README, the book (docs/book/) and the sample configurations tell a user to
+//! type work as written
 //! from a fresh clone: `robot` is reached through `cargo run -p robots --` (it is not on PATH),
 //! nothing runs a binary under `target/` that no shown command built, and every `robot` command
 //! line parses.
@@ -20,7 +21,29 @@ fn readme() -> String {
     std::fs::read_to_string(workspace_root().join("README.md")).unwrap()
 }
 
-/// The lines of the README's `sh` code blocks, comments removed.
+/// A chapter of the book, `docs/book/src/<name>.md`.
+fn chapter(name: &str) -> String {
+    std::fs::read_to_string(workspace_root().join(format!("docs/book/src/{name}.md"))).unwrap()
+}
+
+/// The README and every chapter of the book, one after the other.
+fn readme_and_book() -> String {
+    let mut text = readme();
+    let mut chapters: Vec<_> = std::fs::read_dir(workspace_root().join("docs/book/src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    chapters.sort();
+    assert!(chapters.len() > 10, "{chapters:?}");
+    for path in chapters {
+        text.push('\n');
+        text.push_str(&std::fs::read_to_string(path).unwrap());
+    }
+    text
+}
+
+/// The lines of the `sh` code blocks, comments removed.
 fn shell_lines(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut in_sh = false;
@@ -84,8 +107,8 @@ fn every_sample_config_says_how_to_check_it_with_a_command_that_works() {
 }
 
 #[test]
-fn every_robot_command_in_the_readme_parses() {
-    let lines = shell_lines(&readme());
+fn every_robot_command_in_the_readme_and_the_book_parses() {
+    let lines = shell_lines(&readme_and_book());
     let commands: Vec<(&String, Vec<&str>)> = lines
         .iter()
         .filter_map(|line| Some((line, robot_args(line)?)))
@@ -98,17 +121,17 @@ fn every_robot_command_in_the_readme_parses() {
         let output = robot(&args);
         assert!(
             output.status.success(),
-            "README: `{line}` does not parse: {}",
+            "README or book: `{line}` does not parse: {}",
             String::from_utf8_lossy(&output.stderr)
         );
     }
 }
 
 #[test]
-fn no_readme_command_runs_a_binary_it_did_not_build() {
+fn no_readme_or_book_command_runs_a_binary_it_did_not_build() {
     // A `target/release/robot` line fails in a fresh clone, or runs a stale build; `cargo run`
     // builds first.
-    let readme = readme();
+    let readme = readme_and_book();
     let spans = readme.split('`').skip(1).step_by(2);
     for command in shell_lines(&readme).iter().map(String::as_str).chain(spans) {
         // A path such as `target/debug/` is fine; a program in it is not.
@@ -118,7 +141,7 @@ fn no_readme_command_runs_a_binary_it_did_not_build() {
             .is_some_and(|rest| !rest.is_empty());
         assert!(
             !program,
-            "README: `{command}` needs a build first; say `cargo run ...`"
+            "README or book: `{command}` needs a build first; say `cargo run ...`"
         );
     }
 }
@@ -143,16 +166,12 @@ fn the_readme_says_which_build_it_measures_and_runs() {
 }
 
 #[test]
-fn the_readmes_own_robot_section_shows_the_example_crate_as_it_is() {
-    // The section is followed by a newcomer with nothing else: every file it shows is the
+fn the_books_own_robot_chapter_shows_the_example_crate_as_it_is() {
+    // The chapter is followed by a newcomer with nothing else: every file it shows is the
     // example crate's file, verbatim (the one the test suite builds and runs), and it shows them
     // all.
-    let readme = readme();
-    let section = readme
-        .split("## Your own robot")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("a `Your own robot` section");
+    let section = chapter("your-own-robot");
+    assert!(section.starts_with("# Your own robot\n"), "{section}");
     let example = workspace_root().join("examples").join("my_robot");
     let files = [
         ("Cargo.toml", "toml"),
@@ -173,7 +192,7 @@ fn the_readmes_own_robot_section_shows_the_example_crate_as_it_is() {
         }
         assert!(
             section.contains(&format!("```{fence}\n{text}```")),
-            "README's `Your own robot` does not show examples/my_robot/{file} as it is"
+            "the book's `Your own robot` does not show examples/my_robot/{file} as it is"
         );
         assert!(
             section.contains(&format!("`{file}`")),

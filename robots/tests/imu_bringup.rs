@@ -1,4 +1,4 @@
-//! `robot imu` as a user runs it, on `sim`: the README's "Bringing up the IMU" transcript, run
+//! `robot imu` as a user runs it, on `sim`: the book's "Bringing up the IMU" transcript, run
 //! line by line, and the exit statuses of its failures.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
@@ -16,16 +16,18 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Every `$ robot ...` line of the README's "Bringing up the IMU" block, run, prints the lines
-/// below it.
+/// Every `$ robot ...` line of the book's "Bringing up the IMU" block (its WitMotion chapter),
+/// run, prints the lines below it.
 #[test]
-fn the_readme_imu_transcript_is_what_the_tools_print() {
-    let readme =
-        std::fs::read_to_string(robots::checked_in::workspace_root().join("README.md")).unwrap();
-    let section = readme
-        .split("### Bringing up the IMU")
+fn the_book_imu_transcript_is_what_the_tools_print() {
+    let chapter = std::fs::read_to_string(
+        robots::checked_in::workspace_root().join("docs/book/src/witmotion-backend.md"),
+    )
+    .unwrap();
+    let section = chapter
+        .split("\n## Bringing up the IMU\n")
         .nth(1)
-        .expect("README has a Bringing up the IMU section");
+        .expect("the WitMotion chapter has a Bringing up the IMU section");
     let block = section
         .split("```text\n")
         .nth(1)

@@ -1,9 +1,9 @@
-//! What the README and the CHANGELOG state of the code, checked against the code.
+//! What the book (docs/book/) and the CHANGELOG state of the code, checked against the code.
 
 use robot_core::RobstrideModel;
 
-/// The README's table of the RobStride models' limits (its "Defining a robot"), from
-/// `robot-actuator`'s own table, as the README must show it.
+/// The book's table of the RobStride models' limits (its "Defining a robot"), from
+/// `robot-actuator`'s own table, as the book must show it.
 fn motor_table() -> String {
     let number = |x: f64| {
         let text = format!("{x}");
@@ -28,20 +28,23 @@ fn motor_table() -> String {
 }
 
 #[test]
-fn the_readme_table_of_motor_models_is_the_codes() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("the README");
+fn the_book_table_of_motor_models_is_the_codes() {
+    let chapter = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/book/src/defining-a-robot.md"
+    ))
+    .expect("the book's Defining a robot");
     let marker =
         "<!-- motor models: checked against robot-actuator's table by tests/tests/readme.rs -->\n";
-    let start = readme.find(marker).expect("the table's marker") + marker.len();
-    let end = readme[start..]
+    let start = chapter.find(marker).expect("the table's marker") + marker.len();
+    let end = chapter[start..]
         .find("\n\n")
-        .map_or(readme.len(), |e| start + e + 1);
+        .map_or(chapter.len(), |e| start + e + 1);
     let expected = motor_table();
     assert_eq!(
-        &readme[start..end],
+        &chapter[start..end],
         expected,
-        "the README's table of motor models differs from the code's; it should read:\n{expected}"
+        "the book's table of motor models differs from the code's; it should read:\n{expected}"
     );
 }
 
