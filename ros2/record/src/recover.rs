@@ -142,9 +142,29 @@ pub enum Ending {
         offset: u64,
         /// The bytes from there to the end of the file.
         lost: u64,
+        /// What the record is (`chunk`, `message index`), when its opcode is there.
+        kind: Option<&'static str>,
         /// What is there.
         reason: String,
     },
+}
+
+impl Ending {
+    /// Whether reading stopped in a record the new file's summary rebuilds anyway (an index, the
+    /// statistics, the footer): no message, schema, channel or metadata was lost there. A
+    /// killed recorder often leaves one: the message indexes after its last chunk, partly
+    /// written.
+    pub fn in_an_index(&self) -> bool {
+        match self {
+            Ending::Cut {
+                kind: Some(kind), ..
+            } => {
+                kind.ends_with(" index")
+                    || ["statistics", "summary offset", "data end", "footer"].contains(kind)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// What [`recover`] wrote, and what it could not.
@@ -262,10 +282,15 @@ fn salvage(
     output.recovery.ending = loop {
         match frames.next()? {
             Frame::End => break Ending::Unfinished,
-            Frame::Cut { offset, reason } => {
+            Frame::Cut {
+                offset,
+                kind,
+                reason,
+            } => {
                 break Ending::Cut {
                     offset,
                     lost: len - offset,
+                    kind,
                     reason,
                 };
             }

@@ -180,6 +180,26 @@ fn recover_cut(
         .last()
         .map(|(i, _)| i.chunk_start_offset + i.chunk_length);
     assert!(read_to >= last_chunk.unwrap_or(0), "cut at {cut}");
+    // Cut through a chunk past its opcode and length, or through the message indexes after one.
+    for (index, _) in chunks {
+        let (start, end) = (
+            index.chunk_start_offset,
+            index.chunk_start_offset + index.chunk_length,
+        );
+        let at = cut as u64;
+        let (kind, in_an_index) = if (start + 9..end).contains(&at) {
+            (Some("chunk"), false)
+        } else if (end + 9..end + index.message_index_length).contains(&at) {
+            (Some("message index"), true)
+        } else {
+            continue;
+        };
+        assert!(
+            matches!(recovery.ending, Ending::Cut { kind: k, .. } if k == kind),
+            "cut at {cut}: {recovery:?}"
+        );
+        assert_eq!(recovery.ending.in_an_index(), in_an_index, "cut at {cut}");
+    }
     // This crate's reader reads it to its end, every cycle in order.
     let mut stamps = Vec::new();
     let summary = read::cycles(&out, |info, cycle| {

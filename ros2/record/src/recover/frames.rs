@@ -42,8 +42,13 @@ pub(super) enum Frame<'a> {
     Record(Raw<'a>),
     /// The file ends right after the last record.
     End,
-    /// The bytes from `offset` on are no whole record, for `reason`.
-    Cut { offset: u64, reason: String },
+    /// The bytes from `offset` on are no whole record (of `kind`, when its opcode says), for
+    /// `reason`.
+    Cut {
+        offset: u64,
+        kind: Option<&'static str>,
+        reason: String,
+    },
 }
 
 /// The records of one file, in order.
@@ -144,6 +149,7 @@ impl Frames {
         if left < PREFIX {
             return Ok(Frame::Cut {
                 offset,
+                kind: None,
                 reason: format!("{left} bytes, too few for a record's opcode and length"),
             });
         }
@@ -156,6 +162,7 @@ impl Frames {
         if opcode == 0 {
             return Ok(Frame::Cut {
                 offset,
+                kind: None,
                 reason: "opcode 0, which no record has (zeros where the file's end was never \
                          written?)"
                     .to_string(),
@@ -164,6 +171,7 @@ impl Frames {
         if length > left - PREFIX {
             return Ok(Frame::Cut {
                 offset,
+                kind: Some(kind(opcode)),
                 reason: format!(
                     "{} record of {length} bytes, of which the file holds {}",
                     a(kind(opcode)),
@@ -174,6 +182,7 @@ impl Frames {
         if length > MAX_RECORD as u64 {
             return Ok(Frame::Cut {
                 offset,
+                kind: Some(kind(opcode)),
                 reason: format!(
                     "{} record of {length} bytes, more than the {MAX_RECORD} read",
                     a(kind(opcode))
