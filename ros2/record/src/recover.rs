@@ -5,9 +5,9 @@
 //! record: the data section, without its end, summary and footer. Streaming readers (`robot
 //! plot`, PyPI `mcap`'s `StreamReader`) read it up to there; readers that start from the footer
 //! and the summary (`rosbags`, `ros2 bag`) refuse it (`File end magic is invalid`). [`recover`]
-//! reads the file from its start, record by record ([`frames`]), and writes what reads as the
-//! recorder writes ([`crate::writer`]: zstd chunks, message indexes, then the summary with the
-//! schemas, channels, chunk and metadata indexes and statistics, and the footer), into a file
+//! reads the file from its start, record by record (`recover/frames.rs`), and writes what reads
+//! as the recorder writes ([`crate::writer`]: zstd chunks, message indexes, then the summary with
+//! the schemas, channels, chunk and metadata indexes and statistics, and the footer), into a file
 //! beside the new one that is renamed to it only once complete.
 //!
 //! Kept: the header's profile; every schema and channel, with their ids; every message of each
