@@ -115,9 +115,9 @@ pub enum Command {
         out: PathBuf,
     },
     /// Make a recording cut short (a run killed with SIGKILL, a power loss) whole again: write
-    /// the records that read (every whole chunk whose CRC matches) into a complete file, with its
-    /// summary, indexes, statistics and rosbag2 metadata, which `rosbags` and `ros2 bag` open;
-    /// say what was recovered and what was lost.
+    /// the records that read (every whole chunk whose CRC matches) into a complete file, with the
+    /// summary, indexes, statistics and rosbag2 metadata the readers that start from the footer
+    /// need (`rosbags`, `ros2 bag`); say what was recovered and what was lost.
     Recover {
         /// The recording cut short (`.mcap`).
         input: PathBuf,
