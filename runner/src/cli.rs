@@ -14,6 +14,7 @@ mod imu;
 mod outcome;
 mod output_path;
 mod plot_recording;
+mod recover_recording;
 mod register;
 mod registry;
 mod tool_error;
@@ -34,6 +35,7 @@ use robot_core::{Backend, Robot};
 use self::args::{Cli, Command, RunArgs};
 use self::outcome::{failed_run, print_positions, print_sensors};
 use self::plot_recording::plot_recording;
+use self::recover_recording::recover_recording;
 use self::registry::Registered;
 use crate::run::{RunRequest, summary};
 
@@ -252,6 +254,7 @@ impl App {
                     .main(&args)
             }
             Command::Plot { recording, out } => plot_recording(&recording, &out),
+            Command::Recover { input, out } => recover_recording(&input, &out),
             // Handled in `main`, which knows the command line for its usage errors.
             Command::Can(_) | Command::Imu(_) => Ok(()),
         }

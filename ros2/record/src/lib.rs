@@ -18,12 +18,14 @@
 //! The control thread only copies its state and command into a bounded ring ([`observer`]);
 //! this crate's thread encodes them as CDR and writes them ([`writer`]): zstd-compressed chunks
 //! of at most 768 KiB, each written whole, so memory stays bounded and a killed run leaves a
-//! file readable up to its last complete chunk. [`read`] reads a recording back.
+//! file readable up to its last complete chunk. [`read`] reads a recording back; [`recover`]
+//! makes a file cut short whole again, for the readers that need its summary.
 #![warn(missing_docs)]
 
 pub mod observer;
 pub mod read;
 mod recorder;
+pub mod recover;
 pub mod rosbag2;
 pub mod schema;
 pub mod topics;

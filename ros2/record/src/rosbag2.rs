@@ -3,7 +3,10 @@
 //! `topic_type_hash`, and at the end a metadata record `rosbag2` whose `serialized_metadata` is
 //! the bag's `metadata.yaml` content, so `ros2 bag info` needs no `metadata.yaml` beside it.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+
+use mcap::records::Metadata;
 
 use ros2_msg::{QosProfile, ReliabilityKind};
 
@@ -15,8 +18,8 @@ pub const BAG_VERSION: u32 = 9;
 /// RMW_DURATION_INFINITE as rosbag2 writes it: no deadline, lifespan or lease.
 const INFINITE: &str = "\n    sec: 9223372036\n    nsec: 854775807";
 
-/// One QoS profile as a YAML list item, indented by `indent` spaces.
-fn qos_item(qos: &QosProfile, indent: usize) -> String {
+/// A channel's `offered_qos_profiles`: the one profile its publisher offers, as a YAML list.
+pub fn offered_qos_profiles(qos: &QosProfile) -> String {
     let reliability = match qos.reliability {
         ReliabilityKind::Reliable => "reliable",
         ReliabilityKind::BestEffort => "best_effort",
@@ -26,22 +29,24 @@ fn qos_item(qos: &QosProfile, indent: usize) -> String {
     } else {
         "volatile"
     };
-    let text = format!(
+    format!(
         "- history: keep_last\n  depth: {depth}\n  reliability: {reliability}\n  \
          durability: {durability}\n  deadline:{INFINITE}\n  lifespan:{INFINITE}\n  \
          liveliness: automatic\n  liveliness_lease_duration:{INFINITE}\n  \
          avoid_ros_namespace_conventions: false",
         depth = qos.depth,
-    );
-    let pad = " ".repeat(indent);
-    text.lines()
-        .map(|line| format!("{pad}{line}\n"))
-        .collect::<String>()
+    )
 }
 
-/// A channel's `offered_qos_profiles`: the one profile its publisher offers.
-pub fn offered_qos_profiles(qos: &QosProfile) -> String {
-    qos_item(qos, 0).trim_end().to_string()
+/// `offered_qos_profiles` as the value of a mapping key `indent` spaces deep: each line
+/// indented, or `[]` when the channel offers none.
+fn qos_value(offered: &str, indent: usize) -> String {
+    if offered.trim().is_empty() {
+        return " []\n".to_string();
+    }
+    let pad = " ".repeat(indent);
+    let lines = offered.lines().map(|line| format!("{pad}{line}\n"));
+    std::iter::once("\n".to_string()).chain(lines).collect()
 }
 
 /// One topic of the bag, for [`serialized_metadata`].
@@ -53,8 +58,9 @@ pub struct TopicSummary {
     pub type_name: String,
     /// `RIHS01_…`.
     pub type_hash: String,
-    /// What its publisher offers.
-    pub qos: QosProfile,
+    /// What its publisher offers: the channel's `offered_qos_profiles`
+    /// ([`offered_qos_profiles`]).
+    pub offered_qos_profiles: String,
     /// Messages recorded.
     pub message_count: u64,
 }
@@ -89,11 +95,11 @@ pub fn serialized_metadata(bag: &BagSummary<'_>) -> String {
         let _ = write!(
             out,
             "  - topic_metadata:\n      name: {}\n      type: {}\n      \
-             serialization_format: cdr\n      offered_qos_profiles:\n{}      \
+             serialization_format: cdr\n      offered_qos_profiles:{}      \
              type_description_hash: {}\n    message_count: {}\n",
             topic.name,
             topic.type_name,
-            qos_item(&topic.qos, 8),
+            qos_value(&topic.offered_qos_profiles, 8),
             topic.type_hash,
             topic.message_count,
         );
@@ -109,6 +115,21 @@ pub fn serialized_metadata(bag: &BagSummary<'_>) -> String {
         duration = bag.duration_ns,
     );
     out
+}
+
+/// The name of the metadata record holding [`serialized_metadata`].
+pub const METADATA_NAME: &str = "rosbag2";
+
+/// The metadata record rosbag2 writes at the end of a bag: `serialized_metadata` (the bag's
+/// `metadata.yaml` content) and `ROS_DISTRO`.
+pub fn metadata_record(bag: &BagSummary<'_>) -> Metadata {
+    Metadata {
+        name: METADATA_NAME.to_string(),
+        metadata: BTreeMap::from([
+            ("serialized_metadata".to_string(), serialized_metadata(bag)),
+            ("ROS_DISTRO".to_string(), ROS_DISTRO.to_string()),
+        ]),
+    }
 }
 
 #[cfg(test)]
@@ -134,7 +155,7 @@ mod tests {
             name: "/joint_states".into(),
             type_name: "sensor_msgs/msg/JointState".into(),
             type_hash: "RIHS01_00".into(),
-            qos: QosProfile::SENSOR_DATA,
+            offered_qos_profiles: offered_qos_profiles(&QosProfile::SENSOR_DATA),
             message_count: 7,
         }];
         let text = serialized_metadata(&BagSummary {
@@ -147,6 +168,29 @@ mod tests {
         assert!(text.contains("        - history: keep_last\n          depth: 5\n          reliability: best_effort\n"), "{text}");
         assert!(
             text.ends_with("custom_data: ~\nros_distro: jazzy\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_topic_without_qos_profiles_offers_an_empty_list() {
+        let topics = [TopicSummary {
+            name: "/notes".into(),
+            type_name: "std_msgs/msg/String".into(),
+            type_hash: "RIHS01_00".into(),
+            offered_qos_profiles: String::new(),
+            message_count: 1,
+        }];
+        let text = serialized_metadata(&BagSummary {
+            file_name: "run.mcap",
+            start_ns: 5,
+            duration_ns: 0,
+            topics: &topics,
+        });
+        assert!(
+            text.contains(
+                "      offered_qos_profiles: []\n      type_description_hash: RIHS01_00\n"
+            ),
             "{text}"
         );
     }

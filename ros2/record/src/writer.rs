@@ -42,6 +42,23 @@ pub const CHUNK_SIZE: u64 = 768 * 1024;
 /// the crate's benchmark for the ratio), and the writer must stay far ahead of a 1 kHz loop on
 /// the robot's own small computer.
 pub const ZSTD_LEVEL: u32 = 1;
+/// What the header says wrote the file.
+pub const LIBRARY: &str = concat!("ros2-record ", env!("CARGO_PKG_VERSION"));
+
+/// How this crate writes every file, a recording or one recovered ([`crate::recover`]): profile
+/// `ros2`, zstd chunks of at most [`CHUNK_SIZE`], built in memory and written whole.
+pub(crate) fn write_options() -> WriteOptions {
+    WriteOptions::new()
+        .profile("ros2")
+        .library(LIBRARY)
+        .compression(Some(Compression::Zstd))
+        .compression_level(ZSTD_LEVEL)
+        // One thread: the robot's computer has few cores, and the loop needs one.
+        .compression_threads(0)
+        .chunk_size(Some(CHUNK_SIZE))
+        .disable_seeking(true)
+}
+
 /// The names of robot `R`'s prismatic joints, comma-separated.
 fn prismatic_joints<R: RobotTypes>() -> String {
     (R::DESCRIPTION.joints.iter())
@@ -86,7 +103,7 @@ pub enum RecordError {
 
 /// An error and its causes: the mcap crate's I/O error says only that writing failed, its
 /// source why (`No space left on device`).
-fn chain(error: &McapError) -> String {
+pub(crate) fn chain(error: &McapError) -> String {
     let mut text = error.to_string();
     let mut cause = std::error::Error::source(error);
     while let Some(inner) = cause {
@@ -141,10 +158,11 @@ fn add_channel<W: Write>(
         schema::ros2msg(description).as_bytes(),
     )?;
     let type_hash = TypeHash::of_description(description).to_string();
+    let offered_qos_profiles = rosbag2::offered_qos_profiles(&qos);
     let metadata = BTreeMap::from([
         (
             "offered_qos_profiles".to_string(),
-            rosbag2::offered_qos_profiles(&qos),
+            offered_qos_profiles.clone(),
         ),
         ("topic_type_hash".to_string(), type_hash.clone()),
     ]);
@@ -155,7 +173,7 @@ fn add_channel<W: Write>(
             name: topic.to_string(),
             type_name,
             type_hash,
-            qos,
+            offered_qos_profiles,
             message_count: 0,
         },
     })
@@ -174,17 +192,7 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
             path: path.to_path_buf(),
             source,
         };
-        let mut writer = WriteOptions::new()
-            .profile("ros2")
-            .library(concat!("ros2-record ", env!("CARGO_PKG_VERSION")))
-            .compression(Some(Compression::Zstd))
-            .compression_level(ZSTD_LEVEL)
-            // One thread: the robot's computer has few cores, and the loop needs one.
-            .compression_threads(0)
-            .chunk_size(Some(CHUNK_SIZE))
-            .disable_seeking(true)
-            .create(NoSeek::new(sink))
-            .map_err(failed)?;
+        let mut writer = write_options().create(NoSeek::new(sink)).map_err(failed)?;
         let mut per_cycle = Vec::new();
         for topic in topics::per_cycle::<R>() {
             let channel = add_channel(&mut writer, topic.name(), topic.description(), topic.qos())
@@ -373,19 +381,12 @@ impl<R: RobotTypes, W: Write> McapRecording<R, W> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let serialized = rosbag2::serialized_metadata(&BagSummary {
+        let metadata = rosbag2::metadata_record(&BagSummary {
             file_name: &file_name,
             start_ns,
             duration_ns: self.last_ns.saturating_sub(start_ns),
             topics: &topics,
         });
-        let metadata = Metadata {
-            name: "rosbag2".to_string(),
-            metadata: BTreeMap::from([
-                ("serialized_metadata".to_string(), serialized),
-                ("ROS_DISTRO".to_string(), rosbag2::ROS_DISTRO.to_string()),
-            ]),
-        };
         self.writer
             .write_metadata(&metadata)
             .map_err(|e| self.failed(e))?;

@@ -114,6 +114,17 @@ pub enum Command {
         #[arg(long, value_name = "FILE", value_parser = plot_path)]
         out: PathBuf,
     },
+    /// Make a recording cut short (a run killed with SIGKILL, a power loss) whole again: write
+    /// the records that read (every whole chunk whose CRC matches) into a complete file, with the
+    /// summary, indexes, statistics and rosbag2 metadata the readers that start from the footer
+    /// need (`rosbags`, `ros2 bag`); say what was recovered and what was lost.
+    Recover {
+        /// The recording cut short (`.mcap`).
+        input: PathBuf,
+        /// The complete file to write (not the recording itself).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Emit the robot's descriptions, then run a controller on the backend the config or
     /// `--backend` selects, showing progress and printing the loop statistics at the end.
     Run(RunArgs),
