@@ -16,6 +16,9 @@
 //!     enabled: false
 //! imus:
 //!   base_imu: { port: /dev/ttyUSB0, baud: 460800 }   # or `port: sim`
+//! sensors:   # force/torque and contact sensors, which the real path has no driver for
+//!   left_ankle_ft: { topic: /left_ankle_ft/wrench }   # read from another process's topic
+//!   right_ankle_ft: { undriven: true }                # or not driven, on purpose: NaN
 //! mujoco:
 //!   model: stand      # what the MuJoCo backend simulates: scene (default) | stand | file.xml
 //! topic:
@@ -58,6 +61,7 @@ mod mujoco;
 mod ros;
 #[cfg(feature = "load")]
 mod schema;
+mod sensors;
 mod topic;
 #[cfg(feature = "load")]
 mod yaml;
@@ -73,6 +77,7 @@ pub use mujoco::{MUJOCO_MODEL_WORDS, MujocoConfig, MujocoModel, MujocoModelError
 pub use ros::{
     DEFAULT_DIAGNOSTICS_HZ, DEFAULT_ROS_RATE_HZ, NAMESPACE_PATTERN, RosConfig, RosTopics,
 };
+pub use sensors::SensorConfig;
 pub use topic::{TOPIC_NAME_PATTERN, TopicConfig};
 
 /// A runtime configuration file.
@@ -97,6 +102,12 @@ pub struct RuntimeConfig {
     /// reserved: a simulated device on a pseudo-terminal.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub imus: BTreeMap<String, ImuConfig>,
+    /// How the real path reads each force/torque and contact sensor, by sensor name: from a
+    /// topic another process publishes (`left_ankle_ft: { topic: /left_ankle_ft/wrench }`), or
+    /// undriven on purpose (`{ undriven: true }`). Needed for `real`, which refuses a sensor
+    /// given neither.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sensors: BTreeMap<String, SensorConfig>,
     /// Settings of the MuJoCo backend (used when it runs, whichever backend the file names).
     #[serde(default, skip_serializing_if = "MujocoConfig::is_default")]
     pub mujoco: MujocoConfig,
@@ -170,6 +181,11 @@ impl RuntimeConfig {
     /// The serial port and settings of the IMU `sensor`, when the file gives them.
     pub fn imu(&self, sensor: &str) -> Option<&ImuConfig> {
         self.imus.get(sensor)
+    }
+
+    /// How the real path reads force/torque or contact sensor `sensor`, when the file says.
+    pub fn sensor(&self, sensor: &str) -> Option<&SensorConfig> {
+        self.sensors.get(sensor)
     }
 
     /// The OS network interface of the bus (`can0`), when the file maps it.

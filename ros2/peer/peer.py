@@ -20,6 +20,9 @@ Modes (each prints one JSON object per line on stdout; the last line is a summar
           /robot_description transient-local, so a late joiner gets them), and each
           /<sensor>_broadcaster/wrench of --wrench (comma-separated force/torque sensors),
           prints the first --max messages of each, and counts the rest
+  sensors  a sensor's driver: publishes a WrenchStamped on --wrench and a Bool on --imu (the
+          contact topic) at --rate Hz for --seconds, force z and the switch from a JSON object
+          (stdin: {"force_z": 12.5, "contact": true}), sensor data QoS
   participants  for --seconds, what discovery says about the other DDS participants of the
           domain: each one's key with the topics of the writers and readers it owns (a ROS 2
           process is one participant, whatever its nodes)
@@ -417,8 +420,28 @@ def graph(args, participant, stopper):
     say(event="summary", **counts)
 
 
+def sensors(args, participant, stopper):
+    values = json.load(sys.stdin)
+    wrench = DataWriter(participant, Topic(participant, ros.dds_topic(args.wrench), ros.WrenchStamped),
+                        qos=ros.sensor_data())
+    contact = DataWriter(participant, Topic(participant, ros.dds_topic(args.imu), ros.Bool),
+                         qos=ros.sensor_data())
+    say(event="ready")
+    sent, end = 0, time.monotonic() + args.seconds
+    while time.monotonic() < end and not stopper.stopped:
+        message = ros.WrenchStamped(header=ros.Header(stamp=stamp_now(), frame_id="foot"))
+        message.wrench.force.z = float(values["force_z"])
+        message.wrench.torque.y = float(values.get("torque_y", 0.0))
+        wrench.write(message)
+        contact.write(ros.Bool(data=bool(values["contact"])))
+        sent += 1
+        time.sleep(1.0 / args.rate)
+    say(event="summary", sent=sent)
+
+
 MODES = {"sim": sim, "echo": echo, "ping": ping, "script": script, "listen": listen,
-         "graph": graph, "trajectory": trajectory, "participants": participants}
+         "graph": graph, "trajectory": trajectory, "participants": participants,
+         "sensors": sensors}
 
 
 def main():

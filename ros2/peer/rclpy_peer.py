@@ -36,6 +36,7 @@ The command line and the JSON lines are peer.py's (peer_common.py holds both), f
 
   params  (peer.py has no such mode) what `ros2 param` asks of a node's parameter services,
           from a JSON list of requests (stdin), and what /parameter_events and /clock carried
+  sensors a sensor's driver, as peer.py's: a WrenchStamped on --wrench and a Bool on --imu
 
 peer.py's `ping` and `participants` are not here: `ping` is Cyclone's own baseline, and rclpy
 sees nodes, never DDS participants.
@@ -78,7 +79,7 @@ from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import Imu, JointState
-from std_msgs.msg import Header, String
+from std_msgs.msg import Bool, Header, String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from peer_common import Stopper, as_json, graph_namespace, now_ns, parse_args, say, sim_joints, wrap
@@ -769,9 +770,27 @@ def action(args, peer, stopper):
     say(event="summary", controller_state=states["count"], controller_state_joints=states["joints"])
 
 
+def sensors(args, peer, stopper):
+    values = json.load(sys.stdin)
+    wrench = peer.node.create_publisher(WrenchStamped, args.wrench, sensor_data())
+    contact = peer.node.create_publisher(Bool, args.imu, sensor_data())
+    say(event="ready")
+    sent, end = 0, time.monotonic() + args.seconds
+    while time.monotonic() < end and not stopper.stopped:
+        message = WrenchStamped()
+        message.header = Header(stamp=stamp(now_ns()), frame_id="foot")
+        message.wrench.force.z = float(values["force_z"])
+        message.wrench.torque.y = float(values.get("torque_y", 0.0))
+        wrench.publish(message)
+        contact.publish(Bool(data=bool(values["contact"])))
+        sent += 1
+        time.sleep(1.0 / args.rate)
+    say(event="summary", sent=sent)
+
+
 MODES = {"sim": sim, "echo": echo, "script": script, "listen": listen, "graph": graph,
          "trajectory": trajectory, "nodes": nodes, "params": params, "control": control,
-         "action": action}
+         "action": action, "sensors": sensors}
 
 
 def main():

@@ -73,6 +73,11 @@ class WrenchStamped(IdlStruct, typename="geometry_msgs::msg::dds_::WrenchStamped
 
 
 @dataclass
+class Bool(IdlStruct, typename="std_msgs::msg::dds_::Bool_"):
+    data: bool = False
+
+
+@dataclass
 class String(IdlStruct, typename="std_msgs::msg::dds_::String_"):
     data: str = ""
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use backend_mock::MockSystem;
 use backend_robstride::component::{BusOptions, RobstrideBus};
 use backend_robstride::transport::{self, Opened, Transport};
-use backend_topic::{TopicOptions, TopicSettings, TopicSystem};
+use backend_topic::{SensorTopic, SensorTopicOptions, TopicOptions, TopicSettings, TopicSystem};
 use backend_witmotion::{Device, ImuOptions, WitmotionImu};
 use robot_core::config::{RuntimeConfig, SIMULATED_IMU};
 use robot_core::control_loop::Pacing;
@@ -33,9 +33,10 @@ pub fn available(backend: Backend) -> Result<(), RunError> {
     }
 }
 
-/// Whether `config` gives `backend` every device it needs for `robot`: on the real backend, no
-/// sensor it has no driver for, an interface for every bus and a serial port for every IMU.
-/// Checked before anything is emitted or run.
+/// Whether `config` gives `backend` every device it needs for `robot`: on the real backend, a
+/// topic (or `undriven: true`) for every force/torque and contact sensor, which it has no device
+/// driver for, an interface for every bus and a serial port for every IMU. Checked before
+/// anything is emitted or run.
 pub fn interfaces_given(
     robot: &Robot,
     backend: Backend,
@@ -44,8 +45,10 @@ pub fn interfaces_given(
     if backend != Backend::Real {
         return Ok(());
     }
-    // A property of the robot, whatever the configuration gives: said first.
-    if let Some(sensor) = robot.sensors.iter().find(|s| s.kind != SensorKind::Imu) {
+    if let Some(sensor) = (robot.sensors.iter())
+        .filter(|s| s.kind != SensorKind::Imu)
+        .find(|s| config.and_then(|c| c.sensor(&s.name)).is_none())
+    {
         return Err(no_sensor_driver(sensor));
     }
     if let Some(bus) = robot
@@ -72,18 +75,44 @@ fn imu_sensors(robot: &Robot) -> impl Iterator<Item = &Sensor> {
 }
 
 /// The real backend drives RobStride buses and WitMotion IMUs; a force/torque or contact sensor
-/// has no driver here, and a controller must not take its NaN for a reading.
+/// has no device driver here: it is read from the topic its own driver publishes, or left
+/// undriven on purpose, and a controller must not take its NaN for a reading unawares.
 fn no_sensor_driver(sensor: &Sensor) -> RunError {
+    let message = match sensor.kind {
+        SensorKind::ForceTorque => "geometry_msgs/WrenchStamped",
+        _ => "std_msgs/Bool",
+    };
     RunError::Backend {
         backend: Backend::Real,
         reason: format!(
-            "{} `{}` (plugin `{}`) has no driver on the real backend, which drives RobStride \
-             buses and WitMotion IMUs: its states would read NaN; run it on the mock or MuJoCo",
-            sensor.kind.keyword(),
-            sensor.name,
-            sensor.plugin
+            "{kind} `{name}` (plugin `{plugin}`) has no device driver on the real backend, which \
+             drives RobStride buses and WitMotion IMUs: read it from the topic its driver \
+             publishes ({message}; `sensors: {{ {name}: {{ topic: /{name} }} }}` in the runtime \
+             configuration), or run without it on purpose (`sensors: {{ {name}: {{ undriven: \
+             true }} }}`: it reads NaN)",
+            kind = sensor.kind.keyword(),
+            name = sensor.name,
+            plugin = sensor.plugin
         ),
     }
+}
+
+/// The force/torque and contact sensors the configuration leaves undriven on purpose.
+pub fn undriven_sensors<'a>(robot: &'a Robot, config: Option<&RuntimeConfig>) -> Vec<&'a str> {
+    (robot.sensors.iter())
+        .filter(|s| s.kind != SensorKind::Imu)
+        .filter(|s| {
+            config
+                .and_then(|c| c.sensor(&s.name))
+                .is_some_and(|c| c.undriven)
+        })
+        .map(|s| s.name.as_ref())
+        .collect()
+}
+
+/// Whether the real path reads any sensor from a topic: then it needs the run's participant.
+pub fn reads_sensor_topics(config: Option<&RuntimeConfig>) -> bool {
+    config.is_some_and(|c| c.sensors.values().any(|s| s.topic().is_some()))
 }
 
 /// A balance controller must never run blind: the real backend refuses an IMU it cannot read.
@@ -223,6 +252,7 @@ pub fn components<R: RobotTypes>(
         Backend::Real => {
             let mut components = robstride::<R>(config, rate_hz)?;
             components.extend(imus::<R>(config)?);
+            components.extend(sensor_topics::<R>(config, participant)?);
             Ok(components)
         }
         Backend::Topic => Ok(vec![topic::<R>(config, participant)?]),
@@ -273,6 +303,46 @@ fn mujoco<R: RobotTypes>(
     #[cfg(not(feature = "render"))]
     let _ = frame; // refused by `check_frame`
     Box::new(system)
+}
+
+/// One component per force/torque or contact sensor the configuration reads from a topic, on
+/// the run's participant.
+fn sensor_topics<R: RobotTypes>(
+    config: Option<&RuntimeConfig>,
+    participant: Option<&Participant>,
+) -> Result<Vec<Box<dyn Component<R>>>, RunError> {
+    let refused = |reason: String| RunError::Backend {
+        backend: Backend::Real,
+        reason,
+    };
+    let mut components: Vec<Box<dyn Component<R>>> = Vec::new();
+    let Some(config) = config else {
+        return Ok(components);
+    };
+    for (name, settings) in &config.sensors {
+        let Some(topic) = settings.topic() else {
+            continue;
+        };
+        let Some(participant) = participant else {
+            return Err(refused(
+                "reading sensors from topics needs the run's DDS participant".into(),
+            ));
+        };
+        let topic = ros2_msg::TopicName::new(topic)
+            .map_err(|e| refused(format!("sensors.{name}.topic: {e}")))?;
+        let options = SensorTopicOptions {
+            sensor: name.clone(),
+            topic,
+            stale_after: settings
+                .stale_after_ms
+                .map(|ms| Duration::from_secs_f64(ms / 1e3)),
+            first_reading_timeout: backend_topic::FIRST_READING_TIMEOUT,
+        };
+        let component = SensorTopic::<R>::new(options, participant.clone())
+            .map_err(|e| refused(format!("sensors.{name}: {e}")))?;
+        components.push(Box::new(component));
+    }
+    Ok(components)
 }
 
 /// The simulated IMU's pseudo-terminal could not be made.
@@ -426,14 +496,70 @@ mod tests {
             .to_string();
         assert!(
             error.contains(
-                "force_torque `ankle_ft` (plugin `test_devices/FootSensor`) has no driver on the \
-                 real backend"
+                "force_torque `ankle_ft` (plugin `test_devices/FootSensor`) has no device driver \
+                 on the real backend, which drives RobStride buses and WitMotion IMUs: read it \
+                 from the topic its driver publishes (geometry_msgs/WrenchStamped; `sensors: { \
+                 ankle_ft: { topic: /ankle_ft } }` in the runtime configuration), or run without \
+                 it on purpose (`sensors: { ankle_ft: { undriven: true } }`: it reads NaN)"
             ),
             "{error}"
         );
         for backend in [Backend::Mock, Backend::Mujoco, Backend::Topic] {
             assert!(interfaces_given(&robot, backend, None).is_ok(), "{backend}");
         }
+    }
+
+    #[test]
+    fn a_sensor_read_from_a_topic_or_undriven_is_the_real_backends_no_more() {
+        use robot_core::config::SensorConfig;
+        let robot = robot_model::fixture::robot_with_foot_sensors();
+        let sensor = |topic: Option<&str>, undriven| SensorConfig {
+            topic: topic.map(str::to_string),
+            undriven,
+            stale_after_ms: None,
+        };
+        let mut config = RuntimeConfig {
+            robot: "test_bot".into(),
+            backend: Backend::Real,
+            buses: [("front", "sim"), ("rear", "sim")]
+                .map(|(b, i)| (b.to_string(), i.to_string()))
+                .into(),
+            joints: Default::default(),
+            imus: [(
+                "base_imu".to_string(),
+                robot_core::config::ImuConfig {
+                    port: "sim".into(),
+                    baud: None,
+                    rate_hz: None,
+                    configure_device: false,
+                    max_age_ms: None,
+                },
+            )]
+            .into(),
+            sensors: [(
+                "ankle_ft".to_string(),
+                sensor(Some("/ankle_ft/wrench"), false),
+            )]
+            .into(),
+            mujoco: Default::default(),
+            topic: Default::default(),
+            ros: None,
+        };
+        // The contact sensor is still neither.
+        let error = interfaces_given(&robot, Backend::Real, Some(&config)).unwrap_err();
+        assert!(
+            error.to_string().contains("contact `toe_contact`"),
+            "{error}"
+        );
+        assert!(error.to_string().contains("std_msgs/Bool"), "{error}");
+        config
+            .sensors
+            .insert("toe_contact".into(), sensor(None, true));
+        interfaces_given(&robot, Backend::Real, Some(&config)).unwrap();
+        assert_eq!(undriven_sensors(&robot, Some(&config)), ["toe_contact"]);
+        assert!(reads_sensor_topics(Some(&config)));
+        config.sensors.remove("ankle_ft");
+        assert!(!reads_sensor_topics(Some(&config)));
     }
 
     #[test]

@@ -391,6 +391,7 @@ impl App {
                 buses: Default::default(),
                 joints: Default::default(),
                 imus: Default::default(),
+                sensors: Default::default(),
                 mujoco: Default::default(),
                 topic: Default::default(),
                 ros: None,
@@ -432,6 +433,18 @@ impl App {
                 "emitted {} files into {}",
                 written.paths.len(),
                 dir.display()
+            );
+        }
+        let undriven = crate::backends::undriven_sensors(robot, config.as_ref());
+        if backend == Backend::Real && !undriven.is_empty() {
+            eprintln!(
+                "warning: {} left undriven on purpose (the configuration's `sensors:`): {} NaN",
+                undriven.join(", "),
+                if undriven.len() == 1 {
+                    "it reads"
+                } else {
+                    "they read"
+                },
             );
         }
         if let Some(config) = &config {

@@ -217,7 +217,17 @@ pub fn table(robot: &Robot) -> String {
                     robot.sensor_block_name(&sensor.name),
                     sensor.name
                 ),
-                _ => "refused: no driver for it here (the mock and MuJoCo back it)".to_string(),
+                kind => format!(
+                    "{}, read from the topic its driver publishes ({}), or undriven on purpose, \
+                     as the configuration says (`sensors.{}`)",
+                    robot.sensor_block_name(&sensor.name),
+                    if kind == SensorKind::ForceTorque {
+                        "geometry_msgs/WrenchStamped"
+                    } else {
+                        "std_msgs/Bool"
+                    },
+                    sensor.name
+                ),
             };
             let _ = writeln!(out, "  {:<width$} robot run on real: {real}", "");
         }

@@ -143,7 +143,7 @@ fn the_loader_and_check_jsonschema_agree_on_the_schema() {
             "unknown-field.yaml",
             "robot: lite_biped\nbackend: mock\nbuses: {}\ncalibration: {}\n",
             Some(
-                "calibration: unknown field \"calibration\"; known fields are backend, buses, imus, joints, mujoco, robot, ros, topic",
+                "calibration: unknown field \"calibration\"; known fields are backend, buses, imus, joints, mujoco, robot, ros, sensors, topic",
             ),
         ),
         (

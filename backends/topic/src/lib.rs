@@ -29,12 +29,17 @@
 //!   place in a `JointState` and are not sent (upstream warns and skips them too);
 //! * **lifecycle**: `on_configure` joins the domain and waits for the first state;
 //!   `on_deactivate`, `on_cleanup` and drop stop and join the DDS thread.
+//!
+//! [`SensorTopic`] is the same rule for one force/torque or contact sensor on the real path,
+//! which has no device driver for either: read from the topic its vendor's driver publishes
+//! (`geometry_msgs/WrenchStamped`, or `std_msgs/Bool` for a contact switch).
 #![warn(missing_docs)]
 
 mod intake;
 mod link;
 mod options;
 mod plan;
+mod sensors;
 mod system;
 
 pub use intake::Refusal;
@@ -44,4 +49,5 @@ pub use options::{
     DEFAULT_STATES_TOPIC, DEFAULT_THRESHOLD, MIN_DEFAULT_STALE_AGE, OptionsError, TopicOptions,
     TopicSettings,
 };
+pub use sensors::{FIRST_READING_TIMEOUT, SensorTopic, SensorTopicError, SensorTopicOptions};
 pub use system::{OpenEndpoints, TopicSystem};

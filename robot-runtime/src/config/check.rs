@@ -24,6 +24,9 @@ pub(super) struct Parsed<'a> {
     joints: Vec<(&'a str, JointSettings)>,
     /// Each IMU, its port when a string, and whether it gives a baud rate.
     imus: Vec<(&'a str, Option<&'a str>, bool)>,
+    /// Each force/torque or contact sensor, whether it gives a topic, and `undriven` when a
+    /// boolean.
+    sensors: Vec<(&'a str, bool, Option<bool>)>,
     /// `mujoco.model`, when a string.
     mujoco_model: Option<&'a str>,
     /// `topic.domain_id` and `ros.domain_id`, when numbers.
@@ -77,6 +80,19 @@ impl<'a> Parsed<'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        let sensors = match field("sensors") {
+            Some(Json::Object(sensors)) => sensors
+                .iter()
+                .map(|(name, settings)| {
+                    (
+                        name.as_str(),
+                        settings.get("topic").is_some(),
+                        settings.get("undriven").and_then(Json::as_bool),
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Parsed {
             robot: field("robot").and_then(Json::as_str),
             backend: field("backend")
@@ -85,6 +101,7 @@ impl<'a> Parsed<'a> {
             buses,
             joints,
             imus,
+            sensors,
             mujoco_model: field("mujoco")
                 .and_then(|m| m.get("model"))
                 .and_then(Json::as_str),
@@ -121,6 +138,8 @@ pub(super) fn against(config: &Parsed, robot: &Robot) -> Vec<FieldError> {
     zero_offsets_within_the_turn_counter(config, robot, &mut errors);
     imus_are_the_robots(config, robot, &mut errors);
     imu_ports_are_device_paths(config, &mut errors);
+    sensors_are_the_robots(config, robot, &mut errors);
+    a_sensor_is_read_one_way(config, &mut errors);
     mujoco_model_is_a_word_or_an_mjcf_file(config, &mut errors);
     one_domain(config, &mut errors);
     errors
@@ -343,6 +362,48 @@ fn imus_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldErr
         errors.push(FieldError::new(
             field_path(&["imus", name]),
             format!("unknown IMU; {hint}{} has {has}", robot.name),
+        ));
+    }
+}
+
+/// A misspelt sensor would leave the real one unread: the run would refuse it, but the file is
+/// where the mistake is. IMUs have their own section (`imus:`), with a serial port.
+fn sensors_are_the_robots(config: &Parsed, robot: &Robot, errors: &mut Vec<FieldError>) {
+    let others = || (robot.sensors.iter()).filter(|s| s.kind != crate::model::SensorKind::Imu);
+    for &(name, _, _) in &config.sensors {
+        if others().any(|s| s.name == name) {
+            continue;
+        }
+        let message = if robot.sensors.iter().any(|s| s.name == name) {
+            format!("`{name}` is an IMU: give its serial port under `imus:`")
+        } else {
+            let known: Vec<&str> = others().map(|s| s.name.as_ref()).collect();
+            let hint = crate::validate::suggest::did_you_mean_before(name, known.iter().copied());
+            let has = if known.is_empty() {
+                "no force/torque or contact sensor".to_string()
+            } else {
+                known.join(", ")
+            };
+            format!("unknown sensor; {hint}{} has {has}", robot.name)
+        };
+        errors.push(FieldError::new(field_path(&["sensors", name]), message));
+    }
+}
+
+/// A sensor is read from a topic or declared undriven: both, or neither, leaves what the run
+/// would do to a guess.
+fn a_sensor_is_read_one_way(config: &Parsed, errors: &mut Vec<FieldError>) {
+    for &(name, topic, undriven) in &config.sensors {
+        let message = match (topic, undriven) {
+            (true, Some(true)) => "a topic, and undriven: give one or the other",
+            (false, None | Some(false)) => {
+                "give the `topic` it is read from, or `undriven: true` to run without it"
+            }
+            _ => continue,
+        };
+        errors.push(FieldError::new(
+            field_path(&["sensors", name]),
+            message.to_string(),
         ));
     }
 }

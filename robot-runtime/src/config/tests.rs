@@ -89,7 +89,7 @@ fn unknown_field_at_the_top_level() {
     assert_eq!(
         text,
         format!(
-            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot, ros, topic"
+            "{FILE}: bus: unknown field \"bus\"; known fields are backend, buses, imus, joints, mujoco, robot, ros, sensors, topic"
         )
     );
 }
@@ -527,4 +527,68 @@ fn one_run_is_one_dds_domain() {
         ok("robot: test_bot\nbackend: topic\n").topic.domain_id,
         None
     );
+}
+
+/// With the fixture's foot sensors: a force/torque sensor `ankle_ft`, a contact `toe_contact`.
+fn with_foot_sensors(yaml: &str) -> Result<RuntimeConfig, String> {
+    parse(yaml, FILE, &fixture::robot_with_foot_sensors()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_sensor_is_read_from_a_topic_or_undriven_on_purpose() {
+    let config = with_foot_sensors(
+        "robot: test_bot\nbackend: mock\nsensors:\n  ankle_ft: { topic: /ankle_ft/wrench, \
+         stale_after_ms: 20 }\n  toe_contact: { undriven: true }\n",
+    )
+    .unwrap();
+    let ankle = config.sensor("ankle_ft").unwrap();
+    assert_eq!(ankle.topic(), Some("/ankle_ft/wrench"));
+    assert_eq!(ankle.stale_after_ms, Some(20.0));
+    let toe = config.sensor("toe_contact").unwrap();
+    assert!(toe.undriven && toe.topic().is_none());
+    assert_eq!(config.sensor("base_imu"), None);
+}
+
+#[test]
+fn a_sensor_read_neither_way_or_both_ways_is_refused_at_its_field() {
+    let text = with_foot_sensors(
+        "robot: test_bot\nbackend: mock\nsensors:\n  ankle_ft: {}\n  toe_contact: { topic: /toe, \
+         undriven: true }\n",
+    )
+    .unwrap_err();
+    assert!(
+        text.contains(&format!(
+            "{FILE}: sensors.ankle_ft: give the `topic` it is read from, or `undriven: true` to \
+             run without it"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{FILE}: sensors.toe_contact: a topic, and undriven: give one or the other"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_misspelt_sensor_or_an_imu_under_sensors_is_named() {
+    let text = with_foot_sensors(
+        "robot: test_bot\nbackend: mock\nsensors:\n  ankle_fts: { undriven: true }\n  base_imu: \
+         { undriven: true }\n",
+    )
+    .unwrap_err();
+    assert!(
+        text.contains("sensors.ankle_fts: unknown sensor; did you mean `ankle_ft`?"),
+        "{text}"
+    );
+    assert!(
+        text.contains("sensors.base_imu: `base_imu` is an IMU: give its serial port under `imus:`"),
+        "{text}"
+    );
+    let text = with_foot_sensors(
+        "robot: test_bot\nbackend: mock\nsensors:\n  ankle_ft: { topic: not a topic }\n",
+    )
+    .unwrap_err();
+    assert!(text.contains("sensors.ankle_ft.topic"), "{text}");
 }

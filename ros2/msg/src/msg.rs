@@ -263,6 +263,21 @@ ros_message! {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bool_hashes_and_encodes_as_rosidl_and_cdr_have_it() {
+        use crate::{Message, TypeHash};
+        // std_msgs' ros-jazzy wheel: share/std_msgs/msg/Bool.json.
+        assert_eq!(
+            TypeHash::of_description(super::Bool::DESCRIPTION).to_string(),
+            "RIHS01_feb91e995ff9ebd09c0cb3d2aed18b11077585839fb5db80193b62d74528f6c9"
+        );
+        let on = super::Bool { data: true };
+        let mut bytes = Vec::new();
+        crate::cdr::encode(&on, &mut bytes);
+        assert_eq!(bytes, [0, 1, 0, 0, 1], "CDR little-endian, then one octet");
+        assert_eq!(crate::cdr::decode::<super::Bool>(&bytes).unwrap(), on);
+    }
+
     use super::*;
     use crate::Message;
     use crate::message::type_id;
@@ -352,6 +367,14 @@ ros_message! {
         layout: MultiArrayLayout,
         /// The values.
         data: Vec<f64>,
+    }
+}
+
+ros_message! {
+    /// `std_msgs/msg/Bool`: a switch, as a contact sensor's driver publishes it.
+    pub struct Bool in "std_msgs" {
+        /// Its state.
+        data: bool,
     }
 }
 

@@ -50,7 +50,12 @@ pub(super) fn sensor_readings<R: RobotTypes>(state: &R::State) -> Vec<String> {
         .filter_map(|(index, sensor)| {
             let first = R::STATE_LAYOUT.sensor_slot(index)?;
             let v = values.get(first..first + sensor.state_interfaces().len())?;
-            let reading = if v.iter().any(|x| x.is_nan()) {
+            let reading = if v.iter().all(|x| x.is_nan()) {
+                "not driven".to_string()
+            } else if sensor.kind == SensorKind::Contact && v[1].is_nan() {
+                // A switch read from a topic: in contact or not, no force.
+                format!("contact {}", v[0])
+            } else if v.iter().any(|x| x.is_nan()) {
                 "not driven".to_string()
             } else if sensor.kind == SensorKind::Contact {
                 format!("contact {}, normal force {:.1} N", v[0], v[1])
@@ -166,6 +171,7 @@ mod tests {
         state.touch.contact = 1.0;
         state.touch.normal_force = 18.24;
         state.heel.contact = f64::NAN;
+        state.heel.normal_force = f64::NAN;
         assert_eq!(
             sensor_readings::<Foot>(&state),
             [
@@ -173,6 +179,12 @@ mod tests {
                 "touch              contact 1, normal force 18.2 N",
                 "heel               not driven",
             ]
+        );
+        // A switch read from a topic: in contact or not, no force.
+        state.heel.contact = 0.0;
+        assert_eq!(
+            sensor_readings::<Foot>(&state)[2],
+            "heel               contact 0"
         );
     }
 

@@ -92,7 +92,9 @@ impl RunRequest<'_> {
 impl RunRequest<'_> {
     /// Whether the run speaks ROS 2: into the graph, or over the topic backend.
     pub fn speaks_ros2(&self) -> bool {
-        self.ros.is_some() || self.backend == Backend::Topic
+        self.ros.is_some()
+            || self.backend == Backend::Topic
+            || (self.backend == Backend::Real && crate::backends::reads_sensor_topics(self.config))
     }
 
     /// The DDS domain of the run: the graph's (the `ros:` section's, else `ROS_DOMAIN_ID`'s),
