@@ -98,6 +98,8 @@ struct Motion {
     alpha: [f64; 3],
     /// The link origin's linear acceleration (gravity's upward acceleration included).
     accel: [f64; 3],
+    /// The axis of the joint it hangs from, unit length (0 for the root).
+    axis: [f64; 3],
     /// The force and the moment (about the link's origin) the link and everything beyond it
     /// need.
     force: [f64; 3],
@@ -328,6 +330,7 @@ impl Dynamics {
                 omega,
                 alpha,
                 accel,
+                axis: z,
                 ..Motion::default()
             };
         }
@@ -357,8 +360,7 @@ impl Dynamics {
         out.fill(0.0);
         for step in self.steps.iter().rev() {
             let child = self.motion[step.child];
-            let frame = self.motion[step.parent].pose.then(&step.origin);
-            let z = frame.rotate(step.unit_axis);
+            let z = child.axis;
             let armature = self.armature[step.joint] * self.qdd[step.joint];
             out[step.joint] = match step.kind {
                 JointKind::Revolute | JointKind::Continuous => dot(z, child.moment) + armature,
