@@ -119,8 +119,9 @@ fn a_run_killed_with_sigkill_leaves_a_file_readable_to_its_last_chunk() {
         .stderr(Stdio::null())
         .spawn()
         .expect("run robot");
-    // The file stays empty until the first chunk (closed each second) reaches it; a second
-    // chunk makes the kill land mid-run rather than right at the first write.
+    // The file stays empty until the first chunk (closed at 768 KiB or each second) reaches
+    // it; a second one beginning to reach it makes the kill land mid-run rather than right at
+    // the first write.
     let path = cwd.join("run.mcap");
     let started = Instant::now();
     let mut first = 0;
@@ -147,12 +148,12 @@ fn a_run_killed_with_sigkill_leaves_a_file_readable_to_its_last_chunk() {
     })
     .unwrap();
     assert!(summary.truncated.is_some(), "{summary:?}");
-    assert!(summary.cycles >= 200, "{summary:?}"); // two chunks of at least a second at 200 Hz
-    assert_eq!(
-        summary.messages.get("/tf"),
-        Some(&summary.cycles),
-        "{summary:?}"
-    );
+    // At least the first whole chunk: 768 KiB holds about 168 cycles of lite_biped (4.7 kB a
+    // cycle before compression), and the file grew past it when the second began to reach it.
+    assert!(summary.cycles >= 100, "{summary:?}");
+    // A chunk may close between a cycle's /joint_states and its /tf: the cut leaves one short.
+    let tf = summary.messages.get("/tf").copied().unwrap_or(0);
+    assert!(tf.abs_diff(summary.cycles) <= 1, "{summary:?}");
     assert_eq!(
         summary.messages.get("/robot_description"),
         Some(&1),

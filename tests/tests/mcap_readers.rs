@@ -18,7 +18,8 @@ use robot_runner::{Hardware, RunRequest, run};
 use robots::LiteBiped;
 use robots::controllers::Squat;
 
-// Several chunks of 768 KiB (about 2.4 kB a cycle), so the cut copy has complete ones.
+// Several chunks of 768 KiB (about 4.7 kB a cycle before compression), so the cut copy has
+// complete ones.
 const CYCLES: u64 = 1000;
 
 /// Per cycle: the state's joint positions in `/joint_states` order, and every command value in
