@@ -1,6 +1,7 @@
 //! The robot-rs book (`src/`, built by mdbook: `scripts/test` writes it into `target/book/`), each
 //! chapter the docs of a module here, so that `cargo test -p robot-book --doc` compiles and runs
-//! every Rust example in it. A chapter added to `src/SUMMARY.md` gets its module here too
+//! every Rust example in it. A chapter added to the book's `SUMMARY.md` (`docs/SUMMARY.md`,
+//! with the reference notes beside the chapters) gets its module here too
 //! (`tests/links.rs` checks both, and that every relative link resolves).
 #![warn(missing_docs)]
 

@@ -255,16 +255,23 @@ fn every_relative_link_reaches_a_file_and_heading_that_are_there() {
     assert!(checked > 50, "only {checked} links found");
 }
 
+/// The book's source is the whole of `docs/` (`book.toml`'s `src`): the chapters in
+/// `book/src/`, the reference notes beside `SUMMARY.md`, so links between them work in the built
+/// book as in the repository.
+fn summary() -> String {
+    read(&root().join("docs/SUMMARY.md"))
+}
+
 #[test]
 fn every_chapter_is_in_the_summary_and_compiled() {
-    let summary = read(&book().join("src/SUMMARY.md"));
+    let summary = summary();
     let lib = read(&book().join("lib.rs"));
     let chapters = chapters();
     assert!(chapters.len() > 10, "{chapters:?}");
     for chapter in &chapters {
         assert!(
-            summary.contains(&format!("]({chapter})")),
-            "src/SUMMARY.md does not list {chapter}"
+            summary.contains(&format!("](book/src/{chapter})")),
+            "docs/SUMMARY.md does not list {chapter}"
         );
         assert!(
             lib.contains(&format!(
@@ -273,9 +280,38 @@ fn every_chapter_is_in_the_summary_and_compiled() {
             "lib.rs does not compile {chapter}'s examples: add its module"
         );
     }
-    // And nothing listed that is not a chapter (mdbook would refuse it too: create-missing).
+    // And nothing listed that is not a chapter or a note (mdbook would refuse it too:
+    // create-missing).
+    let notes = notes();
     for (_, target) in links(&summary) {
-        assert!(chapters.contains(&target), "SUMMARY.md lists {target}");
+        let listed = match target.strip_prefix("book/src/") {
+            Some(chapter) => chapters.iter().any(|c| c == chapter),
+            None => notes.contains(&target),
+        };
+        assert!(listed, "SUMMARY.md lists {target}");
+    }
+}
+
+/// The reference notes: every `.md` of `docs/` but its index and the summary.
+fn notes() -> Vec<String> {
+    markdown_in(&root().join("docs"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|name| name != "README.md" && name != "SUMMARY.md")
+        .collect()
+}
+
+#[test]
+fn every_reference_note_is_in_the_book() {
+    let summary = summary();
+    let notes = notes();
+    assert!(notes.len() > 10, "{notes:?}");
+    for note in notes {
+        assert!(
+            summary.contains(&format!("]({note})")),
+            "docs/SUMMARY.md does not list the note {note}: the built book would leave it out, \
+             and its links to it dead"
+        );
     }
 }
 
