@@ -189,7 +189,8 @@ pub struct FrameRequest {
     pub at: Duration,
 }
 
-/// The counter [`backend_mujoco::MujocoSystem`] reports a taken frame by (0 or 1).
+/// The counter `backend_mujoco::MujocoSystem` reports a taken frame by (0 or 1): plain text, not
+/// a link, since that crate is only there with feature `mujoco`.
 pub const FRAMES_RENDERED: &str = "frames rendered";
 /// The counter of how long the frame took to render and write, ms.
 pub const FRAME_MILLISECONDS: &str = "ms rendering the frame";

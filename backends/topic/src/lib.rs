@@ -32,7 +32,10 @@
 //!
 //! [`SensorTopic`] is the same rule for one force/torque or contact sensor on the real path,
 //! which has no device driver for either: read from the topic its vendor's driver publishes
-//! (`geometry_msgs/WrenchStamped`, or `std_msgs/Bool` for a contact switch).
+//! (`geometry_msgs/WrenchStamped`, or `std_msgs/Bool` for a contact switch), one component per
+//! sensor named as its `<ros2_control>` block; `on_configure` waits for the first reading
+//! (naming the topic when none comes), a reading older than the stale age fails `read`, and a
+//! message with a value that is not finite keeps the last reading and counts as none.
 #![warn(missing_docs)]
 
 mod intake;

@@ -46,7 +46,8 @@ enum Feed {
     Contact(Subscription<Bool>),
 }
 
-/// One force/torque or contact sensor of robot `R`, from a topic; see the [module](self).
+/// One force/torque or contact sensor of robot `R`, read from a topic: its rules are in the
+/// [crate docs](crate) and `docs/sensors.md`.
 pub struct SensorTopic<R: RobotTypes> {
     identity: Identity,
     options: SensorTopicOptions,
