@@ -401,6 +401,18 @@ fn describe_shows_joints_buses_and_their_load() {
     );
     let arm = text(&robot(&["describe", "--robot", "six_axis_arm"]).stdout);
     assert!(arm.contains("(mimics gripper ×-1 +0)"), "{arm}");
+    // Which trajectory controller feeds gravity forward, through how many joints' effort.
+    assert!(
+        arm.contains(
+            "arm_trajectory_controller     shoulder_yaw, shoulder_pitch, elbow, wrist_pitch, \
+             wrist_yaw, wrist_roll: gravity fed forward (effort on 6 of 6 joints)"
+        ),
+        "{arm}"
+    );
+    assert!(
+        arm.contains("gripper_trajectory_controller gripper: servo alone"),
+        "{arm}"
+    );
     // A prismatic joint in its own units; the wrist roll's motor turns counted.
     assert!(
         arm.contains("+0.000 .. +0.040 m  0.100 m/s     5.0 N"),

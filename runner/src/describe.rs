@@ -1,14 +1,16 @@
 //! A plain-text summary of a robot: its joints with their bus, CAN id, model, limits (in the
 //! joint's own units: rad or m) and interfaces, and how the RobStride backend follows a motor that
 //! leaves the MIT frame's ±4π window; its buses with their worst-case load at the update rate,
-//! and its sensors.
+//! its trajectory controllers with what they feed forward, and its sensors.
 
 use std::fmt::Write;
 
+use robot_core::InterfaceKind;
 use robot_core::Robot;
 use robot_core::actuator::{MotorTravel, limit_angles};
 use robot_core::bus_load;
-use robot_core::model::{Joint, JointKind, SensorKind};
+use robot_core::controller_plan::{self, ControllerKind, Source};
+use robot_core::model::{Feedforward, Joint, JointKind, SensorKind};
 use robot_core::transmission::Transmission;
 
 /// ` (body `pelvis`, turned 0.000 0.000 0.000 rad)`: where the IMU's readings are reported,
@@ -187,6 +189,7 @@ pub fn table(robot: &Robot) -> String {
             load.utilisation * 100.0,
         );
     }
+    trajectory_controllers(robot, &mut out);
     if !robot.sensors.is_empty() {
         let _ = writeln!(out, "\nsensors");
         let width = (robot.sensors.iter().map(|s| s.name.len()))
@@ -233,6 +236,46 @@ pub fn table(robot: &Robot) -> String {
         }
     }
     out
+}
+
+/// Each trajectory controller, its joints, and what it feeds forward: `gravity fed forward
+/// (effort on 6 of 6 joints)`, or `servo alone`.
+fn trajectory_controllers(robot: &Robot, out: &mut String) {
+    let controllers: Vec<_> = (controller_plan::controllers(robot).into_iter())
+        .filter(|c| matches!(c.kind, ControllerKind::Trajectory { .. }))
+        .collect();
+    if controllers.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\ntrajectory controllers");
+    let width = (controllers.iter().map(|c| c.name.len()).max()).unwrap_or(0);
+    for controller in &controllers {
+        let feedforward = match controller.source {
+            Source::Named(group) => {
+                (robot.controller_groups.get(group)).map_or(Feedforward::None, |g| g.feedforward)
+            }
+            Source::Bus(_) => Feedforward::None,
+        };
+        let fed = match feedforward {
+            Feedforward::None => "servo alone".to_string(),
+            Feedforward::Gravity => {
+                let carried = (controller.joints.iter())
+                    .filter_map(|name| robot.joint(name))
+                    .filter(|j| j.command_interface(InterfaceKind::Effort).is_some())
+                    .count();
+                format!(
+                    "gravity fed forward (effort on {carried} of {} joints)",
+                    controller.joints.len()
+                )
+            }
+        };
+        let _ = writeln!(
+            out,
+            "  {:<width$} {}: {fed}",
+            controller.name,
+            controller.joints.join(", ")
+        );
+    }
 }
 
 #[cfg(test)]
