@@ -5,7 +5,7 @@
 //! (`tests/links.rs` checks both, and that every relative link resolves).
 #![warn(missing_docs)]
 
-#[doc = include_str!("src/introduction.md")]
+#[doc = include_str!("../introduction.md")]
 pub mod introduction {}
 #[doc = include_str!("src/emitted-files.md")]
 pub mod emitted_files {}

@@ -96,8 +96,9 @@ pub enum Command {
         #[arg(long)]
         robot: Option<String>,
     },
-    /// Validate a runtime configuration file (backend, bus interfaces, calibration) against the
-    /// configuration schema and its robot; print every error and exit 1 when it is not valid.
+    /// Validate a runtime configuration file (backend, bus interfaces, IMU ports, sensors,
+    /// calibration) against the configuration schema and its robot, and what `run` would refuse;
+    /// print every error and exit 1 when it is not valid.
     Check {
         /// The configuration file (YAML).
         config: PathBuf,
