@@ -1,5 +1,6 @@
-//! The `robot` binary as a user runs it: `check` on good and bad configurations, `run` on the
-//! mock (with and without a config), `describe` and `emit`, checking exit codes and output.
+//! The `robot` binary as a user runs it: `run` on the mock (with and without a config),
+//! `describe` and `emit`, its flags and their ranges, checking exit codes and output (`check`:
+//! check.rs; the real backend: real_backend.rs).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 use std::path::{Path, PathBuf};
@@ -24,114 +25,6 @@ fn scratch(name: &str, contents: &str) -> PathBuf {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, contents).unwrap();
     path
-}
-
-#[test]
-fn check_accepts_a_good_config_and_summarizes_it() {
-    let output = robot(&["check", "robots/configs/lite_biped.mock.yaml"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    assert_eq!(
-        text(&output.stdout),
-        "robots/configs/lite_biped.mock.yaml: ok (lite_biped on mock; 2 buses; 0 joints disabled)\n"
-    );
-    let output = robot(&["check", "robots/configs/six_axis_arm.mock.yaml"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    assert!(
-        text(&output.stdout).ends_with(": ok (six_axis_arm on mock; 1 bus; 0 joints disabled)\n"),
-        "{}",
-        text(&output.stdout)
-    );
-}
-
-#[test]
-fn check_counts_disabled_joints() {
-    let file = scratch(
-        "disabled.yaml",
-        "robot: lite_biped\nbackend: real\nbuses: { left_leg: can0, right_leg: can1 }\nimus: { base_imu: { port: /dev/ttyUSB0, baud: 460800 } }\njoints:\n  right_ankle_roll: { enabled: false }\n",
-    );
-    let output = robot(&["check", file.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    assert!(
-        text(&output.stdout).ends_with(": ok (lite_biped on real; 2 buses; 1 joint disabled)\n"),
-        "{}",
-        text(&output.stdout)
-    );
-}
-
-#[test]
-fn check_prints_every_error_and_exits_1() {
-    let file = scratch(
-        "bad.yaml",
-        "robot: lite_biped\nbackend: real\nbuses:\n  left_lge: can0\n  right_leg: can1\n",
-    );
-    let name = file.display().to_string();
-    let output = robot(&["check", &name]);
-    assert_eq!(output.status.code(), Some(1));
-    assert_eq!(text(&output.stdout), "");
-    assert_eq!(
-        text(&output.stderr),
-        format!(
-            "{name}: buses.left_lge: unknown bus; did you mean `left_leg`? lite_biped has left_leg, right_leg\n\
-             {name}: buses.left_leg: missing; backend real needs the OS interface of every bus, e.g. `left_leg: can0`\n\
-             error: {name}: 2 errors\n"
-        )
-    );
-
-    let file = scratch(
-        "wrong-type.yaml",
-        "robot: lite_biped\nbackend: mock\njoints:\n  left_knee_pitch:\n    enabled: \"yes\"\n",
-    );
-    let name = file.display().to_string();
-    let output = robot(&["check", &name]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).starts_with(&format!(
-            "{name}: joints.left_knee_pitch.enabled: expected a boolean, found \"yes\"\n"
-        )),
-        "{}",
-        text(&output.stderr)
-    );
-}
-
-#[test]
-fn check_takes_the_robot_from_the_flag_over_the_file() {
-    let output = robot(&[
-        "check",
-        "robots/configs/lite_biped.mock.yaml",
-        "--robot",
-        "six_axis_arm",
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).contains(
-            "robots/configs/lite_biped.mock.yaml: robot: expected six_axis_arm, found \"lite_biped\""
-        ),
-        "{}",
-        text(&output.stderr)
-    );
-    let output = robot(&[
-        "check",
-        "robots/configs/lite_biped.mock.yaml",
-        "--robot",
-        "nope",
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).contains("unknown robot `nope`"),
-        "{}",
-        text(&output.stderr)
-    );
-}
-
-#[test]
-fn check_reports_a_missing_file() {
-    let output = robot(&["check", "no/such/config.yaml"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).starts_with("no/such/config.yaml: cannot read the file: "),
-        "{}",
-        text(&output.stderr)
-    );
 }
 
 /// Runs `robot` in a fresh, empty scratch folder of its own.
@@ -275,101 +168,6 @@ fn without_the_mujoco_feature_the_mujoco_backend_refuses_to_run_with_a_clear_err
     assert!(stderr.contains("scripts/install-mujoco.sh"), "{stderr}");
 }
 
-/// `--fast` is simulated time: the real robot refuses it before anything runs.
-#[test]
-fn the_real_backend_refuses_fast() {
-    let (output, _) = robot_in(
-        "run-real-fast",
-        &["run", "--backend", "real", "--fast", "--seconds", "0.1"],
-    );
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).contains("real hardware runs on wall-clock time only"),
-        "{}",
-        text(&output.stderr)
-    );
-}
-
-#[test]
-fn the_real_backend_runs_the_squat_on_simulated_robstride_buses_and_a_simulated_imu() {
-    let (output, _) = robot_in(
-        "run-sim",
-        &[
-            "run",
-            "--config",
-            workspace_root()
-                .join("robots/configs/lite_biped.sim.yaml")
-                .to_str()
-                .unwrap(),
-            "--seconds",
-            "1.5",
-        ],
-    );
-    let stdout = text(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
-    assert!(
-        stdout.contains(
-            "running squat (a slow squat) on lite_biped on real path, simulated buses and IMU at 200 Hz"
-        ),
-        "{stdout}"
-    );
-    assert!(stdout.contains("final lifecycle: inactive"), "{stdout}");
-    // The IMU is driven on the real path too: a simulated device on a pseudo-terminal, read
-    // through the serial port, every frame intact.
-    assert!(
-        stdout.contains("`base_imu` is driven by LiteBipedIMU\n"),
-        "{stdout}"
-    );
-    assert!(!stdout.contains("reads NaN"), "{stdout}");
-    assert!(
-        stdout.contains("  LiteBipedIMU: frames ")
-            && stdout.contains(", checksum failures 0, bytes skipped 0\n"),
-        "{stdout}"
-    );
-    // 1.5 s: one progress line, under its header.
-    assert!(
-        stdout.contains("     time   cycles  overruns  lifecycle\n    1.0 s  "),
-        "{stdout}"
-    );
-    // What each bus counted: the squat stays within every limit, and no reply went missing.
-    for bus in ["LiteBipedLeftLeg", "LiteBipedRightLeg"] {
-        assert!(
-            stdout.contains(&format!("  {bus}: commands clamped 0, replies missed 0\n")),
-            "{stdout}"
-        );
-    }
-    // Half a second into the squat after the 1 s ramp: the knees are bending.
-    assert!(
-        final_position(&stdout, "left_knee_pitch") > 0.02,
-        "{stdout}"
-    );
-}
-
-#[test]
-fn the_real_backend_without_can_in_the_kernel_says_so_naming_the_interface() {
-    // This kernel has no SocketCAN (`AF_CAN` unsupported): the run fails at configure, clearly.
-    let (output, _) = robot_in(
-        "run-can0",
-        &[
-            "run",
-            "--config",
-            workspace_root()
-                .join("robots/configs/lite_biped.real.yaml")
-                .to_str()
-                .unwrap(),
-            "--seconds",
-            "0.1",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = text(&output.stderr);
-    assert!(
-        stderr.contains("cannot open CAN interface `can0`")
-            && stderr.contains("ip link set can0 up"),
-        "{stderr}"
-    );
-}
-
 #[test]
 fn describe_shows_joints_buses_and_their_load() {
     let output = robot(&["describe"]);
@@ -502,39 +300,6 @@ fn every_numeric_flag_is_refused_outside_its_range_with_the_range() {
 }
 
 #[test]
-fn a_rate_the_buses_cannot_carry_is_refused_on_the_real_robot_and_noted_elsewhere() {
-    let real = robot(&[
-        "run",
-        "--backend",
-        "real",
-        "--rate",
-        "1000",
-        "--seconds",
-        "0.1",
-    ]);
-    assert_eq!(real.status.code(), Some(1));
-    let stderr = text(&real.stderr);
-    assert!(
-        stderr.contains("error: at 1000 Hz the buses would be overloaded:")
-            && stderr.contains("bus `left_leg` is overloaded at 1000 Hz")
-            && stderr.contains("run at 357 Hz or less"),
-        "{stderr}"
-    );
-    let mock = robot(&["run", "--rate", "1000", "--seconds", "0.1"]);
-    assert!(mock.status.success(), "{}", text(&mock.stderr));
-    assert!(
-        text(&mock.stderr).contains("note: the real robot would refuse 1000 Hz:"),
-        "{}",
-        text(&mock.stderr)
-    );
-    assert!(
-        text(&mock.stdout).contains(" cycles at 1000 Hz"),
-        "{}",
-        text(&mock.stdout)
-    );
-}
-
-#[test]
 fn an_unknown_controller_names_the_robots_own() {
     let output = robot(&["run", "--controller", "sqat", "--seconds", "0.1"]);
     assert_eq!(output.status.code(), Some(1));
@@ -646,29 +411,6 @@ fn a_frame_is_refused_off_mujoco_and_outside_a_png() {
 }
 
 #[test]
-fn the_real_backend_refuses_to_run_an_imu_without_a_port() {
-    let file = scratch(
-        "no_imu.yaml",
-        "robot: lite_biped\nbackend: real\nbuses: { left_leg: sim, right_leg: sim }\n",
-    );
-    let output = robot(&[
-        "run",
-        "--config",
-        file.to_str().unwrap(),
-        "--seconds",
-        "0.1",
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).contains(
-            "IMU `base_imu` has no serial port: give one in the runtime configuration (`imus: { base_imu: { port: /dev/ttyUSB0, baud: 460800 } }`, or `imus: { base_imu: { port: sim } }` for a simulated device)"
-        ),
-        "{}",
-        text(&output.stderr)
-    );
-}
-
-#[test]
 fn a_plot_into_a_missing_folder_is_refused_before_anything_runs() {
     let (output, _) = robot_in(
         "run-plot-typo",
@@ -681,44 +423,6 @@ fn a_plot_into_a_missing_folder_is_refused_before_anything_runs() {
          file is written at the end of the run; check it now, not after it)\n"
     );
     assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
-}
-
-#[test]
-fn the_real_backend_without_interfaces_is_refused_before_emitting_or_running() {
-    let (output, _) = robot_in(
-        "run-real-bare",
-        &["run", "--backend", "real", "--seconds", "0.1"],
-    );
-    assert_eq!(output.status.code(), Some(1));
-    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
-    assert_eq!(
-        text(&output.stderr),
-        "error: backend `real`: bus `left_leg` has no interface: give one in the runtime \
-         configuration (`buses: { left_leg: can0 }`, or `sim` for simulated actuators)\n"
-    );
-}
-
-#[test]
-fn a_real_imu_port_that_is_missing_fails_configure_naming_it() {
-    let file = scratch(
-        "missing_imu.yaml",
-        "robot: lite_biped\nbackend: real\nbuses: { left_leg: sim, right_leg: sim }\nimus:\n  base_imu: { port: /dev/ttyUSB_not_here, baud: 460800 }\n",
-    );
-    let output = robot(&[
-        "run",
-        "--config",
-        file.to_str().unwrap(),
-        "--seconds",
-        "0.1",
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        text(&output.stderr).contains(
-            "LiteBipedIMU: `base_imu`: no serial port `/dev/ttyUSB_not_here`: is the IMU plugged in? `ls /dev/serial/by-id`"
-        ),
-        "{}",
-        text(&output.stderr)
-    );
 }
 
 #[test]
