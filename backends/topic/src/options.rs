@@ -135,9 +135,15 @@ impl TopicOptions {
 
     /// The stale age at a loop period.
     pub fn stale_age(&self, period: Duration) -> Duration {
-        self.stale_after
-            .unwrap_or_else(|| (period * DEFAULT_STALE_PERIODS).max(MIN_DEFAULT_STALE_AGE))
+        stale_age(self.stale_after, period)
     }
+}
+
+/// The age past which an input is stale at a loop period: `stale_after` when set, else
+/// [`DEFAULT_STALE_PERIODS`] periods, at least [`MIN_DEFAULT_STALE_AGE`]. One rule for the
+/// states, the IMU and the sensors read from topics.
+pub(crate) fn stale_age(stale_after: Option<Duration>, period: Duration) -> Duration {
+    stale_after.unwrap_or_else(|| (period * DEFAULT_STALE_PERIODS).max(MIN_DEFAULT_STALE_AGE))
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use ros2_dds::{Participant, Subscription};
 use ros2_msg::msg::{Bool, WrenchStamped};
 use ros2_msg::{QosProfile, TopicName};
 
-use crate::options::{DEFAULT_STALE_PERIODS, MIN_DEFAULT_STALE_AGE};
+use crate::options::stale_age;
 
 /// How long `on_configure` waits for the first message, unless set.
 pub const FIRST_READING_TIMEOUT: Duration = Duration::from_secs(5);
@@ -205,11 +205,6 @@ impl<R: RobotTypes> SensorTopic<R> {
         self.read_at = None;
         Ok(())
     }
-
-    fn stale_age(&self, period: Duration) -> Duration {
-        (self.options.stale_after)
-            .unwrap_or_else(|| (period * DEFAULT_STALE_PERIODS).max(MIN_DEFAULT_STALE_AGE))
-    }
 }
 
 impl<R: RobotTypes> Component<R> for SensorTopic<R> {
@@ -261,7 +256,7 @@ impl<R: RobotTypes> Component<R> for SensorTopic<R> {
         let age = self
             .read_at
             .map_or(Duration::ZERO, |at| clock.time.saturating_sub(at));
-        let limit = self.stale_age(clock.period);
+        let limit = stale_age(self.options.stale_after, clock.period);
         if age > limit {
             return Err(self.identity.error(
                 ErrorKind::Timeout,
