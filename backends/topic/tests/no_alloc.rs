@@ -2,7 +2,7 @@
 //! write for a thousand cycles against states a second participant publishes at 1 kHz (in a
 //! network namespace of the test's own), counted by a global allocator on the control thread
 //! (its own test binary). The DDS threads allocate as they please; the control thread only
-//! swaps preallocated buffers with them.
+//! swaps preallocated buffers with them. The same for a sensor read from a topic (`SensorTopic`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
 mod common;
@@ -108,6 +108,67 @@ fn read_update_write_allocate_nothing_after_activation() {
         // The counter counts: a Vec allocates.
         let one = alloc_counter::allocations_in(|| drop(std::hint::black_box(vec![1u8])));
         assert_eq!(one, 1);
+    })
+    .unwrap_or_else(|why| ros2_peer::skip(&why));
+}
+
+#[test]
+fn a_sensor_read_from_a_topic_allocates_nothing_after_activation() {
+    use backend_topic::{SensorTopic, SensorTopicOptions};
+    use common::robots::{Foot, FootCommand, FootState};
+    use robot_core::hardware::Component;
+    use ros2_msg::msg::WrenchStamped;
+
+    ros2_peer::in_namespace(|| {
+        let stop = Arc::new(AtomicBool::new(false));
+        let driver = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let participant = Participant::join(0).unwrap();
+                let topic = TopicName::new("/ankle_ft/wrench").unwrap();
+                let mut wrench = participant
+                    .publisher(&topic, QosProfile::SENSOR_DATA, WrenchStamped::default())
+                    .unwrap();
+                while !stop.load(Ordering::Relaxed) {
+                    wrench.message_mut().wrench.force.z = -19.62;
+                    wrench.publish();
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            })
+        };
+        let options = SensorTopicOptions {
+            sensor: "ankle_ft".into(),
+            topic: TopicName::new("/ankle_ft/wrench").unwrap(),
+            // Counting allocations, not testing staleness.
+            stale_after: Some(Duration::from_secs(5)),
+            first_reading_timeout: Duration::from_secs(10),
+        };
+        let mut sensor = SensorTopic::<Foot>::new(options, Participant::join(0).unwrap()).unwrap();
+        let (mut state, mut command) = (FootState::default(), FootCommand::default());
+        sensor.on_init().unwrap();
+        sensor.on_configure().unwrap();
+        sensor.on_activate(&state, &mut command).unwrap();
+        let start = Instant::now();
+        let period = Duration::from_millis(1);
+        let clock = || Clock {
+            time: start.elapsed(),
+            period,
+        };
+        let mut counted = 0;
+        for _ in 0..1000 {
+            counted += alloc_counter::allocations_in(|| {
+                sensor.read(clock(), &mut state).unwrap();
+                sensor.write(clock(), &command).unwrap();
+            });
+            std::thread::sleep(period);
+        }
+        stop.store(true, Ordering::Relaxed);
+        driver.join().unwrap();
+        (counted, state.ankle_ft.force.z)
+    })
+    .map(|(counted, force)| {
+        assert_eq!(counted, 0, "{counted} allocations in 1000 reads");
+        assert_eq!(force, -19.62);
     })
     .unwrap_or_else(|why| ros2_peer::skip(&why));
 }

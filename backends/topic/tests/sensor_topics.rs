@@ -6,27 +6,15 @@
 //! the topic backend's states do.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use backend_topic::{SensorTopic, SensorTopicOptions};
+use common::robots::{Foot, FootCommand, FootState};
 use robot_core::hardware::{Clock, Component, ErrorKind};
 use ros2_dds::Participant;
 use ros2_msg::TopicName;
-
-robot_macros::robot! {
-    robot Foot { update_rate: 200 Hz }
-    bus leg {}
-    link shin {}
-    link foot { collision box { size: [0.2, 0.1, 0.02] } }
-    joint ankle: revolute {
-        parent: shin, child: foot, axis: [0, 1, 0],
-        limits { lower: -1, upper: 1, velocity: 5, effort: 10 },
-        actuator { bus: leg, can_id: 1, model: RS02 },
-        command: [position], state: [position],
-    }
-    force_torque ankle_ft { link: foot, plugin: "vendor/AnkleFt" }
-    contact sole { link: foot, plugin: "vendor/SoleSwitch" }
-}
 
 const PERIOD: Duration = Duration::from_millis(5);
 

@@ -1,5 +1,6 @@
-//! A robot for the cases lite_biped cannot show: joints commanded by position, velocity and
-//! effort alone (a "mixed setup"), a mimic finger, a continuous wheel.
+//! Robots for the cases lite_biped cannot show: joints commanded by position, velocity and
+//! effort alone (a "mixed setup"), a mimic finger, a continuous wheel; and a foot with a
+//! force/torque and a contact sensor, which the real path reads from topics (`SensorTopic`).
 
 use robot_macros::robot;
 
@@ -47,4 +48,20 @@ robot! {
         mimic { joint: pos, multiplier: -2, offset: 0.1 },
         state: [position, velocity],
     }
+}
+
+robot! {
+    /// An ankle, its force/torque sensor and a contact switch under the sole.
+    robot Foot { update_rate: 200 Hz }
+    bus leg {}
+    link shin {}
+    link foot { collision box { size: [0.2, 0.1, 0.02] } }
+    joint ankle: revolute {
+        parent: shin, child: foot, axis: [0, 1, 0],
+        limits { lower: -1, upper: 1, velocity: 5, effort: 10 },
+        actuator { bus: leg, can_id: 1, model: RS02 },
+        command: [position], state: [position],
+    }
+    force_torque ankle_ft { link: foot, plugin: "vendor/AnkleFt" }
+    contact sole { link: foot, plugin: "vendor/SoleSwitch" }
 }
