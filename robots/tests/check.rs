@@ -3,26 +3,9 @@
 //! missing file, and refuses what `robot run` would refuse before anything runs.
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod tool;
 
-fn robot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_robot"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str, contents: &str) -> PathBuf {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
+use tool::{robot, scratch, text};
 
 #[test]
 fn check_refuses_an_imu_without_a_port_as_run_does() {

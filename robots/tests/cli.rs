@@ -3,42 +3,13 @@
 //! check.rs; the real backend: real_backend.rs).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is the failure report
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod tool;
+
+use std::path::Path;
+use std::process::Command;
 
 use robots::checked_in::workspace_root;
-
-fn robot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_robot"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("run robot")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A file in this test binary's scratch folder.
-fn scratch(name: &str, contents: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
-
-/// Runs `robot` in a fresh, empty scratch folder of its own.
-fn robot_in(dir: &str, args: &[&str]) -> (Output, PathBuf) {
-    let cwd = Path::new(env!("CARGO_TARGET_TMPDIR")).join(dir);
-    let _ = std::fs::remove_dir_all(&cwd);
-    std::fs::create_dir_all(&cwd).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_robot"))
-        .args(args)
-        .current_dir(&cwd)
-        .output()
-        .expect("run robot");
-    (output, cwd)
-}
+use tool::{final_position, robot, robot_in, scratch, text};
 
 /// cargo's target directory: the folder above the `robot` binary that holds what cargo keeps at
 /// a target directory's root.
@@ -113,17 +84,6 @@ fn run_emits_the_descriptions_then_squats_on_the_mock_and_prints_the_statistics(
         !cwd.join("target").exists(),
         "nothing written into the working folder"
     );
-}
-
-/// The final position of `joint` as `run` prints it.
-fn final_position(stdout: &str, joint: &str) -> f64 {
-    let block = stdout
-        .split_once("final positions:")
-        .expect("final positions")
-        .1;
-    let mut words = block.split_whitespace();
-    words.find(|w| *w == joint).expect("joint in the block");
-    words.next().expect("its value").parse().expect("a number")
 }
 
 #[test]
